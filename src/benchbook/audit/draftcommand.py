@@ -106,9 +106,9 @@ _SELF_DRAFTING = re.compile(r"mtp|nextn", re.IGNORECASE)
 #: flags that take no value (the next word is not theirs)
 _NO_VALUE = frozenset({"--cpu-moe", "--no-mmap", "--mlock", "--jinja", "--verbose", "-v", "--cont-batching"})
 #: a llama.cpp quantisation type by its parts (ggml's Q4_0, Q4_K_M, IQ3_XXS, TQ1_0, Q4_0_4_4;
-#: Unsloth's and bartowski's Q4_K_XL, Q6_K_L): what follows them is no part of it
-#: ("Qwen3-8B-Q4_K_M_MTP.gguf": Q4_K_M, and the model's MTP variant)
-QUANT_TYPE = r"T?I?Q\d(?:_[0-9K])?(?:_(?:XXS|XS|XL|NL|[SML]|\d))*"
+#: Unsloth's and bartowski's Q4_K_XL, Q6_K_L; ik_llama.cpp's row-interleaved IQ1_S_R4, Q8_K_R8): what
+#: follows them is no part of it ("Qwen3-8B-Q4_K_M_MTP.gguf": Q4_K_M, and the model's MTP variant)
+QUANT_TYPE = r"T?I?Q\d(?:_[0-9K])?(?:_(?:XXS|XS|XL|NL|[SML]|\d))*(?:_R(?:4|8|16)(?![0-9]))?"
 #: a quantisation's bits per weight written after it ("IQ4_XS-4.19bpw")
 _BPW = re.compile(r"-\d+(?:\.\d+)?bpw(?![A-Za-z0-9])", re.IGNORECASE)
 #: a quantisation in a model file name (llama.cpp's ggml types, Unsloth's UD- names, others)
@@ -454,11 +454,15 @@ _FOLDER_BUILD = re.compile(r"(?<![A-Za-z0-9])b(\d{4,5})(?![A-Za-z0-9])")
 _FOLDER_BACKEND = re.compile(r"-bin-[a-z0-9]+-(cuda|cu\d|vulkan|hip|sycl|opencl|cpu)(?![a-z])", re.IGNORECASE)
 _FOLDER_BACKENDS = {"cu": "CUDA", "cuda": "CUDA", "vulkan": "Vulkan", "hip": "ROCm", "sycl": "SYCL"}
 _FOLDER_BACKENDS |= {"opencl": "OpenCL", "cpu": "CPU"}
+#: a fork of llama.cpp named by the folder its binary runs from ("./ik_llama.cpp-b4267/llama-sweep-bench",
+#: "~/ik_llama.cpp/build/bin/llama-server"): the tools keep llama.cpp's names, the engine is the fork
+_FOLDER_FORK = re.compile(r"(?<![A-Za-z0-9])ik[_-]llama(?:\.cpp)?(?![A-Za-z0-9])", re.IGNORECASE)
 
 
 def folder_build(path: str) -> dict[str, str]:
-    """The build (and backend) the folders of a binary's ``path`` name, as a release is unpacked
-    (``_FOLDER_BUILD``, ``_FOLDER_BACKEND``): "./ik_llama.cpp-b4267/" -> ``{"build": "b4267"}``,
+    """The build (and backend, and a fork's engine) the folders of a binary's ``path`` name, as a
+    release is unpacked (``_FOLDER_BUILD``, ``_FOLDER_BACKEND``, ``_FOLDER_FORK``):
+    "./ik_llama.cpp-b4267/" -> ``{"build": "b4267", "engine": "ik_llama.cpp"}``,
     "llama-b6318-bin-win-cuda-12.4-x64\\" -> ``{"build": "b6318", "backend": "CUDA"}``; ``{}`` where
     the path names no build number (two different ones name none)."""
     out: dict[str, str] = {}
@@ -469,6 +473,8 @@ def folder_build(path: str) -> dict[str, str]:
     if backend is not None:
         word = backend.group(1).lower()
         out["backend"] = _FOLDER_BACKENDS[word[:2] if word.startswith("cu") and word != "cuda" else word]
+    if _FOLDER_FORK.search(path):
+        out["engine"] = "ik_llama.cpp"
     return out
 
 

@@ -44,6 +44,7 @@ from .draftnames import (
     CPU,
     DECODING_PHRASE,
     MODEL_FAMILIES,
+    MTP_IN_NAME,
     builds_engine,
     cpu_name,
     header_decoding,
@@ -52,7 +53,7 @@ from .draftnames import (
     placement,
 )
 from .draftprose import numbers
-from .draftwords import NOT_A_PROMPT, REQUEST_SETTINGS, settings_in_words, spec_summary
+from .draftwords import NOT_A_PROMPT, REQUEST_SETTINGS, script_settings, settings_in_words, spec_summary
 from .post import Block, Post
 
 #: conditions a scope may state (flat paths as ``Conditions`` has them); others are not carried
@@ -237,6 +238,7 @@ def _stated(
             if report:
                 paths = ("model", "quant") if report.group("label").lower() == "model" else ("hardware",)
                 out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path in paths]
+        script_settings("\n".join(t for _, t in rest), out)  # "torch_dtype=torch.float16"
         text = spec_summary(" ".join(t for _, t in rest), out)
         for pat, what in REQUEST_SETTINGS:  # and a request's parameters
             for r in pat.finditer(text):
@@ -1413,8 +1415,8 @@ def _with_family(model: object, family: str | None) -> object:
 
 def _drafting_kind(post: Post) -> str | None:
     """The one kind of drafting a post names (``draftnames``' decoding words: MTP -> draft-self, a
-    draft model or speculative decoding -> speculative; a ``-md`` flag speculative), None when it
-    names none or both."""
+    draft model or speculative decoding -> speculative; a ``-md`` flag speculative; where it names
+    none, MTP in a file or script name, ``MTP_IN_NAME``), None when it names none or both."""
     kinds: set[str] = {
         "draft-self" if m.group("self") else "speculative"
         for m in DECODING_PHRASE.finditer(post.text)
@@ -1422,6 +1424,8 @@ def _drafting_kind(post: Post) -> str | None:
     }
     if re.search(r"(?<![\w-])(?:-md|--model-draft|--draft-model|--speculative[-_]model)\b", post.text):
         kinds.add("speculative")
+    if not kinds and MTP_IN_NAME.search(post.text):  # "Stock serve_mtp.sh config": MTP's own heads
+        kinds.add("draft-self")
     return kinds.pop() if len(kinds) == 1 else None
 
 

@@ -64,7 +64,9 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     **dict.fromkeys(("prompt", "task", "workload"), ("prompt", "str")),
     **dict.fromkeys(
-        ("model", "模型", "モデル", "модель", "모델", "modell", "modèle", "modelo"), ("model", "str")
+        ("model", "模型", "モデル", "модель", "모델", "modell", "modèle", "modelo")
+        + ("model name", "模型名称", "模型名"),
+        ("model", "str"),
     ),
     **dict.fromkeys(
         ("quant", "quantization", "quantisation", "quant type", "量化", "量子化", "квантизация", "양자화"),

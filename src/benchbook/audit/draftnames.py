@@ -67,6 +67,9 @@ _HARDWARE = re.compile(
     r"(?P<cmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac)\b"
     r"|(?:Apple\s+)?(?P<m>M[1-5])[\s-]?(?P<ms>Pro|Max|Ultra)(?![A-Za-z_-])"
     r"|Apple\s+(?P<m2>M[1-5])\b"
+    # an Apple chip by its name and the word chip ("M2 chip", "M2芯片", "M2チップ"); a phone by its name
+    r"|(?P<mchip>M[1-5])(?=\s?(?:chip\b|芯片|晶片|チップ|칩))"
+    r"|(?:Google\s+)?Pixel\s?(?P<pixel>\d{1,2}a?(?:\s?Pro)?)(?![A-Za-z0-9-])"
     r"|(?:NVIDIA\s+)?(?P<ws>A[245]000|A[245]500|A6000)(?![\w-])"  # workstation cards: "RTX A6000"
     # data-centre parts by their model numbers: a letter and any two digits would read a latency
     # percentile ("P99 TTFT", "p95") or a grade as a GPU
@@ -111,6 +114,15 @@ _ENGINES = {
     "omlx": "oMLX",
     "tinygrad": "tinygrad",
     "llamafile": "llamafile",
+    # bindings and apps of llama.cpp, other runtimes, as their projects spell them
+    "llama-cpp-python": "llama-cpp-python",
+    "llama-cpp-rs": "llama-cpp-rs",
+    "llama.node": "llama.node",
+    "ctranslate2": "CTranslate2",
+    "pocketllm": "PocketLLM",
+    "lightning-mlx": "lightning-mlx",
+    "xllm": "xLLM",
+    "ds4": "ds4",
 }
 _ENGINE = re.compile(
     # after a "/": a repository of the engine's name ("vllm-project/vllm", "ggml-org/llama.cpp")
@@ -162,9 +174,17 @@ _MODEL = re.compile(
 #: a draft model by its name: EAGLE/EAGLE3 and Medusa heads only draft ("Qwen3.6-27B-EAGLE3",
 #: "EAGLE3-LLaMA3.1-Instruct-8B"), never the model a number measures
 _DRAFT_NAME = re.compile(r"(?i)(?<![A-Za-z])(?:EAGLE\d?|Medusa)(?![A-Za-z])")
-#: words after a model's name marking it as the draft: its quant and packaging words, then
-#: "(draft)" or "(draft model)" ("Llama 3.2 1B Q4 MLX (draft)"); "(main)" marks the target
-_DRAFT_MARK = re.compile(r"(?:\s+[A-Z][\w.-]*){0,3}\s*\((?:the\s+)?draft(?:\s+model)?\)", re.IGNORECASE)
+#: words after a model's name marking it as the draft: its quant and packaging words (capitals, a quant
+#: "Q4_K_M", "8bit"; no other model's name: "Qwen3-32B with Qwen3-0.6B Q8 draft" drafts with the 0.6B), then
+#: "(draft)" or "(draft model)" ("Llama 3.2 1B Q4 MLX (draft)"); "(main)" marks the target; "draft
+#: model", "as the draft" ("Qwen3-0.6B Q8 draft"; not "draft-simple", a spec type's name); the draft
+#: in the corpus's other languages ("Mistral-7B草稿模型", "ドラフトモデル", "补助模型")
+_DRAFT_MARK = re.compile(
+    r"(?:\s+(?-i:[A-Z0-9][A-Z0-9_.-]*|[QqIi]\d[\w.-]*|\d+-?bit)){0,3}\s*(?:\((?:the\s+)?draft(?:\s+model)?\)"
+    r"|(?:as\s+(?:the\s+|a\s+)?)?draft(?:\s+model)?(?![\w-])"
+    r"|(?:作为|として)?(?:草稿|草案|ドラフト|補助|补助|辅助)(?:模型|モデル)?)",
+    re.IGNORECASE,
+)
 #: a model named by its family and version and the word "model", no size ("the Minicpm3 model",
 #: "a Qwen3 model"): the post's model where it names no fuller one (``draftcontext``'s ``fuller``)
 _FAMILY_MODEL = re.compile(
@@ -172,8 +192,19 @@ _FAMILY_MODEL = re.compile(
     re.ASCII,
 )
 #: a line or list item labelled by a model's size ("7B: 191.0 token/sec", "- 35B-A3B: 98 t/s"): the
-#: model of that size, the post's fuller name for it where it names one
-_SIZE_LABEL = re.compile(r"\s*(?:[-*•]\s+)?(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s?[:：]\s")
+#: model of that size, the post's fuller name for it where it names one; a capitalised word of the
+#: label around it ("Pure 27B comparison:"), not a sentence's article ("the 12B: fast")
+_SIZE_LABEL = re.compile(
+    r"\s*(?:[-*•]\s+)?(?:(?!(?:The|A|An|This|That|My|Our|Its)\s)[A-Z][A-Za-z]*\s+)?(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)(?:\s+[A-Za-z]+)?\s?[:：]\s"
+)
+#: a model named by its size and its quantisation, no family ("a 13B GPTQ (128g)", "the 70B AWQ"): the
+#: model of that size (the post's fuller name for it, ``draftcontext``) and the quant; only the quants
+#: that are no ggml type (GPTQ, AWQ, EXL2, FP8, ...): "72B Q8_0 @ 6 tok/s" labels a run, as before
+_SIZED_QUANT = re.compile(
+    r"(?<![\w.-])(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s+"
+    r"(?P<q>GPTQ|AWQ|EXL2|NVFP4|MXFP4|FP8|INT4|INT8)(?![\w-])",
+    re.ASCII,
+)
 #: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP"), or after the
 #: file variant carrying MTP heads ("MTP-UD-Q4_K_XL")
 _QUANT_WORD = re.compile(
@@ -199,14 +230,24 @@ _METHOD_WORDS = (
 DECODING_PHRASE = re.compile(
     r"(?P<plain>\b(?:without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
     r"without speculat\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|MTP off|"
-    r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive)\b"
+    r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive|"
+    # "MTP model with spec disabled", "drafting disabled", "with MTP turned off"
+    r"(?:spec(?:ulation|ulative decoding)?|MTP|draft(?:ing)?)\s+(?:disabled|turned off|switched off))\b"
     # the baseline in Chinese, Japanese, Korean (no word boundary between CJK characters)
-    r"|基线|基準|ベースライン|베이스라인)"
-    r"|\b(?P<self>MTP|self-speculative)\b"
+    r"|基线|基準|ベースライン|베이스라인|单模型|單模型)"
+    # MTP's own speculative decoding ("MTP speculative decoding", "MTP-based speculation"): one phrase
+    r"|\b(?P<self>MTP(?:[- ]based)?\s+speculat\w*(?:\s+decoding)?|MTP|self-speculative)\b"
+    # speculative decoding in Chinese, Japanese, Korean and Russian ("启用推测解码后", "投機的デコーディング")
+    r"|(?:推测|投机|推測|投機的?)\s*(?:解码|解碼|デコーディング|デコード)|추측\s*디코딩|спекулятивн\w*\s+декодир\w*"
     r"|\b(?P<spec>with (?:a |the )?draft(?: model)?|speculative decoding|with speculat\w*|draft model|"
     rf"spec[- ]on|{_METHOD_WORDS})\b",
     re.IGNORECASE,
 )
+
+
+#: MTP named inside a file or script name ("serve_mtp.sh", "Qwen3.6-27B-Q4_K_M_MTP.gguf"): a post whose
+#: setup runs the model's own heads, where it names no kind of drafting in words
+MTP_IN_NAME = re.compile(r"(?<=[\w.-][_-])mtp(?=[_.-]\w)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -278,8 +319,11 @@ def hardware_name(m: re.Match) -> str:
         name = f"{chip} ({mac})"
     elif g["m"]:
         name = f"Apple {g['m'].upper()} {g['ms'].capitalize()}"
-    elif g["m2"]:
-        name = f"Apple {g['m2'].upper()}"
+    elif g["m2"] or g["mchip"]:
+        name = f"Apple {(g['m2'] or g['mchip']).upper()}"
+    elif g["pixel"]:
+        model = re.sub(r"\s*pro$", " Pro", g["pixel"], flags=re.IGNORECASE)
+        name = f"Google Pixel {model}"
     elif g["ws"]:
         name = f"NVIDIA RTX {g['ws'].upper()}"
     elif g["dc"]:
@@ -355,7 +399,13 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if not any(a <= m.start() < b for a, b in spans):
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", f"DeepSeek-{m.group('series').upper()}{m.group('v')}"))
-    label = _SIZE_LABEL.match(text)  # "- 7B: 191 tok/s": a model by its size (``draftcontext``'s fuller name)
+    for m in _SIZED_QUANT.finditer(text):  # "a 13B GPTQ (128g)": a model by its size and its quant
+        if not any(a <= m.start() < b for a, b in spans):
+            spans.append((m.start(), m.end()))
+            out.append(Mention(m.start(), "model", m.group("size")))
+            out.append(Mention(m.start("q"), "quant", m.group("q")))
+    # "- 7B: 191 tok/s", "Pure 27B comparison: …": a model by its size (``draftcontext``'s fuller name)
+    label = _SIZE_LABEL.match(text)
     if label and not any(a <= label.start("size") < b for a, b in spans):
         out.append(Mention(label.start("size"), "model", label.group("size")))
     for m in _QUANT_WORD.finditer(text):
@@ -381,6 +431,7 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if m.path in ("decoding", "flash_attn")
         or not _DENIED.search(text, max(0, m.start - 24), m.start)
         and not (m.path in ("model", "quant") and _compared(text, m))
+        and not (m.path == "hardware" and _likened(text, m))
     ]
     return tuple(sorted(out, key=lambda x: x.start))
 
@@ -418,13 +469,23 @@ def _compared(text: str, m: Mention) -> bool:
     return found is not None and not re.match(r"(?i)vs|versus", found.group(0))
 
 
+def _likened(text: str, m: Mention) -> bool:
+    """Whether the machine ``m`` is only likened to ("comparable to MI300X efficiency numbers",
+    "similar to a 4090"): another machine's figure, not the one the post ran (``_COMPARED``'s
+    likeness words; "faster than a 4090" may name the other side's number, and keeps it)."""
+    found = _COMPARED.search(text, max(0, m.start - 40), m.start)
+    likeness = r"(?i)similar|close|comparable|equal|identical"
+    return found is not None and re.match(likeness, found.group(0)) is not None
+
+
 #: words right before a name that deny it
 _DENIED = re.compile(r"\b(?:no|not|without|non)[\s*_-]+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
 
 
-#: where a clause ends: ", and", ", but", ";", " while ", " whereas ", a sentence end
+#: where a clause ends: ", and", ", but", ";", " while ", " whereas ", " compared to ", a sentence end
 _CLAUSE = re.compile(
     r",\s+(?:and|but|while|whereas|then|vs\.?|versus|compared)\b|;|\s(?:while|whereas|but)\s|"
+    r"\scompared\s(?:to|with)\s|"
     r"(?<=[.!?。！？])\s+|\s[—–]\s|\bvs\.?\s|\bversus\b"
 )
 
@@ -432,6 +493,20 @@ _CLAUSE = re.compile(
 def clause_bounds(text: str) -> list[int]:
     """Offsets where the clauses of ``text`` start (``_CLAUSE``), with 0 and ``len(text) + 1``."""
     return [0] + [m.end() for m in _CLAUSE.finditer(text)] + [len(text) + 1]
+
+
+#: the start side of a change written as a path: "from 40 tok/s", "(from 40 tok/s)", "63.3 → 96.1 tok/s"
+#: (the number, a unit of its own or none, then the arrow and the next number)
+_FROM_BEFORE = re.compile(r"(?:^|\W)from\s+~?$|(?:^|\W)(?:从|從)\s*$", re.IGNORECASE)
+_FROM_AFTER = re.compile(r"[\d.,]+\s?(?:[^\W\d]+(?:/[^\W\d]+)?\s?)?(?:→|->|⟶|=>)\s*~?\d")
+
+
+def from_side(text: str, start: int) -> bool:
+    """Whether the number at ``start`` in ``text`` is the start of a change written as a path ("from
+    40 tok/s", "63.3 → 96.1 tok/s", ``_FROM_BEFORE``/``_FROM_AFTER``): the run the change is measured
+    from, whose setting is not the one the clause names for where it went ("QAT+MTP hits 70-80
+    tok/s (from 40 tok/s)": the 40 is the plain run's)."""
+    return bool(_FROM_BEFORE.search(text[max(0, start - 8) : start]) or _FROM_AFTER.match(text, start))
 
 
 #: a size that describes a machine, not a measurement: right after a hardware name ("RTX 5090 32GB",
@@ -570,10 +645,11 @@ _CELL_QUANT_WORD = re.compile(
 
 
 def cell_names(cell: str) -> dict[str, object]:
-    """The quantisation (``_CELL_QUANT_WORD``) and hardware (``mentions``) a table's label cell
-    names beside other words, where the column's header is no known condition ("| Config |" over
-    "GGUF Q4_K_M, 2x3090" -> ``{"quant": "Q4_K_M", "hardware": "2x NVIDIA GeForce RTX 3090"}``);
-    each only where the cell names one; empty when it names none."""
+    """The quantisation (``_CELL_QUANT_WORD``), hardware (``mentions``) and engine (``engines_in``)
+    a table's label cell names beside other words, where the column's header is no known condition
+    ("| Config |" over "GGUF Q4_K_M, 2x3090" -> ``{"quant": "Q4_K_M", "hardware": "2x NVIDIA GeForce
+    RTX 3090"}``; "vLLM NVFP4" -> ``{"quant": "NVFP4", "engine": "vLLM"}``); each only where the cell
+    names one; empty when it names none."""
     out: dict[str, object] = {}
     # one type named once: "f16+f16", "q8_0 / q4_0" are a KV cache's pair or a list
     quants = [m.group(0) for m in _CELL_QUANT_WORD.finditer(cell)]
@@ -582,12 +658,39 @@ def cell_names(cell: str) -> dict[str, object]:
     hardware = {str(m.value) for m in mentions(cell) if m.path == "hardware"}
     if len(hardware) == 1:
         out["hardware"] = hardware.pop()
+    engines = engines_in(cell)
+    if len(engines) == 1:  # "| Metric | Ollama Q6_K | vLLM NVFP4 |": the engine of the row or column
+        out["engine"] = engines.pop()
     # a configuration by the model's size and its quant ("27B IQ3", "35B-A3B Q8_0"): the model of that
     # size, the post's fuller name for it (``draftcontext``)
     sized = re.match(r"\s*\**(\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s", cell)
     if sized and "quant" in out:
         out["model"] = sized.group(1)
     return out
+
+
+#: a table's size cell naming a model's parameters ("7B", "13B", "0.5B", "350M"), not its file ("4.1 GB")
+_SIZE_CELL = re.compile(r"\s*(\d+(?:\.\d+)?)\s?([BM])\s*", re.IGNORECASE)
+#: a model name that already states its size ("Qwen3-8B", "Llama 2 13B", "Mixtral-8x7B")
+_SIZED_NAME = re.compile(r"\d(?:\.\d+)?\s?[BM](?![a-z])", re.IGNORECASE)
+
+
+def sized_model(cond: dict) -> None:
+    """A table row's model named by its family in one column and its size in another ("| Model | Mode
+    | Size |" over "Llama | GPTQ | 7B"): the model is that family of that size ("Llama-7B", as
+    SOURCES.md writes family + size), the size no longer an ``other`` setting of the row.  ``cond``
+    (a row's conditions) is changed in place; a model that states its own size is kept."""
+    other, model = cond.get("other"), cond.get("model")
+    if not isinstance(other, dict) or not isinstance(model, str) or _SIZED_NAME.search(model):
+        return
+    for key in ("size", "params", "parameters", "model_size"):
+        m = _SIZE_CELL.fullmatch(str(other.get(key) or ""))
+        if m is not None:
+            cond["model"] = f"{model}-{m.group(1)}{m.group(2).upper()}"
+            del other[key]
+            if not other:
+                del cond["other"]
+            return
 
 
 def model_cell(cell: str) -> tuple[str, str | None]:

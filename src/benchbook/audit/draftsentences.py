@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 
 from .draftcommand import command_lines
-from .draftcontext import FLAGS_ONLY
+from .draftcontext import FLAGS_ONLY, names_drafting
 from .draftcore import (
     NAMED_CONDITION,
     Entry,
@@ -37,7 +37,7 @@ from .draftcore import (
     source_fields,
     stateable,
 )
-from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, machine_size, mentions
+from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, from_side, machine_size, mentions
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, number_text, numbers, unit_of
 from .draftrelations import pair_units, relations, repetitions
 from .draftsides import Placed, Sides
@@ -61,6 +61,8 @@ _PROSE_COMMAND = re.compile(
     r"speculative-simple|speculative)|vllm\s+serve(?:\s+[\w./:-]+)?)(?:\.exe)?"
     r"(?:\s+-{1,2}[A-Za-z][\w-]*(?:=[^\s,;()\"'`]+)?(?:\s+(?!-[A-Za-z])[^\s,;()\"'`]+)?)+"
 )
+#: a command-line flag in a sentence ("-ngld 99", "--ctx-size")
+_FLAG_WORD = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
 #: characters before a number whose words label it (``Sentences.prose``)
 _LABEL_WINDOW = 256
 
@@ -319,6 +321,9 @@ class Sentences(Sides):
     """The drafter's sentences: numbers with units in prose, titles and headings -> claims, and the
     statements their sentences make."""
 
+    #: whether the post names drafting (``about_drafting``), once read
+    _about_drafting: bool | None = None
+
     # --- prose ------------------------------------------------------------------------------------
     def prose(self, pieces: list[tuple[int, str]], read: list[str] | None = None) -> None:
         """The numbers and relations of one paragraph (``pieces``: its lines), read as one text so a
@@ -461,6 +466,22 @@ class Sentences(Sides):
             )
             if origin:
                 cond = others_conditions(cond, sentence, n.start - s0)
+            if (
+                cond.get("decoding") in ("draft-self", "speculative", None)
+                and from_side(scanned, n.start)
+                and (
+                    cond.get("decoding")
+                    or names_drafting(sentence)
+                    # a post about drafting: the change is drafting's, unless the sentence names the
+                    # setting it is of ("`-ngld 99` took it from 45tps to 103.9 tps")
+                    or self.about_drafting()
+                    and not _FLAG_WORD.search(sentence)
+                )
+            ):
+                if not any(m.path == "decoding" and n.start <= m.start < n.start + 30 for m in named):
+                    # "QAT+MTP hits 70-80 tok/s (from 40 tok/s)", "63.3 → 96.1 tok/s, n-max 2": the
+                    # drafting is where the change went; the run it started from drafted nothing
+                    cond = {k: v for k, v in cond.items() if k != "block_max"} | {"decoding": "plain"}
             if cond:
                 cfields["conditions"] = cond
             cfields.update(source_fields(line, sentence))
@@ -546,6 +567,13 @@ class Sentences(Sides):
         sid = self.new_id(f"s-l{line}")
         self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         return True
+
+    def about_drafting(self) -> bool:
+        """Whether the post names any kind of drafting (``draftcontext.names_drafting``), read once: a
+        change written as a path in it ("went from 38.7 t/s to 29.29 t/s") starts from the plain run."""
+        if self._about_drafting is None:
+            self._about_drafting = names_drafting(self.post.text)
+        return self._about_drafting
 
     def same_sentence(self, cid: str, line: int, sentence: str) -> bool:
         """Whether claim ``cid`` was drafted from ``sentence`` on ``line``: a value a sentence states

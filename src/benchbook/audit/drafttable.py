@@ -45,6 +45,7 @@ from .draftnames import (
     header_decoding,
     mentions,
     model_cell,
+    sized_model,
     without_remark,
 )
 from .draftprose import Number, bound_of, family, numbers
@@ -640,6 +641,7 @@ class Tables(Sides):
                 set_path(cond, path, value)
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
                     self.vocab.setdefault(value.lower(), (path, value))
+            sized_model(cond)  # "| Llama | GPTQ | 7B |": the model of that size, "Llama-7B"
             for j, gid in groups.items():
                 if j >= len(row) or _EMPTY.match(row[j]):
                     continue

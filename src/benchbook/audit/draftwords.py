@@ -3,7 +3,8 @@ or a request's parameters say of a run's setup outside any command line -- "131K
 ``ctx``, "q4_0 KV" -> ``type_k``/``type_v``, "temperature 0" -> ``sampling``, "256 output tokens"
 -> ``tokens_generated``, "max_tokens 512" -> ``cap``, "8 concurrent requests" -> ``concurrency``,
 "n-max 3" -> ``block_max``, "vLLM 0.7.3" -> ``build`` (``settings_in_words``); a request body's or
-log's parameters (``REQUEST_SETTINGS``); llama-speculative's summary (``spec_summary``); a token
+log's parameters (``REQUEST_SETTINGS``); a transformers script's engine, dtype and prompt
+(``script_settings``); llama-speculative's summary (``spec_summary``); a token
 count as written (``count``).  ``draftcontext`` gives each scope what they state.
 """
 
@@ -134,8 +135,16 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "block",
     ),
-    # "single request", "one user", "single concurrency", "single-batch (B=1)"
-    (re.compile(r"\b(?:single|one)[ -](?:request|user|stream|slot|concurrency|batch)\b", re.I), "single"),
+    # "single request", "one user", "single concurrency", "single-batch (B=1)"; a serving batch of one
+    # in words ("on batch size 1", "When batch-size=1", "(chain MTP, B=1)")
+    (
+        re.compile(
+            r"\b(?:single|one)[ -](?:request|user|stream|slot|concurrency|batch)\b"
+            r"|\bbatch[ _-]?size\s*(?:=|:|of)?\s*1(?!\d|[.,]\d)|(?<![\w=])B=1(?=\))",
+            re.I,
+        ),
+        "single",
+    ),
     (
         re.compile(
             # ASCII bounds: "使用Ollama 0.15.2在" (a CJK character is a word character)
@@ -199,6 +208,37 @@ REQUEST_SETTINGS: list[tuple[re.Pattern, str]] = [
         "build",
     ),
 ]
+#: a Python script running Hugging Face transformers: its import or its loader ("from transformers import
+#: AutoModelForCausalLM", "AutoModelForCausalLM.from_pretrained(...)"); not a script of an engine
+#: (``_SCRIPT_ENGINE``: vLLM's ``LLM(...)``, SGLang's, llama-cpp-python's, whose dtype is their own)
+_TRANSFORMERS = re.compile(r"\bfrom\s+transformers\s+import\b|\bAutoModelFor\w+\.from_pretrained\(")
+_SCRIPT_ENGINE = re.compile(r"\b(?:from|import)\s+(?:vllm|sglang|llama_cpp|mlx_lm|exllamav2|ctranslate2)\b")
+#: the weights' precision a loader is given: "torch_dtype=torch.float16", "dtype=torch.bfloat16"
+_TORCH_DTYPE = re.compile(
+    r"(?<![\w.])(?:torch_)?dtype\s*=\s*torch\.(?P<t>float16|half|bfloat16|float32|float)\b"
+)
+_DTYPE_NAMES = {"float16": "FP16", "half": "FP16", "bfloat16": "BF16", "float32": "FP32", "float": "FP32"}
+#: a script's prompt assigned once: ``prompt = "请用一句话介绍人工智能。"``
+_SCRIPT_PROMPT = re.compile(r"^\s*prompt\s*=\s*(?P<q>[\"'])(?P<v>[^\"'\n]{1,200})(?P=q)\s*$", re.MULTILINE)
+
+
+def script_settings(text: str, out: list[tuple[str, object]]) -> None:
+    """Add to ``out`` what a Python benchmark script in ``text`` (a code block's lines) sets: the engine
+    where it runs the model with Hugging Face transformers (``_TRANSFORMERS``: ``engine:
+    transformers``), the precision its loader is given (``_TORCH_DTYPE``: ``torch.float16`` ->
+    ``quant: FP16``) and the prompt it assigns (``_SCRIPT_PROMPT``), each only where the script
+    sets one."""
+    if not _TRANSFORMERS.search(text) or _SCRIPT_ENGINE.search(text):
+        return
+    out.append(("engine", "transformers"))
+    dtypes = {_DTYPE_NAMES[m.group("t")] for m in _TORCH_DTYPE.finditer(text)}
+    if len(dtypes) == 1:
+        out.append(("quant", dtypes.pop()))
+    prompts = {m.group("v").strip() for m in _SCRIPT_PROMPT.finditer(text)}
+    if len(prompts) == 1:
+        out.append(("prompt", prompts.pop()))
+
+
 #: llama-speculative's summary after a run ("n_draft   = 5", "n_predict = 673", "n_drafted = 730",
 #: "n_accept  = 526"): its ``n_drafted``/``n_accept`` counts mark it; there ``n_draft`` is the draft
 #: size set (``block_max``) and ``n_predict`` the tokens the run generated (``tokens_generated``),
