@@ -24,8 +24,10 @@ known:
   wall, output token, batch; 吞吐 under a batch) with nothing saying several streams ran is
   ``decode_tps``.
 
-Beside it, two passes of the same kind for sizes and times: ``settle_sizes`` (``ollama ps``'s SIZE
-is ``memory_used``) and ``settle_times`` (a time that is 1000 ÷ the rate beside it is per token).
+Beside it, passes of the same kind for sizes and times: ``settle_sizes`` (``ollama ps``'s SIZE
+is ``memory_used``), ``settle_times`` (a time that is 1000 ÷ the rate beside it is per token) and
+``settle_stat_columns`` (a "標準偏差" or "min/max" column of times is the metric of the column it
+describes).
 
 Where it sits: ``draft._Drafter.run`` calls them after ``fill``; it reads and changes
 ``draftcore.Entry``/``Group`` fields only.
@@ -182,6 +184,48 @@ def settle_times(entries: list[Entry]) -> None:
                 if tps > 0 and abs(1000.0 / tps - ms) <= step:
                     t.fields["metric"] = "ms_per_token"
                     break
+
+
+#: a table header naming only a statistic of the quantity beside it ("標準偏差", "最小/最大", "Std",
+#: "min / max", "p95", 标准差, 표준편차): the column is that quantity's, not one of its own
+_STAT_ONLY = re.compile(
+    r"(?:\W|_)*(?:(?:std(?:dev)?|standard\s+deviation|stddev|σ|min(?:imum)?|max(?:imum)?|median|"
+    r"p\d{2}(?:\.\d)?|標準偏差|最小|最大|中央値|标准差|最小值|最大值|中位数|표준편차|최소|최대|중앙값)(?:\W|_)*)+",
+    re.IGNORECASE,
+)
+
+
+def _header(e: Entry) -> str:
+    """The header of a table cell's column, from its quote ("標準偏差: 0.079秒 — | row |" -> "標準偏差")."""
+    head = str(e.fields.get("quote") or "").partition(" — ")[0]
+    return head.rpartition(":")[0].strip() if ":" in head else ""
+
+
+def settle_stat_columns(entries: list[Entry], groups: list[Group]) -> None:
+    """A table column of times whose header names only a statistic ("標準偏差", "最小/最大", "Std",
+    ``_STAT_ONLY``) beside a column of the same rows whose header names the quantity ("平均レイテンシ":
+    ``latency``) is that quantity's: it takes the metric of the nearest such column before it (a
+    duration only where no column names one); in place, as ``settle_rates``."""
+    cells: dict[str, list[Entry]] = {}
+    for e in entries:
+        if e.kind == "claim" and e.group is not None:
+            cells.setdefault(e.group, []).append(e)
+    rows = {gid: frozenset(e.fields.get("source_line") for e in column) for gid, column in cells.items()}
+    named: list[Group] = []
+    for g in groups:
+        column = cells.get(g.id)
+        if not column or family(str(g.fields.get("unit"))) != "time":
+            continue
+        header = _header(column[0])
+        if not _STAT_ONLY.fullmatch(header):
+            if g.fields.get("metric") != "duration":
+                named.append(g)
+            continue
+        if g.fields.get("metric") != "duration":
+            continue
+        same = [n for n in named if rows[n.id] == rows[g.id]]
+        if same:
+            g.fields["metric"] = same[-1].fields["metric"]
 
 
 def settle_rates(entries: list[Entry], groups: list[Group]) -> None:

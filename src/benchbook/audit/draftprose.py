@@ -589,9 +589,25 @@ def numbers(text: str) -> list[Number]:
         )
         pos = end
     out = _minutes_seconds(text, out)
+    out = _leading_times(text, out)
     # "3秒左右", "5秒程度", "150밀리초 정도": an "about" word after the number and its unit
     return [
         replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n
+        for n in out
+    ]
+
+
+#: a multiplication sign written before its number, where no number or word stands before it
+#: ("98 tok/s cumulative · ×3.3", "vLLM 8s P95 · ×6 faster", "(×2)"): not "12GB × 2", "2 × 3090"
+_LEADING_TIMES = re.compile(r"(?:^|[·•(\[|,;:—–])\s*×\s?$")
+
+
+def _leading_times(text: str, out: list[Number]) -> list[Number]:
+    """A number with no unit right after a multiplication sign (``_LEADING_TIMES``) is a multiple."""
+    return [
+        replace(n, unit="x", start=text.rindex("×", 0, n.start), unit_written="×")
+        if n.unit is None and n.range is None and _LEADING_TIMES.search(text, max(0, n.start - 8), n.start)
+        else n
         for n in out
     ]
 
@@ -711,7 +727,9 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
         # "Key: value" lines run together ("total duration: 21.43s load duration: 1.02s"): the
         # words after the number up to a colon are the next pair's label, not this number's name
         tail = ""
-    # a word right after the number names it first ("14 GB VRAM", "46 t/s prefill")
+    # a word right after the number names it first ("14 GB VRAM", "46 t/s prefill"), past a
+    # percentile's label ("47s P95 latency")
+    tail = re.sub(r"^\s*[pP]\d{2}(?:\.\d+)?\b", "", tail)
     right = re.sub(r"^of\s+", "", re.split(r"\d", tail, maxsplit=1)[0].lstrip())  # "6 GB of system RAM"
     if fam == "rate" and re.match(r"(?:prompt|pp)\b(?!\s*(?:of|with|length|size|tokens?)\b)", right):
         return "prefill_tps"  # "~90 tok/s prompt and ~10 tok/s inference": the prompt's rate

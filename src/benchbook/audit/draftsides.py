@@ -232,6 +232,12 @@ class Placed(list):
             self._kinds["rates"] = Placed([(m, c) for m, c in self if family(m.unit) == "rate"])
         return self._kinds["rates"]
 
+    def times(self) -> Placed:
+        """Those whose unit is a time."""
+        if "times" not in self._kinds:
+            self._kinds["times"] = Placed([(m, c) for m, c in self if family(m.unit) == "time"])
+        return self._kinds["times"]
+
     def _span(self, lo: int, hi: int) -> tuple[int, int]:
         return bisect.bisect_left(self.starts, lo), bisect.bisect_left(self.starts, hi)
 
@@ -387,7 +393,13 @@ class Sides(DraftCore):
             text, ("speed", lo_c, hi_c), lambda: bool(_SPEED.search(text, lo_c, hi_c))
         )
         if self.rates_only and rel.pair is None:  # "speed up of 4141 ms / 1640 ms = 2.5x": its pair
-            placed = placed.rates()
+            s_end = s0 + len(sentence)
+            if not placed.rates().how_many(s0, s_end) and placed.times().how_many(s0, s_end) == 2:
+                # "Ollama 47s P95 latency | vLLM 8s P95 · ×6 faster": a sentence of two times and no
+                # rate says which is faster by its times
+                placed = placed.times()
+            else:
+                placed = placed.rates()
         # the measured numbers of its sentence: how many, and the nearest (a todo lists them)
         measured, s_end = placed.measured(), s0 + len(sentence)
         n_in = measured.how_many(s0, s_end)
@@ -761,7 +773,7 @@ class Sides(DraftCore):
         self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         return True
 
-    def phrase_claim(self, cfields: dict, n: Number, s0: int, sentence: str, line: int, base: str) -> None:
+    def phrase_claim(self, cfields: dict, n: Number, s0: int, sentence: str, line: int, base: str) -> str:
         """Add the claim a relating phrase states by itself (a share, a change or a multiple whose
         sides the post does not state): the post's context and the conditions its sentence names;
         someone else's number ("someone on the forum reported 2.5x … on a 4090", ``origin_of``)
@@ -781,6 +793,7 @@ class Sides(DraftCore):
         # "36%", not "2x")
         if self.in_heading or len(re.sub(r"\D", "", n.text).lstrip("0")) >= 2:
             self.headline_claims.append(cid)  # ``draftheadlines.headline_statements``
+        return cid
 
     def share_claim(self, n: Number, text: str, s0: int, sentence: str, line: int) -> None:
         """A claim of a percentage "N% of X" where no claim of X is drafted ("busy 95% of the
@@ -1418,7 +1431,55 @@ class Sides(DraftCore):
             if len(same) == 1 and self.claims[same[0]].fields.get("metric") == metric:
                 return
         cfields: dict = {"metric": metric, **number_fields(n)}
-        self.phrase_claim(cfields, n, s0, sentence, line, f"{metric}-l{line}")
+        cid = self.phrase_claim(cfields, n, s0, sentence, line, f"{metric}-l{line}")
+        if n.range is None:
+            clause = sentence[slice(*self._clause_of(sentence, n.start - s0, 0, sentence))]
+            self.multiple_claims.append((cid, rate_named(clause) or "decode_tps"))  # ``later_sides``
+
+    def later_sides(self) -> None:
+        """A multiple drafted as a claim for want of sides (``multiple_claim``: "Version 0.7.0 is 3
+        times slower compared to 0.6.8", "the eval time is ~2x faster" above the logs that give the
+        rates) whose rates the post states after it: where the post has exactly two claims of the
+        phase its clause names (generation where it names none), both below it, in one unit, the
+        larger over the smaller within ``_FAR`` of the stated multiple, it is a ratio statement of
+        them (the larger first, for "faster" and "slower" alike), in the claim's place.  Called once
+        every claim is drafted."""
+        for cid, phase in self.multiple_claims:
+            entry = self.claims.get(cid)
+            if entry is None or "value" not in entry.fields:
+                continue
+            line = entry.fields.get("source_line")
+            rates = [c for c in self.claims if c != cid and self.metric_of_claim(c) == phase]
+            if len(rates) != 2 or not isinstance(line, int):
+                continue
+            lines = [self.claims[c].fields.get("source_line") for c in rates]
+            if not all(isinstance(x, int) and x > line for x in lines):
+                continue
+            if self.profile[rates[0]][0] != self.profile[rates[1]][0]:
+                continue
+            va, vb = self._value(rates[0]), self._value(rates[1])
+            stated = float(str(entry.fields["value"]))
+            if not va or not vb or va == vb or not stated:
+                continue
+            big, small = (rates[0], rates[1]) if va > vb else (rates[1], rates[0])
+            implied = max(va, vb) / min(va, vb)
+            if abs(implied - stated) / stated > _FAR:
+                continue
+            sid = self.new_id(f"s-l{line}")
+            quote = str(entry.fields.get("quote") or "")
+            fields = {
+                "id": sid,
+                "kind": "ratio",
+                "statement": quote[:QUOTE],
+                "of": [first_repeat(self, big), first_repeat(self, small)],
+                **{k: entry.fields[k] for k in ("value", "about") if k in entry.fields},
+                "unit": "x",
+                "note": f"sides found below it: the post's only two {phase} claims ({implied:.2f})",
+                **source_fields(line, quote),
+            }
+            at = self.out.entries.index(entry)
+            self.drop_claim(cid)
+            self.out.entries.insert(at, Entry("statement", sid, fields))
 
     def bound_statement(
         self, n: Number, relation: str, metric: str, cond: dict, line: int, sentence: str

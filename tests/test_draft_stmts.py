@@ -1,0 +1,142 @@
+"""Metric confusions and relations left untied by `benchbook claims draft` (issue 29, the draft corpus's
+statements): a table's statistic columns beside a latency column (p139), a listed "T s, N tokens, R
+tok/s" (p133), a leading "×3.3" in table rows read as prose and "×6 faster" between two times (p161)."""
+
+from __future__ import annotations
+
+from benchbook.audit.draft import draft_text
+from benchbook.audit.draftprose import numbers
+
+
+def _claims(d) -> dict[str, dict]:
+    """value (or range) -> the claim's fields with its group's metric and unit filled in."""
+    groups = {g.id: g.fields for g in d.groups}
+    out = {}
+    for e in d.entries:
+        if e.kind != "claim":
+            continue
+        f = {**groups.get(e.group, {}), **e.fields} if e.group else dict(e.fields)
+        out[str(f.get("value") or "–".join(f.get("range") or ()))] = f
+    return out
+
+
+def _statements(d) -> list[dict]:
+    return [e.fields for e in d.entries if e.kind == "statement"]
+
+
+def _of(d, s: dict) -> list[str]:
+    """The values of the claims a statement cites."""
+    by_id = {f["id"]: v for v, f in _claims(d).items()}
+    return [by_id[c] for c in s["of"]]
+
+
+_P139 = """## 結果一覧
+
+| プロバイダー | モデル | 平均レイテンシ | 標準偏差 | 最小/最大 |
+|---|---|---|---|---|
+| Ollama (ローカル) | qwen2.5:3b | 0.368秒 | 0.079秒 | 0.291〜0.450秒 |
+| Ollama (ローカル) | qwen2.5:7b | 0.817秒 | 0.460秒 | 0.409〜1.317秒 |
+"""
+
+
+def test_a_latency_header_in_japanese_and_its_statistic_columns_are_latency():
+    claims = _claims(draft_text(_P139, "post.md"))
+    for v in ("0.368", "0.817", "0.079", "0.460", "0.291–0.450", "0.409–1.317"):
+        assert claims[v]["metric"] == "latency", v
+
+
+def test_statistic_columns_beside_an_english_latency_column_are_latency():
+    text = "| Model | Mean latency | Std | Min / Max |\n|---|---|---|---|\n"
+    text += "| a | 1.5 s | 0.2 s | 1.2–1.9 s |\n"
+    claims = _claims(draft_text(text, "post.md"))
+    assert [claims[v]["metric"] for v in ("1.5", "0.2", "1.2–1.9")] == ["latency"] * 3
+
+
+def test_statistic_columns_beside_a_duration_stay_durations_control():
+    text = "| Model | Total time | Std |\n|---|---|---|\n| a | 12.5 s | 0.4 s |\n"
+    claims = _claims(draft_text(text, "post.md"))
+    assert [claims[v]["metric"] for v in ("12.5", "0.4")] == ["duration", "duration"]
+
+
+def test_a_listed_time_count_and_rate_is_a_ratio_statement():
+    text = (
+        " * With exllamv2 I get my sample response in:  **35.44 seconds, 150 tokens, 4.23 tokens/second**\n"
+        " * With lama-cpp-python I get the same response in **9.6 seconds, 232 tokens, 22,9 tokens/second**\n"
+    )
+    d = draft_text(text, "post.md")
+    got = sorted((s["value"], _of(d, s), s["unit"]) for s in _statements(d))
+    assert got == [("22.9", ["232", "9.6"], "tok/s"), ("4.23", ["150", "35.44"], "tok/s")]
+    assert all(s["kind"] == "ratio" for s in _statements(d))
+
+
+def test_three_listed_figures_that_do_not_divide_are_no_statement_control():
+    d = draft_text("Results: 10 seconds, 150 tokens, 50 tok/s.\n", "post.md")
+    assert _statements(d) == []
+    assert {"10", "150", "50"} <= set(_claims(d))
+
+
+def test_a_leading_multiplication_sign_is_a_multiple():
+    assert [(n.text, n.unit) for n in numbers("vLLM 98 tok/s cumulative · ×3.3 |")] == [
+        ("98", "tok/s"),
+        ("3.3", "x"),
+    ]
+    assert [(n.text, n.unit) for n in numbers("(×2)")] == [("2", "x")]
+    # a product of a size and a count, a count of devices: no multiple
+    assert [(n.text, n.unit) for n in numbers("12GB × 2 cards")] == [("12", "GB"), ("2", None)]
+    assert [(n.text, n.unit) for n in numbers("2 × 3090")][-1][1] is None
+
+
+_P161 = """## 4 concurrent users
+
+| Llama 3.3 70B Q4 · 2× RTX 5090 | Ollama 30 tok/s cumulative | vLLM 98 tok/s cumulative · ×3.3 |
+| Qwen 3 30B MoE · 1× RTX 5090 | Ollama 46 tok/s cumulative | vLLM 156 tok/s cumulative · ×3.4 |
+
+## 10 concurrent users
+
+| Llama 3.3 70B Q4 · 2× RTX 5090 | Ollama 47s P95 latency | vLLM 8s P95 · ×6 faster |
+| Qwen 3 30B MoE · 1× RTX 5090 | Ollama 32s P95 latency | vLLM 5s P95 · ×6 faster |
+"""
+
+
+def test_rows_read_as_prose_relate_their_own_cells():
+    d = draft_text(_P161, "post.md")
+    got = [(s["source_line"], s["value"], _of(d, s)) for s in _statements(d)]
+    assert got == [
+        (3, "3.3", ["98", "30"]),
+        (4, "3.4", ["156", "46"]),
+        (8, "6", ["47", "8"]),
+        (9, "6", ["32", "5"]),
+    ]
+    claims = _claims(d)
+    # "47s P95 latency": the word after the percentile names it
+    assert [claims[v]["metric"] for v in ("47", "8", "32", "5")] == ["latency"] * 4
+
+
+_P127 = """Version 0.7.0 is 3 times slower compared to 0.6.8 using **gemma3:27b-it-qat**
+
+```
+0.7.0:
+eval count:           74 token(s)
+eval duration:        5.657106746s
+eval rate:            13.08 tokens/s
+
+0.6.8:
+eval count:           63 token(s)
+eval duration:        1.748827692s
+eval rate:            36.02 tokens/s
+```
+"""
+
+
+def test_a_multiple_above_the_two_rates_it_relates_cites_them():
+    d = draft_text(_P127, "post.md")
+    (s,) = [s for s in _statements(d) if s["unit"] == "x"]
+    assert (s["kind"], s["value"], s["source_line"], _of(d, s)) == ("ratio", "3", 1, ["36.02", "13.08"])
+    assert not [c for c in _claims(d).values() if c["metric"] in ("speedup", "slowdown")]
+
+
+def test_a_multiple_with_no_pair_below_it_stays_a_claim_control():
+    text = "MLX is nearly 2x faster than llama.cpp on my M2.\n\nllama.cpp: 31.7 tok/s\n\nMLX: 35.6 tok/s\n"
+    d = draft_text(text, "post.md")  # 35.6 / 31.7 = 1.12: not the stated 2
+    assert [(c["metric"], c["value"]) for c in _claims(d).values() if c["unit"] == "x"] == [("speedup", "2")]
+    assert [s for s in _statements(d) if s["unit"] == "x"] == []
