@@ -140,3 +140,35 @@ def test_a_multiple_with_no_pair_below_it_stays_a_claim_control():
     d = draft_text(text, "post.md")  # 35.6 / 31.7 = 1.12: not the stated 2
     assert [(c["metric"], c["value"]) for c in _claims(d).values() if c["unit"] == "x"] == [("speedup", "2")]
     assert [s for s in _statements(d) if s["unit"] == "x"] == []
+
+
+def test_an_unsigned_percentage_after_an_arrow_pair_it_is_the_gain_of():
+    text = "**Dual RTX 3060 Ti (16 GB VRAM) MTP ceiling** — 75 → 100 tok/s (33% cap), bandwidth-limited\n"
+    d = draft_text(text, "post.md")
+    (s,) = _statements(d)
+    assert (s["kind"], s["value"], s["unit"], _of(d, s)) == ("percent_change", "33", "%", ["75", "100"])
+    assert "33" not in _claims(d)
+
+
+def test_an_unsigned_percentage_that_is_no_gain_of_the_pair_stays_control():
+    d = draft_text("Decode went 75 → 100 tok/s (60% of the card's peak).\n", "post.md")
+    assert [s for s in _statements(d) if s.get("kind") == "percent_change" and s.get("of")] == []
+
+
+_P160 = """| Metric | Ollama Q6_K | vLLM NVFP4 |
+|---|---|---|
+| Token generation speed | 161 tok/s | 68 tok/s |
+| Time to first token (TTFT) | 132 ms | 18 ms |
+| Total time (256 tokens) | 1.6s | 3.8s |
+
+For a single user, Ollama is 2.4x faster in raw token generation.
+
+vLLM has faster TTFT due to its optimized prefill pipeline, but this advantage is irrelevant when
+total generation time is 2x longer.
+"""
+
+
+def test_a_time_said_longer_relates_times_not_the_rates_ratio_rounded():
+    d = draft_text(_P160, "post.md")
+    got = sorted((s["value"], _of(d, s)) for s in _statements(d))
+    assert got == [("2", ["3.8", "1.6"]), ("2.4", ["161", "68"])]

@@ -337,7 +337,7 @@ def _changed_pair(text: str, found: list[Number], i: int) -> tuple[Number, Numbe
         "-",
         "−",
     ):
-        return None
+        return _unsigned_change(text, found, i)
     # the pair may be followed by what it was measured with, a name's number in it ("from 19.8 GB
     # to 21.1 GB with the 0.5B draft (+1.3 GB)"): up to six words of one sentence before the change
     for j in range(i - 1, max(1, i - 3) - 1, -1):
@@ -353,6 +353,28 @@ def _changed_pair(text: str, found: list[Number], i: int) -> tuple[Number, Numbe
         if re.fullmatch(rf"\s*(?:(?:{words}\s*){{0,6}})?[(,;]\s*", text[b.end : n.start]):
             return a, b
     return None
+
+
+def _unsigned_change(text: str, found: list[Number], i: int) -> tuple[Number, Number] | None:
+    """An unsigned percentage opening a parenthesis right after a pair "A → B unit" that it is the
+    gain of, to its stated digits ("75 → 100 tok/s (33% cap)": 100 / 75 − 1 = 33.3%): the pair;
+    else None (a share in parentheses, "(33% of the VRAM)", differs from the pair's change; a drop
+    is written signed)."""
+    n, a, b = found[i], found[i - 2], found[i - 1]
+    if n.unit != "%" or a.unit is None or a.unit != b.unit or a.unit in ("%", "x") or a.range or b.range:
+        return None
+    if not re.fullmatch(r"\s*(?:→|->)\s*", text[a.end : b.start]) or not re.fullmatch(
+        r"\s*\(\s*", text[b.end : n.start]
+    ):
+        return None
+    try:
+        va, vb, pct = float(a.text), float(b.text), float(n.text)
+    except ValueError:
+        return None
+    digits = len(n.text.split(".")[1]) if "." in n.text else 0
+    if not va or vb < va or abs((vb / va - 1) * 100 - pct) > 0.5 * 10.0**-digits + 1e-9:
+        return None
+    return a, b
 
 
 #: words right before a number that make it a stated difference: "a difference of", "Δ", "Δ=",

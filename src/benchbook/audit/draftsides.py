@@ -60,6 +60,9 @@ _CLAUSE_CUT = re.compile(
 _CLAUSE_CUT_AT = re.compile(rf"(?=(?:{_CLAUSE_CUT.pattern}))")
 #: words that may open a clause before a relating phrase ("a", "just", "about", "~"; ``sides_in_scope``)
 _OPENS = re.compile(r"\W*(?:(?:a|an|the|just|only|about|around|roughly|nearly|almost|some|~|≈)\W*)*")
+#: a time said to be longer or shorter ("total generation time is 2x longer", "2x shorter wall
+#: time"): the sides are times, not the rates of the phase the clause names
+_LONGER = re.compile(r"\btimes?\b.{0,30}\b(?:longer|shorter)\b|\b(?:longer|shorter)\b.{0,30}\btimes?\b", re.I)
 #: how far before a relating phrase its subject's words are read (as a number's label is read)
 _SUBJECT_WINDOW = 256
 #: the most numbers of its sentence a todo statement lists as candidates (the nearest to its phrase)
@@ -744,6 +747,9 @@ class Sides(DraftCore):
         if value is None:
             return False
         step = 10.0 ** -(len(n.text.split(".")[1]) if "." in n.text else 0)
+        # "total generation time is 2x longer" after "2.4x faster in token generation": times, no
+        # restatement of the rates' ratio
+        times_only = _LONGER.search(text, lo, hi) is not None
         hits = []
         for e in self.out.entries[-60:]:  # the entries drafted last: a restatement follows soon
             f = e.fields
@@ -757,6 +763,8 @@ class Sides(DraftCore):
             prev = plain_value(str(f["value"]))
             # rounded to the stated digits: "+65%" restates +65.5%, "3×" does not restate 2.05×
             rounded = prev is not None and abs(prev - value) <= step / 2 + 1e-9
+            if times_only and any(family(self.profile[c][0]) != "time" for c in f["of"] if c in self.profile):
+                continue
             if prev is not None and prev != value and rounded and prev * value > 0:
                 hits.append(e)
         if len({tuple(e.fields["of"]) for e in hits}) != 1:
@@ -940,6 +948,10 @@ class Sides(DraftCore):
         # name, else (a speed with no phase named) generation's, picks the sides' metric
         rates = {self.metric_of_claim(c) for c in scope} & {"prefill_tps", "decode_tps"}
         worded = rate_named(clause, n.start - lo)
+        if _LONGER.search(clause):
+            # "total generation time is 2x longer": times, whatever phase the clause names
+            scope = [c for c in scope if family(self.profile[c][0]) == "time"]
+            rates, worded = set(), None
         phase = worded or ("decode_tps" if len(rates) == 2 else None)
         by_phase = phase in rates and len([c for c in scope if self.metric_of_claim(c) == phase]) >= 2
         if by_phase:
