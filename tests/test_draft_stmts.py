@@ -172,3 +172,25 @@ def test_a_time_said_longer_relates_times_not_the_rates_ratio_rounded():
     d = draft_text(_P160, "post.md")
     got = sorted((s["value"], _of(d, s)) for s in _statements(d))
     assert got == [("2", ["3.8", "1.6"]), ("2.4", ["161", "68"])]
+
+
+_P155 = """# Add RTX 3090 row on b10450: 41.3 -> 63.5 (+54%)
+
+| config | tok/s |
+|---|---|
+| baseline (no spec) | 41.3 mean / 41.4 median |
+| `--spec-type draft-mtp --spec-draft-n-max 2` | 63.5 mean / 65.0 median |
+"""
+
+
+def test_a_change_of_a_bare_pair_in_a_title_cites_the_table_below():
+    d = draft_text(_P155, "post.md")
+    (s,) = [s for s in _statements(d) if s["unit"] == "%"]
+    got = (s["kind"], s["value"], s["source_line"], _of(d, s))
+    assert got == ("percent_change", "54", 1, ["41.3", "63.5"])
+    assert not [c for c in _claims(d).values() if c["unit"] == "%"]
+
+
+def test_a_change_the_bare_pair_does_not_give_stays_a_claim_control():
+    d = draft_text(_P155.replace("(+54%)", "(+40%)"), "post.md")  # 63.5 / 41.3 - 1 = 53.8%
+    assert [(c["value"], c["unit"]) for c in _claims(d).values() if c["unit"] == "%"] == [("40", "%")]

@@ -40,7 +40,7 @@ from .draftcore import (
     stateable,
     word_set,
 )
-from .draftprose import Number, bound_of, family, metric_of
+from .draftprose import Number, bound_of, family, metric_of, number_text
 from .units import UnitError, factor
 
 #: a word saying a number is the mean of others ("a 89.76 tok/s average", "averaged", "on average",
@@ -63,6 +63,11 @@ _OPENS = re.compile(r"\W*(?:(?:a|an|the|just|only|about|around|roughly|nearly|al
 #: a time said to be longer or shorter ("total generation time is 2x longer", "2x shorter wall
 #: time"): the sides are times, not the rates of the phase the clause names
 _LONGER = re.compile(r"\btimes?\b.{0,30}\b(?:longer|shorter)\b|\b(?:longer|shorter)\b.{0,30}\btimes?\b", re.I)
+#: a pair of numbers with no unit joined by an arrow right before a change ("41.3 -> 63.5 (+54%)"):
+#: the rates a table below states (``Sides.later_sides``)
+_BARE_PAIR = re.compile(
+    r"(?<![\w.])(?P<a>\d[\d,]*(?:\.\d+)?)\s*(?:→|-->|->)\s*(?P<b>\d[\d,]*(?:\.\d+)?)\s*[(,]\s*[+]?$"
+)
 #: how far before a relating phrase its subject's words are read (as a number's label is read)
 _SUBJECT_WINDOW = 256
 #: the most numbers of its sentence a todo statement lists as candidates (the nearest to its phrase)
@@ -829,7 +834,17 @@ class Sides(DraftCore):
             v = n.text.replace("−", "-").lstrip("+")
             fields["value"] = Num(f"-{v}" if negative and not v.startswith("-") else v)
         cfields: dict = {"metric": metric, **fields}
-        self.phrase_claim(cfields, n, s0, sentence, line, f"{metric.replace('_', '-')}-l{line}")
+        cid = self.phrase_claim(cfields, n, s0, sentence, line, f"{metric.replace('_', '-')}-l{line}")
+        m = _BARE_PAIR.search(text, max(s0, n.start - 40), n.start)
+        if m is not None and n.range is None:
+            a, b = number_text(m.group("a")), number_text(m.group("b"))
+            try:
+                implied = (float(b) / float(a) - 1) * 100
+            except (ValueError, ZeroDivisionError):
+                return
+            digits = len(v.split(".")[1]) if "." in (v := str(fields["value"]).lstrip("-")) else 0
+            if abs(implied - float(str(fields["value"]))) <= 0.5 * 10.0**-digits + 1e-9:
+                self.bare_pairs.append((cid, a, b))  # ``later_sides``
 
     def _scope(self) -> list[str]:
         """The claims a relating phrase may relate (the last 60 drafted: a post discusses its tables
@@ -1454,8 +1469,24 @@ class Sides(DraftCore):
         rates) whose rates the post states after it: where the post has exactly two claims of the
         phase its clause names (generation where it names none), both below it, in one unit, the
         larger over the smaller within ``_FAR`` of the stated multiple, it is a ratio statement of
-        them (the larger first, for "faster" and "slower" alike), in the claim's place.  Called once
-        every claim is drafted."""
+        them (the larger first, for "faster" and "slower" alike), in the claim's place.  So is a
+        change drafted as a claim after a pair with no unit ("41.3 -> 63.5 (+54%)" in a title,
+        ``change_claim``: the pair gives the stated change) where the post has one claim of each
+        value, in one unit and metric (the table below it).  Called once every claim is drafted."""
+        for cid, a, b in self.bare_pairs:
+            # "41.3 -> 63.5 (+54%)" in a title over the table that states 41.3 and 63.5 tok/s
+            entry = self.claims.get(cid)
+            pair = [
+                (x[0], y[0])
+                for u in self._units_of(a)
+                for x, y in [(self.by_value.get((a, u), []), self.by_value.get((b, u), []))]
+                if len(x) == 1 and len(y) == 1 and self.metric_of_claim(x[0]) == self.metric_of_claim(y[0])
+            ]
+            if entry is None or len(pair) != 1:
+                continue
+            self._replace_claim(
+                entry, cid, "percent_change", "%", list(pair[0]), f"the pair {a} → {b} stated below"
+            )
         for cid, phase in self.multiple_claims:
             entry = self.claims.get(cid)
             if entry is None or "value" not in entry.fields:
@@ -1477,21 +1508,34 @@ class Sides(DraftCore):
             implied = max(va, vb) / min(va, vb)
             if abs(implied - stated) / stated > _FAR:
                 continue
-            sid = self.new_id(f"s-l{line}")
-            quote = str(entry.fields.get("quote") or "")
-            fields = {
-                "id": sid,
-                "kind": "ratio",
-                "statement": quote[:QUOTE],
-                "of": [first_repeat(self, big), first_repeat(self, small)],
-                **{k: entry.fields[k] for k in ("value", "about") if k in entry.fields},
-                "unit": "x",
-                "note": f"sides found below it: the post's only two {phase} claims ({implied:.2f})",
-                **source_fields(line, quote),
-            }
-            at = self.out.entries.index(entry)
-            self.drop_claim(cid)
-            self.out.entries.insert(at, Entry("statement", sid, fields))
+            note = f"sides found below it: the post's only two {phase} claims ({implied:.2f})"
+            self._replace_claim(entry, cid, "ratio", "x", [big, small], note)
+
+    def _units_of(self, value: str) -> list[str | None]:
+        """The units claims of the value text ``value`` are drafted in."""
+        return [u for v, u in self.by_value if v == value]
+
+    def _replace_claim(
+        self, entry: Entry, cid: str, kind: str, unit: str, sides: list[str], note: str
+    ) -> None:
+        """Put a statement of ``kind`` citing ``sides`` in the place of the claim ``cid`` (``entry``)
+        that stated the same relation for want of them (``later_sides``)."""
+        line = int(entry.fields["source_line"])
+        sid = self.new_id(f"s-l{line}")
+        quote = str(entry.fields.get("quote") or "")
+        fields = {
+            "id": sid,
+            "kind": kind,
+            "statement": quote[:QUOTE],
+            "of": [first_repeat(self, c) for c in sides],
+            **{k: entry.fields[k] for k in ("value", "about") if k in entry.fields},
+            "unit": unit,
+            "note": note,
+            **source_fields(line, quote),
+        }
+        at = self.out.entries.index(entry)
+        self.drop_claim(cid)
+        self.out.entries.insert(at, Entry("statement", sid, fields))
 
     def bound_statement(
         self, n: Number, relation: str, metric: str, cond: dict, line: int, sentence: str
