@@ -194,3 +194,40 @@ def test_a_change_of_a_bare_pair_in_a_title_cites_the_table_below():
 def test_a_change_the_bare_pair_does_not_give_stays_a_claim_control():
     d = draft_text(_P155.replace("(+54%)", "(+40%)"), "post.md")  # 63.5 / 41.3 - 1 = 53.8%
     assert [(c["value"], c["unit"]) for c in _claims(d).values() if c["unit"] == "%"] == [("40", "%")]
+
+
+def test_first_token_latency_and_initial_delay_are_ttft():
+    claims = _claims(draft_text("First token latency: 720–980 ms\n", "post.md"))
+    assert claims["720–980"]["metric"] == "ttft"
+    text = "| CPU型号 | 初始延迟 (ms) | 生成速度 (TPS) |\n|---|---|---|\n| Intel i7-12700K | 890 | 6.8 |\n"
+    claims = _claims(draft_text(text, "post.md"))
+    assert (claims["890"]["metric"], claims["6.8"]["metric"]) == ("ttft", "decode_tps")
+    # a latency alone stays latency (control)
+    assert _claims(draft_text("P95 latency: 47 s\n", "post.md"))["47"]["metric"] == "latency"
+
+
+_P132 = """Here are some benchmark on a 13B GPTQ (128g) with a 6700 XT:
+
+ -- Measuring prompt speed...
+ ** Length   128 tokens:    355.7812 t/s
+ ** Length   512 tokens:    670.5597 t/s
+ -- Measuring token speed...
+ ** Position     1 + 127 tokens:   35.9594 t/s
+ -- Inference, first pass.
+ ** Time, Inference: 1.35 seconds
+ ** Speed: 1423.20 tokens/second
+ -- Generating 128 tokens...
+ ** Speed: 36.62 tokens/second
+"""
+
+
+def test_exllama_prompt_speed_sections_are_prefill():
+    claims = _claims(draft_text(_P132, "post.md"))
+    got = {v: claims[v]["metric"] for v in ("355.7812", "670.5597", "35.9594", "1423.20", "36.62")}
+    assert got == {
+        "355.7812": "prefill_tps",
+        "670.5597": "prefill_tps",
+        "35.9594": "decode_tps",
+        "1423.20": "prefill_tps",
+        "36.62": "decode_tps",
+    }

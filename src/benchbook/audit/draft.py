@@ -57,7 +57,7 @@ from .draftcommand import command_lines, plain_run, serving_batch
 from .draftcontext import fill, header_settings
 from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
 from .draftheadlines import headline_statements
-from .draftmetric import settle_rates, settle_sizes, settle_stat_columns, settle_times
+from .draftmetric import settle_phases, settle_rates, settle_sizes, settle_stat_columns, settle_times
 from .draftnames import CLAUSE_ONLY, header_decoding, mentions, model_cell
 from .draftprose import family, number_text, numbers
 from .draftrepeats import stated_repeats
@@ -361,6 +361,7 @@ class _Drafter(Tables, Sentences):
         settle_sizes(self.out.entries, self.out.groups)  # ollama ps's SIZE beside its CPU/GPU split
         settle_times(self.out.entries)  # a time that is 1000 ÷ the rate beside it: per token
         settle_stat_columns(self.out.entries, self.out.groups)  # a "std" column of the latency's
+        settle_phases(self.post.line, self.out.entries)  # exllama's "-- Measuring prompt speed"
         self.bound_sets()
         return self.out
 

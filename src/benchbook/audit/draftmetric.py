@@ -27,7 +27,8 @@ known:
 Beside it, passes of the same kind for sizes and times: ``settle_sizes`` (``ollama ps``'s SIZE
 is ``memory_used``), ``settle_times`` (a time that is 1000 ÷ the rate beside it is per token) and
 ``settle_stat_columns`` (a "標準偏差" or "min/max" column of times is the metric of the column it
-describes).
+describes); and ``settle_phases`` for exllama's result lines under its "-- Measuring prompt speed"
+section lines.
 
 Where it sits: ``draft._Drafter.run`` calls them after ``fill``; it reads and changes
 ``draftcore.Entry``/``Group`` fields only.
@@ -36,6 +37,7 @@ Where it sits: ``draft._Drafter.run`` calls them after ``fill``; it reads and ch
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .draftcore import Entry, Group, merged
 from .draftprose import family, numbers
@@ -226,6 +228,34 @@ def settle_stat_columns(entries: list[Entry], groups: list[Group]) -> None:
         same = [n for n in named if rows[n.id] == rows[g.id]]
         if same:
             g.fields["metric"] = same[-1].fields["metric"]
+
+
+#: exllama's test_benchmark_inference section lines: " -- Measuring prompt speed...", " -- Inference,
+#: first pass." (the prompt's pass) before its "** Length 128 tokens: 355.78 t/s" and "** Speed:"
+#: lines; " -- Measuring token speed...", " -- Generating 128 tokens..." before generation's
+_EXLLAMA_SECTION = re.compile(r"^\s*--\s+(?P<words>.*)$")
+_EXLLAMA_PROMPT = re.compile(r"\bprompt speed\b|\bfirst pass\b", re.IGNORECASE)
+
+
+def settle_phases(line_of: Callable[[int], str], entries: list[Entry]) -> None:
+    """A rate on an exllama "** " result line (``_EXLLAMA_SECTION``) under a section line naming the
+    prompt's pass ("-- Measuring prompt speed...", "-- Inference, first pass.") is ``prefill_tps``
+    whatever its own label ("** Speed: 1423.20 tokens/second"); ``line_of``: a line of the post by
+    its number (``Post.line``); in place."""
+    for e in entries:
+        line = e.fields.get("source_line")
+        if e.kind != "claim" or e.group is not None or e.fields.get("metric") != "decode_tps":
+            continue
+        if not isinstance(line, int) or not line_of(line).startswith("**"):
+            continue
+        for k in range(line - 1, max(0, line - 12), -1):
+            m = _EXLLAMA_SECTION.match(line_of(k))
+            if m is not None:
+                if _EXLLAMA_PROMPT.search(m.group("words")):
+                    e.fields["metric"] = "prefill_tps"
+                break
+            if not line_of(k).startswith("**"):
+                break
 
 
 def settle_rates(entries: list[Entry], groups: list[Group]) -> None:

@@ -657,7 +657,13 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         "model_size",
     ),
     ("size", r".", "size"),
-    ("time", r"ttft|first token|time to first|首字|首个?token|最初のトークン|初トークン|첫 토큰", "ttft"),
+    # "First token latency" as a whole: TTFT, not the latency word after it; 初始延迟 (initial delay)
+    (
+        "time",
+        r"ttft|(?:first token|首字|首个?token|最初のトークン|初トークン|첫 토큰)"
+        r"(?:\s*(?:latency|delay|time|延迟|遅延))?|time to first|初始延迟",
+        "ttft",
+    ),
     ("time", r"tpot|time per output token", "tpot"),
     ("time", r"\bitl\b|inter[- ]token", "itl"),
     ("time", r"per[- ]token|/\s*tok(?:en)?\b|每个?token|トークンあたり|토큰당|на токен", "ms_per_token"),

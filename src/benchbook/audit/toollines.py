@@ -255,7 +255,7 @@ def label_metric(label: str, unit: str) -> str | None:
         if re.search(r"(?<!prompt )\beval[ _]time\b", low):
             return "eval_ms"
         if re.search(
-            r"ttft|time to first|first token|初トークン|最初のトークン|首字|首个?token|첫 토큰", low
+            r"ttft|time to first|first token|初トークン|最初のトークン|首字|首个?token|첫 토큰|初始延迟", low
         ):
             return "ttft"
         if re.search(r"tpot|time per output token", low):
