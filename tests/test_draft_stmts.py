@@ -231,3 +231,19 @@ def test_exllama_prompt_speed_sections_are_prefill():
         "1423.20": "prefill_tps",
         "36.62": "decode_tps",
     }
+
+
+def test_gpu_memory_in_korean_and_japanese_is_vram():
+    text = "| Model | GPU 메모리 사용 |\n|---|---|\n| google/gemma-3-4b-it | 약 13~14GB |\n"
+    assert _claims(draft_text(text, "post.md"))["13–14"]["metric"] == "vram"
+    claims = _claims(draft_text("GPUメモリは12GB中10.1GBが専用メモリとして使用されている。\n", "post.md"))
+    assert claims["10.1"]["metric"] == "vram"
+    # memory of no named kind stays memory_used (control)
+    assert _claims(draft_text("内存占用 13 GB\n", "post.md"))["13"]["metric"] == "memory_used"
+
+
+def test_a_rate_said_cumulative_is_throughput():
+    claims = _claims(draft_text(_P161, "post.md"))
+    assert [claims[v]["metric"] for v in ("30", "98", "46", "156")] == ["throughput"] * 4
+    # one stream's rate with no such word stays decode_tps (control)
+    assert _claims(draft_text("Ollama 28 tok/s, vLLM 32 tok/s.\n", "post.md"))["28"]["metric"] == "decode_tps"

@@ -16,8 +16,8 @@ known:
   "8 concurrent", "batch size 8" in its sentence) is ``throughput``, unless the words name one
   request or stream ("per request", "per user", "single stream", "на запрос") or its label names the
   decode phase ("tg t/s", "decode": llama-benchy's per-request rates at c2/c4);
-* a rate labelled as a sum or a wall-clock rate ("total TPS", "aggregate", "wall", "общий TPS") is
-  ``throughput``;
+* a rate labelled as a sum or a wall-clock rate ("total TPS", "aggregate", "wall", "общий TPS", or
+  after it: "98 tok/s cumulative") is ``throughput``;
 * a peak rate ("peak TPS", "Tokens/Sec (Peak)") is ``peak_throughput`` unless its words name one
   stream ("single stream peak": ``decode_tps``);
 * a rate labelled only "throughput" (no word of a sum: total, aggregate, overall, avg, system,
@@ -68,6 +68,9 @@ _SUMMED = re.compile(
 #: a label naming a rate summed over streams or taken over wall time ("total TPS", "aggregate",
 #: "wall", "общий TPS"): ``throughput`` whatever ran
 _TOTAL = re.compile(r"\b(?:total|aggregate|combined|system|wall)\b|общий|суммарн", re.IGNORECASE)
+#: a word right after a rate saying it is summed over the streams: "98 tok/s cumulative", "310 t/s
+#: aggregate", "520 tok/s combined", "in total"
+_SUMMED_AFTER = re.compile(r"\W*(?:cumulative|aggregate|combined|in total|total|summed)\b", re.IGNORECASE)
 #: a label naming the decode phase ("tg t/s", "decode", "generation"): each request's own rate, at
 #: any concurrency (llama-benchy's tg at c2/c4), unless it says it is a sum (``_SUMMED``)
 _DECODE_PHASE = re.compile(r"\b(?:tg\d*|decod\w*|generat\w*|gen)\b", re.IGNORECASE)
@@ -322,7 +325,7 @@ def _wanted(e: Entry, shared: dict) -> str | None:
     phase = _DECODE_PHASE.search(label) is not None and not _SUMMED.search(label)
     if _ONE_STREAM.search(f"{label} {after}") or (phase and metric == "decode_tps"):
         want = "decode_tps"
-    elif (streams is not None and streams > 1) or _TOTAL.search(label):
+    elif (streams is not None and streams > 1) or _TOTAL.search(label) or _SUMMED_AFTER.match(after):
         want = "throughput"
     elif metric == "throughput" and _THROUGHPUT.search(label) and not _SUMMED.search(label) and not batched:
         want = "decode_tps"

@@ -636,7 +636,9 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("size", r"\bkv[ _-]?cache\b|\bkv\b|kv缓存|kvキャッシュ", "kv_cache_size"),
     (
         "size",
-        r"vram|gpu memory|video memory|dedicated|gpu|显存|ビデオメモリ|그래픽 메모리|видеопамят",
+        # "GPUメモリ", "GPU 메모리", "GPU 内存" whole: the GPU's memory, not memory of unknown kind
+        r"vram|gpu memory|video memory|dedicated|gpu\s*(?:メモリ|内存|메모리|памят\w*|speicher)|gpu|显存|"
+        r"ビデオメモリ|그래픽 메모리|видеопамят",
         "vram",
     ),
     ("size", r"\brss\b|resident|process", "rss_peak"),
