@@ -247,3 +247,36 @@ def test_a_rate_said_cumulative_is_throughput():
     assert [claims[v]["metric"] for v in ("30", "98", "46", "156")] == ["throughput"] * 4
     # one stream's rate with no such word stays decode_tps (control)
     assert _claims(draft_text("Ollama 28 tok/s, vLLM 32 tok/s.\n", "post.md"))["28"]["metric"] == "decode_tps"
+
+
+def _metric_of(text: str, value: str) -> str:
+    return _claims(draft_text(text, "post.md"))[value]["metric"]
+
+
+def test_changes_of_memory_latency_and_tpot_are_not_speed_changes():
+    text = "而llama.cpp 在同等模型参数下,通过4级量化可使推理速度提升2.3倍,内存占用减少65%。\n"
+    assert _metric_of(text, "-65") == "memory_change"
+    text = "在端侧设备实测中,Ollama(基于llama.cpp )的推理延迟比原生llama.cpp 降低50%。\n"
+    assert _metric_of(text, "-50") == "latency_change"
+    assert _metric_of("Speculative decoding gave 40% lower TPOT on the W7900.\n", "-40") == "tpot_change"
+    # a change of speed stays speed_change (control)
+    assert _metric_of("FastAttentionは10%程度高速化した。\n", "10") == "speed_change"
+
+
+def test_speculative_decoding_is_no_decode_phase_of_a_change():
+    text = "Speculative decoding can speed up LLM inference by 50-80%, but only with the right draft.\n"
+    assert _metric_of(text, "50–80") == "speed_change"
+
+
+def test_outperforms_and_performance_words_make_a_speed_change():
+    text = "TP=2 on a NVLink-bonded pair outperforms TP=4 across all four cards (+25% at concurrency 1).\n"
+    assert _metric_of(text, "25") == "speed_change"
+    assert _metric_of("전반적으로 M5는 M4 대비 19~27% 성능 향상을 보였다.\n", "19–27") == "speed_change"
+    text = "`--split-mode row` - increases inference speeds using multiple P40s by about 30%\n"
+    assert _metric_of(text, "30") == "speed_change"
+
+
+def test_a_word_ending_in_a_verb_of_change_is_no_change():
+    text = "Code sees ~66% acceptance (1.53x speedup); long-form prose ~31% (effectively no gain).\n"
+    d = draft_text(text, "post.md")
+    assert not [c for c in _claims(d).values() if str(c.get("metric")).endswith("_change")]

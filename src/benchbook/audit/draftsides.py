@@ -163,25 +163,40 @@ def _multiple(n: Number) -> float:
     return _mid(n) / 100 if n.unit == "%" else _mid(n)
 
 
+#: "speculative decoding" names a method, not the decode phase (``_change_metric``)
+_SPEC_DECODING = re.compile(r"speculative\s+decoding|推测解码|投機的デコーディング")
+#: what a change of no rate is of, by the words of its clause: TPOT, TTFT, latency, memory
+_CHANGE_OF = [
+    (r"\btpot\b|time per output token", "tpot_change"),
+    (r"\bttft\b|time to first|first token|首字|首个?token", "ttft_change"),
+    (r"latency|延迟|遅延|レイテンシ|지연|задержк", "latency_change"),
+    (r"\bmemory|\bvram\b|\bram\b|内存|显存|メモリ|메모리|памят", "memory_change"),
+]
+
+
 def _change_metric(clause: str, sentence: str, at: int) -> str:
     """The metric of a percent change whose sides are not stated (``Sides.change_claim``), from the
     phase its ``clause`` names nearest the number at offset ``at`` (``rate_named``: "PP +28% while
-    generation gained ~6%"), else the words of its ``clause``, else of its ``sentence``."""
+    generation gained ~6%"), else the words of its ``clause`` (a clause of no speed naming TPOT,
+    TTFT, latency or memory: ``_CHANGE_OF``), else of its ``sentence``."""
     phase = rate_named(clause, at)
     if phase is not None:
         return "prefill_change" if phase == "prefill_tps" else "decode_change"
-    words = clause.lower()
-    if not re.search(
-        r"prefill|prompt|\bpp|decod|generat|\btg|output|fast|slow|speed|throughput|rate|速|遅|快|慢|领先|优",
-        words,
-    ):
-        words = sentence.lower()  # "Rates 40.1 / 41.3 tok/s, +12% over last week": the sentence's
+    # "speculative decoding can speed up inference by 50-80%": a method, no phase
+    words = _SPEC_DECODING.sub(" ", clause.lower())
+    speed = r"fast|slow|speed|throughput|rate|outperform|성능|速|遅|快|慢|领先|优"
+    if not re.search(speed, words):
+        for pattern, metric in _CHANGE_OF:
+            if re.search(pattern, words):
+                return metric  # "内存占用减少65%", "推理延迟…降低50%", "40% lower TPOT"
+    if not re.search(rf"prefill|prompt|\bpp|decod|generat|\btg|output|{speed}", words):
+        words = _SPEC_DECODING.sub(" ", sentence.lower())  # "Rates 40.1 / 41.3 tok/s, +12% over last week"
     if re.search(r"prefill|prompt|\bpp\b|pp\d", words):
         return "prefill_change"
     if re.search(r"decod|generat|\btg\b|tg\d|output", words):
         return "decode_change"
-    if re.search(r"fast|slow|speed|throughput|t/s|tok/s|rate|速|遅|快|慢|领先|优", words):
-        return "speed_change"  # "10%程度高速化", "15%程度遅くなった", "略优 4–5%"
+    if re.search(r"fast|slow|speed|throughput|t/s|tok/s|rate|outperform|성능|速|遅|快|慢|领先|优", words):
+        return "speed_change"  # "10%程度高速化", "15%程度遅くなった", "略优 4–5%", "outperforms (+25%)"
     return "change"
 
 
