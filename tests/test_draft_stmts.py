@@ -280,3 +280,9 @@ def test_a_word_ending_in_a_verb_of_change_is_no_change():
     text = "Code sees ~66% acceptance (1.53x speedup); long-form prose ~31% (effectively no gain).\n"
     d = draft_text(text, "post.md")
     assert not [c for c in _claims(d).values() if str(c.get("metric")).endswith("_change")]
+
+
+def test_a_change_of_throughput_is_throughput_change():
+    text = "On our workstation card, speculative decoding gives ~60% higher throughput overall.\n"
+    assert _metric_of(text, "60") == "throughput_change"
+    assert _metric_of("Decode throughput is 4% lower on the new build.\n", "-4") == "decode_change"  # control
