@@ -286,3 +286,15 @@ def test_a_change_of_throughput_is_throughput_change():
     text = "On our workstation card, speculative decoding gives ~60% higher throughput overall.\n"
     assert _metric_of(text, "60") == "throughput_change"
     assert _metric_of("Decode throughput is 4% lower on the new build.\n", "-4") == "decode_change"  # control
+
+
+def test_a_rate_written_eff_tok_s_is_effective_tps():
+    assert _metric_of("oMLX reached 38.0 eff tok/s on the long prompt.\n", "38.0") == "effective_tps"
+    assert _metric_of("oMLX reached 38.0 tok/s on the long prompt.\n", "38.0") == "decode_tps"  # control
+
+
+def test_an_acceptance_labelled_before_a_colon_is_an_acceptance_rate():
+    text = "- 512-token, 100% acceptance: 37.19 -> 79.39 tok/s (**2.135x**)\n"
+    claims = _claims(draft_text(text, "post.md"))
+    assert claims["100"]["metric"] == "acceptance_rate"
+    assert claims["37.19"]["metric"] == "decode_tps"

@@ -71,6 +71,9 @@ _TOTAL = re.compile(r"\b(?:total|aggregate|combined|system|wall)\b|общий|с
 #: a word right after a rate saying it is summed over the streams: "98 tok/s cumulative", "310 t/s
 #: aggregate", "520 tok/s combined", "in total"
 _SUMMED_AFTER = re.compile(r"\W*(?:cumulative|aggregate|combined|in total|total|summed)\b", re.IGNORECASE)
+#: "eff"/"effective" between a rate's number and its unit ("38.0 eff tok/s", "41 effective t/s"): the
+#: rate over the whole request, ``effective_tps``
+_EFFECTIVE = r"\s*(?:eff|effective)\.?\s+(?:tok|t/s|tps|token)"
 #: a label naming the decode phase ("tg t/s", "decode", "generation"): each request's own rate, at
 #: any concurrency (llama-benchy's tg at c2/c4), unless it says it is a sum (``_SUMMED``)
 _DECODE_PHASE = re.compile(r"\b(?:tg\d*|decod\w*|generat\w*|gen)\b", re.IGNORECASE)
@@ -309,6 +312,9 @@ def _wanted(e: Entry, shared: dict) -> str | None:
         return want
     if metric not in ("decode_tps", "throughput", "peak_throughput") or family(unit) != "rate":
         return None
+    value = e.fields.get("value")
+    if value is not None and re.search(rf"(?<![\d.,]){re.escape(str(value))}{_EFFECTIVE}", quote, re.I):
+        return "effective_tps"  # "38.0 eff tok/s": the rate over the whole request, prompt included
     own = e.fields.get("conditions") or {}
     cond = merged(shared.get("conditions") or {}, own)
     label, after = _words(e)

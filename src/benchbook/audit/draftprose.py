@@ -731,7 +731,9 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     # this sentence only before it, this clause only after it ("+108% ... acceptance" later on)
     low = re.split(r"[.!?;](?:\s|$)|[。！？]", before.lower())[-1]
     tail = re.split(r"[.!?;,(](?:\s|$)|[。！？，]|\s[—–]\s", after.lower()[:30])[0]
-    if re.match(r"\s*[^\W\d][^\W\d ]*(?:\s[^\W\d]+){0,3}\s*[:：]", tail):
+    if re.match(r"\s*[^\W\d][^\W\d ]*(?:\s[^\W\d]+){0,3}\s*[:：]", tail) and not (
+        fam == "ratio" and re.match(r"\s*accept", tail)  # "100% acceptance: 37.19 -> 79.39 tok/s"
+    ):
         # "Key: value" lines run together ("total duration: 21.43s load duration: 1.02s"): the
         # words after the number up to a colon are the next pair's label, not this number's name
         tail = ""
