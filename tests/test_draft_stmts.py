@@ -298,3 +298,18 @@ def test_an_acceptance_labelled_before_a_colon_is_an_acceptance_rate():
     claims = _claims(draft_text(text, "post.md"))
     assert claims["100"]["metric"] == "acceptance_rate"
     assert claims["37.19"]["metric"] == "decode_tps"
+
+
+_P126 = """先日の結果は 12.64トークン/秒 でした。
+
+| モデル | 期待速度 | 改善倍率 |
+|---|---|---|
+| MacBook Pro M4 Max(128GB) | 95トークン/秒 | 7.5倍 |
+| ゲーミングノート(RTX4080) | 90-100トークン/秒 | 7-8倍 |
+"""
+
+
+def test_a_range_of_multiples_in_a_relating_column_is_a_statement():
+    d = draft_text(_P126, "post.md")
+    got = [(s.get("value"), s.get("range"), _of(d, s)) for s in _statements(d)]
+    assert got == [("7.5", None, ["95", "12.64"]), (None, ["7", "8"], ["90–100", "12.64"])]
