@@ -297,7 +297,7 @@ def test_cjk_units_and_about_words_glued_to_text(tmp_path):
     )
     assert _rows(cf) == [
         ("decode_tps", 50, "tok/s", 0, True),
-        ("latency", 120, "ms", 0, True),
+        ("ttft", 120, "ms", 0, True),  # 首字延迟, the first token's latency: TTFT
         ("decode_tps", 30, "tok/s", 0, False),
         ("decode_tps", 25, "tok/s", 0, True),
         ("latency", 200, "ms", 0, True),

@@ -57,7 +57,7 @@ from .draftcommand import command_lines, plain_run, serving_batch
 from .draftcontext import fill, header_settings
 from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
 from .draftheadlines import headline_statements
-from .draftmetric import settle_rates, settle_sizes, settle_times
+from .draftmetric import settle_phases, settle_rates, settle_sizes, settle_stat_columns, settle_times
 from .draftnames import CLAUSE_ONLY, header_decoding, mentions, model_cell
 from .draftprose import family, number_text, numbers
 from .draftrepeats import stated_repeats
@@ -350,6 +350,7 @@ class _Drafter(Tables, Sentences):
         self.uncited_timings()
         self.rates_of_lines()
         headline_statements(self, self.drop_claim)
+        self.later_sides()  # "3 times slower" above the logs that state its two rates
         self.no_self_relations()
         self.generated_counts()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
@@ -359,6 +360,8 @@ class _Drafter(Tables, Sentences):
         settle_rates(self.out.entries, self.out.groups)  # one stream's rate or many streams'
         settle_sizes(self.out.entries, self.out.groups)  # ollama ps's SIZE beside its CPU/GPU split
         settle_times(self.out.entries)  # a time that is 1000 ÷ the rate beside it: per token
+        settle_stat_columns(self.out.entries, self.out.groups)  # a "std" column of the latency's
+        settle_phases(self.post.line, self.out.entries)  # exllama's "-- Measuring prompt speed"
         self.bound_sets()
         return self.out
 

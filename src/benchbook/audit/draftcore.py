@@ -458,6 +458,8 @@ class DraftCore:
         self.in_heading = False  # reading a title or heading (``_spec_size``)
         #: claims of relating phrases drafted from a title or heading (``Sides.headline_statements``)
         self.headline_claims: list[str] = []
+        self.multiple_claims: list[tuple[str, str]] = []  # (claim, its phase): ``Sides.later_sides``
+        self.bare_pairs: list[tuple[str, str, str]] = []  # (change claim, from, to): the same
         self.suffix: dict[str, int] = {}
         #: conditions named in the section's prose so far (``draftnames``): path -> value
         self.named: dict[str, object] = {}

@@ -16,16 +16,19 @@ known:
   "8 concurrent", "batch size 8" in its sentence) is ``throughput``, unless the words name one
   request or stream ("per request", "per user", "single stream", "на запрос") or its label names the
   decode phase ("tg t/s", "decode": llama-benchy's per-request rates at c2/c4);
-* a rate labelled as a sum or a wall-clock rate ("total TPS", "aggregate", "wall", "общий TPS") is
-  ``throughput``;
+* a rate labelled as a sum or a wall-clock rate ("total TPS", "aggregate", "wall", "общий TPS", or
+  after it: "98 tok/s cumulative") is ``throughput``;
 * a peak rate ("peak TPS", "Tokens/Sec (Peak)") is ``peak_throughput`` unless its words name one
   stream ("single stream peak": ``decode_tps``);
 * a rate labelled only "throughput" (no word of a sum: total, aggregate, overall, avg, system,
   wall, output token, batch; 吞吐 under a batch) with nothing saying several streams ran is
   ``decode_tps``.
 
-Beside it, two passes of the same kind for sizes and times: ``settle_sizes`` (``ollama ps``'s SIZE
-is ``memory_used``) and ``settle_times`` (a time that is 1000 ÷ the rate beside it is per token).
+Beside it, passes of the same kind for sizes and times: ``settle_sizes`` (``ollama ps``'s SIZE
+is ``memory_used``), ``settle_times`` (a time that is 1000 ÷ the rate beside it is per token) and
+``settle_stat_columns`` (a "標準偏差" or "min/max" column of times is the metric of the column it
+describes); and ``settle_phases`` for exllama's result lines under its "-- Measuring prompt speed"
+section lines.
 
 Where it sits: ``draft._Drafter.run`` calls them after ``fill``; it reads and changes
 ``draftcore.Entry``/``Group`` fields only.
@@ -34,6 +37,7 @@ Where it sits: ``draft._Drafter.run`` calls them after ``fill``; it reads and ch
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .draftcore import Entry, Group, merged
 from .draftprose import family, numbers
@@ -64,6 +68,12 @@ _SUMMED = re.compile(
 #: a label naming a rate summed over streams or taken over wall time ("total TPS", "aggregate",
 #: "wall", "общий TPS"): ``throughput`` whatever ran
 _TOTAL = re.compile(r"\b(?:total|aggregate|combined|system|wall)\b|общий|суммарн", re.IGNORECASE)
+#: a word right after a rate saying it is summed over the streams: "98 tok/s cumulative", "310 t/s
+#: aggregate", "520 tok/s combined", "in total"
+_SUMMED_AFTER = re.compile(r"\W*(?:cumulative|aggregate|combined|in total|total|summed)\b", re.IGNORECASE)
+#: "eff"/"effective" between a rate's number and its unit ("38.0 eff tok/s", "41 effective t/s"): the
+#: rate over the whole request, ``effective_tps``
+_EFFECTIVE = r"\s*(?:eff|effective)\.?\s+(?:tok|t/s|tps|token)"
 #: a label naming the decode phase ("tg t/s", "decode", "generation"): each request's own rate, at
 #: any concurrency (llama-benchy's tg at c2/c4), unless it says it is a sum (``_SUMMED``)
 _DECODE_PHASE = re.compile(r"\b(?:tg\d*|decod\w*|generat\w*|gen)\b", re.IGNORECASE)
@@ -184,6 +194,76 @@ def settle_times(entries: list[Entry]) -> None:
                     break
 
 
+#: a table header naming only a statistic of the quantity beside it ("標準偏差", "最小/最大", "Std",
+#: "min / max", "p95", 标准差, 표준편차): the column is that quantity's, not one of its own
+_STAT_ONLY = re.compile(
+    r"(?:\W|_)*(?:(?:std(?:dev)?|standard\s+deviation|stddev|σ|min(?:imum)?|max(?:imum)?|median|"
+    r"p\d{2}(?:\.\d)?|標準偏差|最小|最大|中央値|标准差|最小值|最大值|中位数|표준편차|최소|최대|중앙값)(?:\W|_)*)+",
+    re.IGNORECASE,
+)
+
+
+def _header(e: Entry) -> str:
+    """The header of a table cell's column, from its quote ("標準偏差: 0.079秒 — | row |" -> "標準偏差")."""
+    head = str(e.fields.get("quote") or "").partition(" — ")[0]
+    return head.rpartition(":")[0].strip() if ":" in head else ""
+
+
+def settle_stat_columns(entries: list[Entry], groups: list[Group]) -> None:
+    """A table column of times whose header names only a statistic ("標準偏差", "最小/最大", "Std",
+    ``_STAT_ONLY``) beside a column of the same rows whose header names the quantity ("平均レイテンシ":
+    ``latency``) is that quantity's: it takes the metric of the nearest such column before it (a
+    duration only where no column names one); in place, as ``settle_rates``."""
+    cells: dict[str, list[Entry]] = {}
+    for e in entries:
+        if e.kind == "claim" and e.group is not None:
+            cells.setdefault(e.group, []).append(e)
+    rows = {gid: frozenset(e.fields.get("source_line") for e in column) for gid, column in cells.items()}
+    named: list[Group] = []
+    for g in groups:
+        column = cells.get(g.id)
+        if not column or family(str(g.fields.get("unit"))) != "time":
+            continue
+        header = _header(column[0])
+        if not _STAT_ONLY.fullmatch(header):
+            if g.fields.get("metric") != "duration":
+                named.append(g)
+            continue
+        if g.fields.get("metric") != "duration":
+            continue
+        same = [n for n in named if rows[n.id] == rows[g.id]]
+        if same:
+            g.fields["metric"] = same[-1].fields["metric"]
+
+
+#: exllama's test_benchmark_inference section lines: " -- Measuring prompt speed...", " -- Inference,
+#: first pass." (the prompt's pass) before its "** Length 128 tokens: 355.78 t/s" and "** Speed:"
+#: lines; " -- Measuring token speed...", " -- Generating 128 tokens..." before generation's
+_EXLLAMA_SECTION = re.compile(r"^\s*--\s+(?P<words>.*)$")
+_EXLLAMA_PROMPT = re.compile(r"\bprompt speed\b|\bfirst pass\b", re.IGNORECASE)
+
+
+def settle_phases(line_of: Callable[[int], str], entries: list[Entry]) -> None:
+    """A rate on an exllama "** " result line (``_EXLLAMA_SECTION``) under a section line naming the
+    prompt's pass ("-- Measuring prompt speed...", "-- Inference, first pass.") is ``prefill_tps``
+    whatever its own label ("** Speed: 1423.20 tokens/second"); ``line_of``: a line of the post by
+    its number (``Post.line``); in place."""
+    for e in entries:
+        line = e.fields.get("source_line")
+        if e.kind != "claim" or e.group is not None or e.fields.get("metric") != "decode_tps":
+            continue
+        if not isinstance(line, int) or not line_of(line).startswith("**"):
+            continue
+        for k in range(line - 1, max(0, line - 12), -1):
+            m = _EXLLAMA_SECTION.match(line_of(k))
+            if m is not None:
+                if _EXLLAMA_PROMPT.search(m.group("words")):
+                    e.fields["metric"] = "prefill_tps"
+                break
+            if not line_of(k).startswith("**"):
+                break
+
+
 def settle_rates(entries: list[Entry], groups: list[Group]) -> None:
     """Give each rate claim of ``entries`` (``decode_tps`` or ``throughput``, in a rate's unit) the
     metric its streams make it (module doc, ``_wanted``), in place.  A table's column (a ``Group``)
@@ -232,6 +312,9 @@ def _wanted(e: Entry, shared: dict) -> str | None:
         return want
     if metric not in ("decode_tps", "throughput", "peak_throughput") or family(unit) != "rate":
         return None
+    value = e.fields.get("value")
+    if value is not None and re.search(rf"(?<![\d.,]){re.escape(str(value))}{_EFFECTIVE}", quote, re.I):
+        return "effective_tps"  # "38.0 eff tok/s": the rate over the whole request, prompt included
     own = e.fields.get("conditions") or {}
     cond = merged(shared.get("conditions") or {}, own)
     label, after = _words(e)
@@ -248,7 +331,7 @@ def _wanted(e: Entry, shared: dict) -> str | None:
     phase = _DECODE_PHASE.search(label) is not None and not _SUMMED.search(label)
     if _ONE_STREAM.search(f"{label} {after}") or (phase and metric == "decode_tps"):
         want = "decode_tps"
-    elif (streams is not None and streams > 1) or _TOTAL.search(label):
+    elif (streams is not None and streams > 1) or _TOTAL.search(label) or _SUMMED_AFTER.match(after):
         want = "throughput"
     elif metric == "throughput" and _THROUGHPUT.search(label) and not _SUMMED.search(label) and not batched:
         want = "decode_tps"

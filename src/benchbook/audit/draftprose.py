@@ -589,9 +589,25 @@ def numbers(text: str) -> list[Number]:
         )
         pos = end
     out = _minutes_seconds(text, out)
+    out = _leading_times(text, out)
     # "3秒左右", "5秒程度", "150밀리초 정도": an "about" word after the number and its unit
     return [
         replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n
+        for n in out
+    ]
+
+
+#: a multiplication sign written before its number, where no number or word stands before it
+#: ("98 tok/s cumulative · ×3.3", "vLLM 8s P95 · ×6 faster", "(×2)"): not "12GB × 2", "2 × 3090"
+_LEADING_TIMES = re.compile(r"(?:^|[·•(\[|,;:—–])\s*×\s?$")
+
+
+def _leading_times(text: str, out: list[Number]) -> list[Number]:
+    """A number with no unit right after a multiplication sign (``_LEADING_TIMES``) is a multiple."""
+    return [
+        replace(n, unit="x", start=text.rindex("×", 0, n.start), unit_written="×")
+        if n.unit is None and n.range is None and _LEADING_TIMES.search(text, max(0, n.start - 8), n.start)
+        else n
         for n in out
     ]
 
@@ -620,7 +636,9 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("size", r"\bkv[ _-]?cache\b|\bkv\b|kv缓存|kvキャッシュ", "kv_cache_size"),
     (
         "size",
-        r"vram|gpu memory|video memory|dedicated|gpu|显存|ビデオメモリ|그래픽 메모리|видеопамят",
+        # "GPUメモリ", "GPU 메모리", "GPU 内存" whole: the GPU's memory, not memory of unknown kind
+        r"vram|gpu memory|video memory|dedicated|gpu\s*(?:メモリ|内存|메모리|памят\w*|speicher)|gpu|显存|"
+        r"ビデオメモリ|그래픽 메모리|видеопамят",
         "vram",
     ),
     ("size", r"\brss\b|resident|process", "rss_peak"),
@@ -641,7 +659,13 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         "model_size",
     ),
     ("size", r".", "size"),
-    ("time", r"ttft|first token|time to first|首字|首个?token|最初のトークン|初トークン|첫 토큰", "ttft"),
+    # "First token latency" as a whole: TTFT, not the latency word after it; 初始延迟 (initial delay)
+    (
+        "time",
+        r"ttft|(?:first token|首字|首个?token|最初のトークン|初トークン|첫 토큰)"
+        r"(?:\s*(?:latency|delay|time|延迟|遅延))?|time to first|初始延迟",
+        "ttft",
+    ),
     ("time", r"tpot|time per output token", "tpot"),
     ("time", r"\bitl\b|inter[- ]token", "itl"),
     ("time", r"per[- ]token|/\s*tok(?:en)?\b|每个?token|トークンあたり|토큰당|на токен", "ms_per_token"),
@@ -707,11 +731,15 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     # this sentence only before it, this clause only after it ("+108% ... acceptance" later on)
     low = re.split(r"[.!?;](?:\s|$)|[。！？]", before.lower())[-1]
     tail = re.split(r"[.!?;,(](?:\s|$)|[。！？，]|\s[—–]\s", after.lower()[:30])[0]
-    if re.match(r"\s*[^\W\d][^\W\d ]*(?:\s[^\W\d]+){0,3}\s*[:：]", tail):
+    if re.match(r"\s*[^\W\d][^\W\d ]*(?:\s[^\W\d]+){0,3}\s*[:：]", tail) and not (
+        fam == "ratio" and re.match(r"\s*accept", tail)  # "100% acceptance: 37.19 -> 79.39 tok/s"
+    ):
         # "Key: value" lines run together ("total duration: 21.43s load duration: 1.02s"): the
         # words after the number up to a colon are the next pair's label, not this number's name
         tail = ""
-    # a word right after the number names it first ("14 GB VRAM", "46 t/s prefill")
+    # a word right after the number names it first ("14 GB VRAM", "46 t/s prefill"), past a
+    # percentile's label ("47s P95 latency")
+    tail = re.sub(r"^\s*[pP]\d{2}(?:\.\d+)?\b", "", tail)
     right = re.sub(r"^of\s+", "", re.split(r"\d", tail, maxsplit=1)[0].lstrip())  # "6 GB of system RAM"
     if fam == "rate" and re.match(r"(?:prompt|pp)\b(?!\s*(?:of|with|length|size|tokens?)\b)", right):
         return "prefill_tps"  # "~90 tok/s prompt and ~10 tok/s inference": the prompt's rate

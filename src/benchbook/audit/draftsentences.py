@@ -24,6 +24,7 @@ from .draftcommand import command_lines
 from .draftcontext import FLAGS_ONLY, names_drafting
 from .draftcore import (
     NAMED_CONDITION,
+    Bounds,
     Entry,
     Num,
     merged,
@@ -317,6 +318,29 @@ def _spec_size(
     return not _USED_WORDS.search(clause) and any(m.path == "hardware" and lo <= m.start for m in named or [])
 
 
+#: how far a listed rate may be from the listed count ÷ the listed time and still be stated as it:
+#: posts round and slip (p133's "9.6 seconds, 232 tokens, 22,9 tokens/second": 24.2), never by a quarter
+_LISTED_FAR = 0.25
+
+
+def _listed_rate(
+    three: list[tuple[Number, str]], text: str
+) -> tuple[tuple[Number, str], tuple[Number, str], tuple[Number, str]] | None:
+    """Three numbers listed one after another ("35.44 seconds, 150 tokens, 4.23 tokens/second": only
+    commas, "and" or markup between them) that are a token count, a time in seconds and a rate within
+    ``_LISTED_FAR`` of the count ÷ the time: (tokens, time, rate); None otherwise."""
+    for (a, _), (b, _) in zip(three, three[1:], strict=False):
+        if not re.fullmatch(r"[\s*_`]*(?:[,;/]|and)?[\s*_`]*", text[a.end : b.start]):
+            return None
+    by = {("tokens" if n.unit == "tokens" else family(n.unit)): (n, c) for n, c in three}
+    if set(by) != {"tokens", "time", "rate"} or any(n.range is not None for n, _ in three):
+        return None
+    tokens, seconds, rate = (float(by[k][0].text) for k in ("tokens", "time", "rate"))
+    if by["time"][0].unit != "s" or not seconds or not rate or abs(tokens / seconds / rate - 1) > _LISTED_FAR:
+        return None
+    return by["tokens"], by["time"], by["rate"]
+
+
 class Sentences(Sides):
     """The drafter's sentences: numbers with units in prose, titles and headings -> claims, and the
     statements their sentences make."""
@@ -346,6 +370,15 @@ class Sentences(Sides):
         rels = {(r.number.start, r.number.end): r for r in relations(scanned, found)}
         spans = self.label_spans(scanned)  # once per paragraph: per number it was quadratic
         bounds = sentence_bounds(text)
+        # table rows read as prose (no header rule: "| A | 30 tok/s | 98 tok/s · ×3.3 |" line under
+        # line): each row is its own sentence, its relation between its own cells
+        rows = [
+            at
+            for (at, _), (_, before) in zip(starts[1:], pieces, strict=False)
+            if text.startswith("|", at) and before.rstrip().endswith("|")
+        ]
+        if rows:
+            bounds = Bounds(sorted(set(bounds) | set(rows)))
         named = mentions(scanned)  # not the inline commands blanked out of it (``inline_commands``)
         clauses = clause_bounds(text)
 
@@ -649,20 +682,28 @@ class Sentences(Sides):
         self, placed: list[tuple[Number, str]], text: str, line_of, bounds: list[int] | None = None
     ) -> None:
         """ "N tokens in T s (R t/s)": the rate R is stated as N ÷ T, a ratio statement of the two
-        claims (tokens, then the time), in R's unit; ``bounds``: ``sentence_bounds(text)``."""
+        claims (tokens, then the time), in R's unit; so is a list of the three in any order ("35.44
+        seconds, 150 tokens, 4.23 tokens/second") where R is N ÷ T give or take a quarter (``_LISTED_FAR``:
+        a list may also hold three unrelated figures); ``bounds``: ``sentence_bounds(text)``."""
         for k in range(len(placed) - 2):
-            (nt, ct), (ns, cs), (nr, cr) = placed[k : k + 3]
-            if (nt.unit, family(ns.unit), family(nr.unit)) != ("tokens", "time", "rate"):
-                continue
-            if not re.fullmatch(r"\s+in\s+", text[nt.end : ns.start]) or nr.start - ns.end > 40:
-                continue
+            three = placed[k : k + 3]
+            kinds = (three[0][0].unit, family(three[1][0].unit), family(three[2][0].unit))
+            if kinds == ("tokens", "time", "rate"):
+                (nt, ct), (ns, cs), (nr, cr) = three
+                if not re.fullmatch(r"\s+in\s+", text[nt.end : ns.start]) or nr.start - ns.end > 40:
+                    continue
+            else:
+                listed = _listed_rate(three, text)
+                if listed is None:
+                    continue
+                (nt, ct), (ns, cs), (nr, cr) = listed
             if nr.range is not None or ns.unit != "s":
                 continue  # a time in ms does not divide to the rate's unit: left to the reader
             line = line_of(nr.start)
             sid = self.new_id(f"s-l{line}")
             fields = {
                 "kind": "ratio",
-                "statement": text[nt.start : nr.end],
+                "statement": text[min(nt.start, ns.start) : nr.end],
                 "of": [ct, cs],
                 "value": Num(nr.text),
                 "unit": nr.unit,

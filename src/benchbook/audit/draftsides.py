@@ -40,7 +40,7 @@ from .draftcore import (
     stateable,
     word_set,
 )
-from .draftprose import Number, bound_of, family, metric_of
+from .draftprose import Number, bound_of, family, metric_of, number_text
 from .units import UnitError, factor
 
 #: a word saying a number is the mean of others ("a 89.76 tok/s average", "averaged", "on average",
@@ -60,6 +60,14 @@ _CLAUSE_CUT = re.compile(
 _CLAUSE_CUT_AT = re.compile(rf"(?=(?:{_CLAUSE_CUT.pattern}))")
 #: words that may open a clause before a relating phrase ("a", "just", "about", "~"; ``sides_in_scope``)
 _OPENS = re.compile(r"\W*(?:(?:a|an|the|just|only|about|around|roughly|nearly|almost|some|~|≈)\W*)*")
+#: a time said to be longer or shorter ("total generation time is 2x longer", "2x shorter wall
+#: time"): the sides are times, not the rates of the phase the clause names
+_LONGER = re.compile(r"\btimes?\b.{0,30}\b(?:longer|shorter)\b|\b(?:longer|shorter)\b.{0,30}\btimes?\b", re.I)
+#: a pair of numbers with no unit joined by an arrow right before a change ("41.3 -> 63.5 (+54%)"):
+#: the rates a table below states (``Sides.later_sides``)
+_BARE_PAIR = re.compile(
+    r"(?<![\w.])(?P<a>\d[\d,]*(?:\.\d+)?)\s*(?:→|-->|->)\s*(?P<b>\d[\d,]*(?:\.\d+)?)\s*[(,]\s*[+]?$"
+)
 #: how far before a relating phrase its subject's words are read (as a number's label is read)
 _SUBJECT_WINDOW = 256
 #: the most numbers of its sentence a todo statement lists as candidates (the nearest to its phrase)
@@ -155,25 +163,42 @@ def _multiple(n: Number) -> float:
     return _mid(n) / 100 if n.unit == "%" else _mid(n)
 
 
+#: "speculative decoding" names a method, not the decode phase (``_change_metric``)
+_SPEC_DECODING = re.compile(r"speculative\s+decoding|推测解码|投機的デコーディング")
+#: what a change of no rate is of, by the words of its clause: TPOT, TTFT, latency, memory
+_CHANGE_OF = [
+    (r"\btpot\b|time per output token", "tpot_change"),
+    (r"\bttft\b|time to first|first token|首字|首个?token", "ttft_change"),
+    (r"latency|延迟|遅延|レイテンシ|지연|задержк", "latency_change"),
+    (r"\bmemory|\bvram\b|\bram\b|内存|显存|メモリ|메모리|памят", "memory_change"),
+]
+
+
 def _change_metric(clause: str, sentence: str, at: int) -> str:
     """The metric of a percent change whose sides are not stated (``Sides.change_claim``), from the
     phase its ``clause`` names nearest the number at offset ``at`` (``rate_named``: "PP +28% while
-    generation gained ~6%"), else the words of its ``clause``, else of its ``sentence``."""
+    generation gained ~6%"), else the words of its ``clause`` (a clause of no speed naming TPOT,
+    TTFT, latency or memory: ``_CHANGE_OF``), else of its ``sentence``."""
     phase = rate_named(clause, at)
     if phase is not None:
         return "prefill_change" if phase == "prefill_tps" else "decode_change"
-    words = clause.lower()
-    if not re.search(
-        r"prefill|prompt|\bpp|decod|generat|\btg|output|fast|slow|speed|throughput|rate|速|遅|快|慢|领先|优",
-        words,
-    ):
-        words = sentence.lower()  # "Rates 40.1 / 41.3 tok/s, +12% over last week": the sentence's
+    # "speculative decoding can speed up inference by 50-80%": a method, no phase
+    words = _SPEC_DECODING.sub(" ", clause.lower())
+    speed = r"fast|slow|speed|throughput|rate|outperform|성능|速|遅|快|慢|领先|优"
+    if not re.search(speed, words):
+        for pattern, metric in _CHANGE_OF:
+            if re.search(pattern, words):
+                return metric  # "内存占用减少65%", "推理延迟…降低50%", "40% lower TPOT"
+    if not re.search(rf"prefill|prompt|\bpp|decod|generat|\btg|output|{speed}", words):
+        words = _SPEC_DECODING.sub(" ", sentence.lower())  # "Rates 40.1 / 41.3 tok/s, +12% over last week"
     if re.search(r"prefill|prompt|\bpp\b|pp\d", words):
         return "prefill_change"
     if re.search(r"decod|generat|\btg\b|tg\d|output", words):
         return "decode_change"
-    if re.search(r"fast|slow|speed|throughput|t/s|tok/s|rate|速|遅|快|慢|领先|优", words):
-        return "speed_change"  # "10%程度高速化", "15%程度遅くなった", "略优 4–5%"
+    if re.search(r"throughput|吞吐", words):
+        return "throughput_change"  # "~60% higher throughput" (SOURCES.md's convention)
+    if re.search(r"fast|slow|speed|throughput|t/s|tok/s|rate|outperform|성능|速|遅|快|慢|领先|优", words):
+        return "speed_change"  # "10%程度高速化", "15%程度遅くなった", "略优 4–5%", "outperforms (+25%)"
     return "change"
 
 
@@ -231,6 +256,12 @@ class Placed(list):
         if "rates" not in self._kinds:
             self._kinds["rates"] = Placed([(m, c) for m, c in self if family(m.unit) == "rate"])
         return self._kinds["rates"]
+
+    def times(self) -> Placed:
+        """Those whose unit is a time."""
+        if "times" not in self._kinds:
+            self._kinds["times"] = Placed([(m, c) for m, c in self if family(m.unit) == "time"])
+        return self._kinds["times"]
 
     def _span(self, lo: int, hi: int) -> tuple[int, int]:
         return bisect.bisect_left(self.starts, lo), bisect.bisect_left(self.starts, hi)
@@ -387,7 +418,13 @@ class Sides(DraftCore):
             text, ("speed", lo_c, hi_c), lambda: bool(_SPEED.search(text, lo_c, hi_c))
         )
         if self.rates_only and rel.pair is None:  # "speed up of 4141 ms / 1640 ms = 2.5x": its pair
-            placed = placed.rates()
+            s_end = s0 + len(sentence)
+            if not placed.rates().how_many(s0, s_end) and placed.times().how_many(s0, s_end) == 2:
+                # "Ollama 47s P95 latency | vLLM 8s P95 · ×6 faster": a sentence of two times and no
+                # rate says which is faster by its times
+                placed = placed.times()
+            else:
+                placed = placed.rates()
         # the measured numbers of its sentence: how many, and the nearest (a todo lists them)
         measured, s_end = placed.measured(), s0 + len(sentence)
         n_in = measured.how_many(s0, s_end)
@@ -732,6 +769,9 @@ class Sides(DraftCore):
         if value is None:
             return False
         step = 10.0 ** -(len(n.text.split(".")[1]) if "." in n.text else 0)
+        # "total generation time is 2x longer" after "2.4x faster in token generation": times, no
+        # restatement of the rates' ratio
+        times_only = _LONGER.search(text, lo, hi) is not None
         hits = []
         for e in self.out.entries[-60:]:  # the entries drafted last: a restatement follows soon
             f = e.fields
@@ -745,6 +785,8 @@ class Sides(DraftCore):
             prev = plain_value(str(f["value"]))
             # rounded to the stated digits: "+65%" restates +65.5%, "3×" does not restate 2.05×
             rounded = prev is not None and abs(prev - value) <= step / 2 + 1e-9
+            if times_only and any(family(self.profile[c][0]) != "time" for c in f["of"] if c in self.profile):
+                continue
             if prev is not None and prev != value and rounded and prev * value > 0:
                 hits.append(e)
         if len({tuple(e.fields["of"]) for e in hits}) != 1:
@@ -761,7 +803,7 @@ class Sides(DraftCore):
         self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         return True
 
-    def phrase_claim(self, cfields: dict, n: Number, s0: int, sentence: str, line: int, base: str) -> None:
+    def phrase_claim(self, cfields: dict, n: Number, s0: int, sentence: str, line: int, base: str) -> str:
         """Add the claim a relating phrase states by itself (a share, a change or a multiple whose
         sides the post does not state): the post's context and the conditions its sentence names;
         someone else's number ("someone on the forum reported 2.5x … on a 4090", ``origin_of``)
@@ -781,6 +823,7 @@ class Sides(DraftCore):
         # "36%", not "2x")
         if self.in_heading or len(re.sub(r"\D", "", n.text).lstrip("0")) >= 2:
             self.headline_claims.append(cid)  # ``draftheadlines.headline_statements``
+        return cid
 
     def share_claim(self, n: Number, text: str, s0: int, sentence: str, line: int) -> None:
         """A claim of a percentage "N% of X" where no claim of X is drafted ("busy 95% of the
@@ -808,7 +851,17 @@ class Sides(DraftCore):
             v = n.text.replace("−", "-").lstrip("+")
             fields["value"] = Num(f"-{v}" if negative and not v.startswith("-") else v)
         cfields: dict = {"metric": metric, **fields}
-        self.phrase_claim(cfields, n, s0, sentence, line, f"{metric.replace('_', '-')}-l{line}")
+        cid = self.phrase_claim(cfields, n, s0, sentence, line, f"{metric.replace('_', '-')}-l{line}")
+        m = _BARE_PAIR.search(text, max(s0, n.start - 40), n.start)
+        if m is not None and n.range is None:
+            a, b = number_text(m.group("a")), number_text(m.group("b"))
+            try:
+                implied = (float(b) / float(a) - 1) * 100
+            except (ValueError, ZeroDivisionError):
+                return
+            digits = len(v.split(".")[1]) if "." in (v := str(fields["value"]).lstrip("-")) else 0
+            if abs(implied - float(str(fields["value"]))) <= 0.5 * 10.0**-digits + 1e-9:
+                self.bare_pairs.append((cid, a, b))  # ``later_sides``
 
     def _scope(self) -> list[str]:
         """The claims a relating phrase may relate (the last 60 drafted: a post discusses its tables
@@ -927,6 +980,10 @@ class Sides(DraftCore):
         # name, else (a speed with no phase named) generation's, picks the sides' metric
         rates = {self.metric_of_claim(c) for c in scope} & {"prefill_tps", "decode_tps"}
         worded = rate_named(clause, n.start - lo)
+        if _LONGER.search(clause):
+            # "total generation time is 2x longer": times, whatever phase the clause names
+            scope = [c for c in scope if family(self.profile[c][0]) == "time"]
+            rates, worded = set(), None
         phase = worded or ("decode_tps" if len(rates) == 2 else None)
         by_phase = phase in rates and len([c for c in scope if self.metric_of_claim(c) == phase]) >= 2
         if by_phase:
@@ -1418,7 +1475,88 @@ class Sides(DraftCore):
             if len(same) == 1 and self.claims[same[0]].fields.get("metric") == metric:
                 return
         cfields: dict = {"metric": metric, **number_fields(n)}
-        self.phrase_claim(cfields, n, s0, sentence, line, f"{metric}-l{line}")
+        cid = self.phrase_claim(cfields, n, s0, sentence, line, f"{metric}-l{line}")
+        if n.range is None:
+            clause = sentence[slice(*self._clause_of(sentence, n.start - s0, 0, sentence))]
+            self.multiple_claims.append((cid, rate_named(clause) or "decode_tps"))  # ``later_sides``
+
+    def later_sides(self) -> None:
+        """A multiple drafted as a claim for want of sides (``multiple_claim``: "Version 0.7.0 is 3
+        times slower compared to 0.6.8", "the eval time is ~2x faster" above the logs that give the
+        rates) whose rates the post states after it: where the post has exactly two claims of the
+        phase its clause names (generation where it names none), both below it, in one unit, the
+        larger over the smaller within ``_FAR`` of the stated multiple and no statement relating them
+        already, it is a ratio statement of them (the larger first, for "faster" and "slower"
+        alike), in the claim's place.  So is a
+        change drafted as a claim after a pair with no unit ("41.3 -> 63.5 (+54%)" in a title,
+        ``change_claim``: the pair gives the stated change) where the post has one claim of each
+        value, in one unit and metric (the table below it).  Called once every claim is drafted."""
+        for cid, a, b in self.bare_pairs:
+            # "41.3 -> 63.5 (+54%)" in a title over the table that states 41.3 and 63.5 tok/s
+            entry = self.claims.get(cid)
+            pair = [
+                (x[0], y[0])
+                for u in self._units_of(a)
+                for x, y in [(self.by_value.get((a, u), []), self.by_value.get((b, u), []))]
+                if len(x) == 1 and len(y) == 1 and self.metric_of_claim(x[0]) == self.metric_of_claim(y[0])
+            ]
+            if entry is None or len(pair) != 1:
+                continue
+            self._replace_claim(
+                entry, cid, "percent_change", "%", list(pair[0]), f"the pair {a} → {b} stated below"
+            )
+        # a pair the body relates itself ("141 tok/s against 60 tok/s (2x)"): a coarse summary above
+        # it stays a claim (``draftheadlines`` decides where the digits name one relation)
+        related = {c for e in self.out.entries if e.kind == "statement" for c in e.fields.get("of") or []}
+        for cid, phase in self.multiple_claims:
+            entry = self.claims.get(cid)
+            if entry is None or "value" not in entry.fields:
+                continue
+            line = entry.fields.get("source_line")
+            rates = [c for c in self.claims if c != cid and self.metric_of_claim(c) == phase]
+            if len(rates) != 2 or not isinstance(line, int):
+                continue
+            lines = [self.claims[c].fields.get("source_line") for c in rates]
+            if not all(isinstance(x, int) and x > line for x in lines):
+                continue
+            if self.profile[rates[0]][0] != self.profile[rates[1]][0]:
+                continue
+            va, vb = self._value(rates[0]), self._value(rates[1])
+            stated = float(str(entry.fields["value"]))
+            if not va or not vb or va == vb or not stated:
+                continue
+            big, small = (rates[0], rates[1]) if va > vb else (rates[1], rates[0])
+            implied = max(va, vb) / min(va, vb)
+            if abs(implied - stated) / stated > _FAR or related >= {big, small}:
+                continue
+            note = f"sides found below it: the post's only two {phase} claims ({implied:.2f})"
+            self._replace_claim(entry, cid, "ratio", "x", [big, small], note)
+
+    def _units_of(self, value: str) -> list[str | None]:
+        """The units claims of the value text ``value`` are drafted in."""
+        return [u for v, u in self.by_value if v == value]
+
+    def _replace_claim(
+        self, entry: Entry, cid: str, kind: str, unit: str, sides: list[str], note: str
+    ) -> None:
+        """Put a statement of ``kind`` citing ``sides`` in the place of the claim ``cid`` (``entry``)
+        that stated the same relation for want of them (``later_sides``)."""
+        line = int(entry.fields["source_line"])
+        sid = self.new_id(f"s-l{line}")
+        quote = str(entry.fields.get("quote") or "")
+        fields = {
+            "id": sid,
+            "kind": kind,
+            "statement": quote[:QUOTE],
+            "of": [first_repeat(self, c) for c in sides],
+            **{k: entry.fields[k] for k in ("value", "about") if k in entry.fields},
+            "unit": unit,
+            "note": note,
+            **source_fields(line, quote),
+        }
+        at = self.out.entries.index(entry)
+        self.drop_claim(cid)
+        self.out.entries.insert(at, Entry("statement", sid, fields))
 
     def bound_statement(
         self, n: Number, relation: str, metric: str, cond: dict, line: int, sentence: str

@@ -810,9 +810,11 @@ class Tables(Sides):
                 if j >= len(row) or _EMPTY.match(row[j]):
                     continue
                 found = [n for n in numbers(row[j]) if n.unit in ("x", "%", None)]
-                if not found or not stateable(found[0]) or found[0].range is not None:
+                if not found or not stateable(found[0]):
                     continue
                 n = found[0]
+                if n.range is not None and (unit != "x" or n.range[0].startswith(("-", "−"))):
+                    continue  # a range of multiples ("7-8倍") is stated as one; of changes, none yet
                 mine = [cells[r, k] for k in sorted(groups) if (r, k) in cells]
                 if related_fam is not None:
                     mine = [c for c in mine if fam.get(col_of[c]) == related_fam]
@@ -835,11 +837,16 @@ class Tables(Sides):
                 line = at[r + 1] if r + 1 < len(at) else start
                 value = n.text if not n.text.startswith("+") else n.text[1:]
                 sid = self.new_id(f"s-l{line}")
+                stated: dict = (
+                    {"range": [Num(n.range[0]), Num(n.range[1])]}
+                    if n.range is not None
+                    else {"value": Num(value)}
+                )
                 fields = {
                     "kind": kind,
                     "statement": f"{header[j]}: {row[j]}",
                     "of": [self.first_stated(c) for c in sides],
-                    "value": Num(value),
+                    **stated,
                     "unit": "x" if unit == "x" else "%",
                     **source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
                 }

@@ -255,7 +255,7 @@ def label_metric(label: str, unit: str) -> str | None:
         if re.search(r"(?<!prompt )\beval[ _]time\b", low):
             return "eval_ms"
         if re.search(
-            r"ttft|time to first|first token|初トークン|最初のトークン|首字|首个?token|첫 토큰", low
+            r"ttft|time to first|first token|初トークン|最初のトークン|首字|首个?token|첫 토큰|初始延迟", low
         ):
             return "ttft"
         if re.search(r"tpot|time per output token", low):
@@ -264,7 +264,8 @@ def label_metric(label: str, unit: str) -> str | None:
             return "itl"
         if re.search(r"per[- ]token|/\s*tok(?:en)?\b", low):
             return "ms_per_token"  # "Per-token latency (ms)", "Latency (ms/token)", "ms per token"
-        if re.search(r"e2el?\b|e2e|latency|step time", low):
+        # latency in any of the drafter's languages (``draftprose``'s time words: 平均レイテンシ, 延迟)
+        if re.search(r"e2el?\b|e2e|latency|step time|延迟|遅延|レイテンシ|지연|задержк", low):
             return "latency"
         if re.search(r"\bload|로딩|ロード|加载|загрузк", low):
             return "load_time"
