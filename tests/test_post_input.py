@@ -12,7 +12,10 @@ import pytest
 from benchbook.audit import command, schema
 from benchbook.audit.draftfile import draft_post
 
-FIX = "fix: give the post as text: Markdown, .txt, or the page saved from the browser as HTML"
+FIX = (
+    "fix: give the post as text: Markdown, .txt, or the page saved from the browser as HTML (text in "
+    "another encoding: save it as UTF-8)"
+)
 
 
 @pytest.mark.parametrize(
@@ -98,3 +101,96 @@ def test_audit_dash_twice_and_a_binary_stdin_are_named_errors(tmp_path, monkeypa
     kind = "binary data (13% of its first 1,024 characters are control characters)"
     assert f"stdin: {kind}, no post; nothing drafted; {FIX}" in capsys.readouterr().err
     assert not (tmp_path / "post.claims.yaml").exists()
+
+
+# --- the breaker's faults of the binary test (each one example of its kind) ------------------------
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "GGUF quantization compared: Q4_K_M vs Q8_0",
+        "%PDF-1.7 files are slow to parse",
+        "GIF89a decoding benchmark",
+    ],
+)
+def test_a_post_whose_first_word_is_a_file_magic_is_text(tmp_path, title):
+    """A magic number counts only where the first 4 KiB also hold a control byte or no UTF-8."""
+    post = tmp_path / "post.md"
+    post.write_text(f"{title}\n\nDecode: 42.5 tok/s\n")
+    _, drafted, _ = draft_post(post)
+    assert [e.fields["value"] for e in drafted.entries if e.kind == "claim"] == ["42.5"]
+
+
+def test_binary_behind_a_long_text_header_is_refused(tmp_path):
+    """A LoRA's safetensors: 97 KB of JSON, then floats; the head alone looked like text (1,155
+    entries drafted into a 37 MB claims file)."""
+    import json
+    import random
+    import struct
+
+    header = json.dumps({f"t{i}": {"dtype": "F16", "shape": [64, 64]} for i in range(2000)}).encode()
+    rng = random.Random(5)
+    post = tmp_path / "lora.md"
+    post.write_bytes(
+        struct.pack("<Q", len(header)) + header + bytes(rng.randrange(256) for _ in range(300_000))
+    )
+    with pytest.raises(
+        ValueError, match=r"lora\.md: binary data \(1[0-9]% of its (middle|last) 65,536 characters"
+    ):
+        draft_post(post)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize(
+    "text",
+    ["在RTX 4090上，推测解码的速度是每秒一百二十个词元。\n", "Скорость декодирования на RTX 4090 высокая.\n"],
+)
+def test_utf16_without_a_byte_order_mark_and_few_nuls_is_read_in_its_byte_order(text, encoding):
+    """CJK in UTF-16 holds no NUL bytes, Cyrillic's reads as UTF-8 of control characters: both were
+    refused as binary data."""
+    from benchbook.audit.draftfile import decode_post
+
+    got, how = decode_post((text * 3).encode(encoding))
+    assert got == text * 3
+    assert how == f"read as UTF-16 {encoding[-2:].upper()} (no byte-order mark; by its characters)"
+
+
+def test_replacement_characters_the_post_itself_quotes_are_text(tmp_path):
+    post = tmp_path / "post.md"
+    post.write_text("The tokenizer printed \ufffd\ufffd\ufffd\ufffd again.\n" * 20 + "Decode: 42.5 tok/s\n")
+    _, drafted, _ = draft_post(post)
+    assert [e.fields["value"] for e in drafted.entries if e.kind == "claim"] == ["42.5"]
+
+
+def test_a_coloured_terminal_paste_drafts_as_the_plain_one(tmp_path):
+    plain = "| model | test | t/s |\n|---|---|---|\n| llama 7B Q4_0 | tg128 | 42.50 ± 0.10 |\n"
+    coloured = plain.replace("42.50 ± 0.10", "\x1b[1;32m42.50 ± 0.10\x1b[0m")
+    values = []
+    for i, text in enumerate((plain, coloured)):
+        post = tmp_path / f"p{i}.md"
+        post.write_text(text)
+        _, drafted, _ = draft_post(post)
+        values.append(
+            [(e.fields.get("value"), e.fields.get("quote")) for e in drafted.entries if e.kind == "claim"]
+        )
+    assert values[0] == values[1] and len(values[0]) == 1
+
+
+def test_a_redrawn_progress_bar_keeps_the_line_numbers_of_an_editor(tmp_path):
+    """``10%\\r20%\\r…`` was split into lines: every line after it moved down."""
+    post = tmp_path / "post.md"
+    post.write_bytes(b"# Run\n\n```\nloading 10%\r20%\r100%\n```\n\nDecode: 42.5 tok/s\n")
+    _, drafted, _ = draft_post(post)
+    (claim,) = [e for e in drafted.entries if e.kind == "claim"]
+    assert claim.fields["source_line"] == 7  # as `grep -n` counts
+
+
+def test_a_line_separator_inside_a_line_keeps_quotes_on_their_lines(tmp_path):
+    """U+2028 inside "Setup:" split the text's lines where Markdown did not: the table row kept its
+    line while its quote became the separator row above it."""
+    post = tmp_path / "post.md"
+    post.write_text("# T\n\nSetup:\u2028RTX 4090\n\n| test | t/s |\n|---|---|\n| tg128 | 42.50 |\n")
+    _, drafted, _ = draft_post(post)
+    (claim,) = [e for e in drafted.entries if e.kind == "claim"]
+    assert (claim.fields["source_line"], claim.fields["quote"]) == (7, "| tg128 | 42.50 |")

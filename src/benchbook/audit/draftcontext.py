@@ -904,6 +904,7 @@ class Context:
         #: word -> the lines holding it (``lines_of``), and line -> its kind (``line_kind``), made
         #: when first asked
         self._words: dict[str, list[int]] | None = None
+        self._merged: dict[str, list[int]] = {}
         self._kinds: dict[int, str] | None = None
         #: (path, value) a command line sets -> the models of those command lines: a setting of
         #: a command for one model is not another model's
@@ -1285,7 +1286,10 @@ class Context:
                     self._words.setdefault(w, []).append(n)
         if len(words) == 1:
             return self._words.get(words[0], [])
-        return sorted({n for w in words for n in self._words.get(w, [])})
+        key = " ".join(words)  # several words: their lines merged once per value (a post of 100,000
+        if key not in self._merged:  # claims asks for the same few values again and again)
+            self._merged[key] = sorted({n for w in words for n in self._words.get(w, [])})
+        return self._merged[key]
 
 
 #: a word of a line or of a condition's value, as ``Context.origin`` matches them

@@ -819,52 +819,124 @@ BINARY_MAGIC = {
     b"SQLite format 3\x00": "an SQLite database",
 }
 #: share of control characters (C0 but tab, newline, carriage return, form feed and escape; DEL;
-#: U+FFFD, a byte no encoding held) in a post's first 64 Ki characters above which it is binary:
-#: random bytes hold 13%, text posts none (a pasted stray NUL or two stays far below)
+#: U+FFFD where the decoder put it for a byte no encoding held) in a sample of a post's text above
+#: which it is binary: random bytes hold 13%, text posts none (a pasted stray NUL or two stays far
+#: below)
 BINARY_SHARE = 0.02
 #: and more control characters than this (one stray NUL in a two-line post is 2% of it)
 BINARY_LEAST = 16
-_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f\x7f\ufffd]")
+#: characters per sample: the head, the middle and the tail of the text are judged (a LoRA's
+#: safetensors file opens with 97 KB of JSON before its 3 MB of floats)
+BINARY_SAMPLE = 65536
+_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f\x7f]")
+#: a terminal's escape sequences (colours, cursor moves: CSI and OSC), removed from a pasted output
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 
 
-def binary_kind(data: bytes, text: str) -> str | None:
+def _controls(text: str, replaced: bool) -> int:
+    """The control characters of ``text`` (``_CONTROL``), and its U+FFFD where ``replaced`` (the
+    decoder put them there: a U+FFFD the post itself holds, quoting broken output, is text)."""
+    return len(_CONTROL.findall(text)) + (text.count("\ufffd") if replaced else 0)
+
+
+def binary_kind(data: bytes, text: str, replaced: bool = False) -> str | None:
     """What a post's bytes ``data``, read as ``text``, are where they are no text: a kind of
-    ``BINARY_MAGIC`` by their first bytes, or "binary data" where control characters are more than
-    ``BINARY_SHARE`` of the text's first 64 Ki characters and more than ``BINARY_LEAST`` (UTF-16
-    read by its NULs is judged as read); None for text."""
+    ``BINARY_MAGIC`` by their first bytes where its first 4 KiB also hold a control byte or no
+    UTF-8 (a post titled "GGUF quantization compared" is text), or "binary data" where control
+    characters (``_controls``; ``replaced``: the decoder replaced bytes) are more than ``BINARY_SHARE``
+    and more than ``BINARY_LEAST`` of a sample of the text: its head, middle or tail
+    (``BINARY_SAMPLE`` characters each); None for text."""
+    head = data[:4096]
+    binary_head = bool(_CONTROL.search(head.decode("latin-1"))) or not _utf8_prefix(head)
     for magic, kind in BINARY_MAGIC.items():
-        if data.startswith(magic):
+        if data.startswith(magic) and binary_head:
             return kind
-    head = text[:65536]
-    controls = len(_CONTROL.findall(head))
-    if controls > BINARY_LEAST and controls / len(head) > BINARY_SHARE:
-        return (
-            f"binary data ({100 * controls / len(head):.0f}% of its first {len(head):,} characters are "
-            "control characters)"
-        )
+    n = len(text)
+    starts = sorted({0, max(0, n // 2 - BINARY_SAMPLE // 2), max(0, n - BINARY_SAMPLE)})
+    for at in starts:
+        sample = text[at : at + BINARY_SAMPLE]
+        controls = _controls(sample, replaced)
+        if controls > BINARY_LEAST and controls / len(sample) > BINARY_SHARE:
+            where = "first" if at == 0 else ("last" if at + len(sample) >= n else "middle")
+            return (
+                f"binary data ({100 * controls / len(sample):.0f}% of its {where} {len(sample):,} "
+                "characters are control characters)"
+            )
     return None
 
 
+def _utf8_prefix(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8 up to a character cut at its end."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return e.start >= len(data) - 3 and e.reason == "unexpected end of data"
+    return True
+
+
+def _utf16(data: bytes) -> tuple[str, str] | None:
+    """``(text, "LE"|"BE")`` where ``data`` is UTF-16 without a byte-order mark and no UTF-8:
+    decoded strictly (random bytes never are: unpaired surrogates) with few control characters
+    (CJK text in UTF-16 holds no NUL bytes to tell it by)."""
+    if len(data) % 2:
+        return None
+    best: tuple[int, str, str] | None = None
+    for order in ("le", "be"):
+        try:
+            text = data.decode(f"utf-16-{order}")
+        except UnicodeDecodeError:
+            continue
+        sample = text[:BINARY_SAMPLE]
+        common = len(_COMMON.findall(sample))
+        # read in the wrong byte order, CJK is other CJK, but a line end is U+0A00 and ASCII is gone
+        if _controls(sample, False) <= BINARY_LEAST and 2 * common > len(sample):
+            if best is None or common > best[0]:
+                best = (common, text, order.upper())
+    return (best[1], best[2]) if best else None
+
+
+#: the characters most text is made of (ASCII, Latin, Cyrillic, CJK and its punctuation, kana,
+#: Hangul, full-width forms): ``_utf16`` tells the byte order by them
+_COMMON = re.compile(
+    "[\t\n\r\x20-\x7e\u00a0-\u024f\u0400-\u04ff\u3000-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]"
+)
+
+
 def decode_post(data: bytes, name: str = "the post") -> tuple[str, str | None]:
-    """``(text, how it was decoded or None)`` of a post's bytes (``read_post``; stdin too).
+    """``(text, how it was decoded or None)`` of a post's bytes (``read_post``; stdin too): UTF-8,
+    UTF-16 by its byte-order mark, by where its NUL bytes are or by decoding strictly (``_utf16``), a
+    line that is not UTF-8 as Windows-1252.  A terminal's escape sequences are removed (a coloured
+    llama-bench table drafted nothing); line ends are ``\n``, ``\r\n`` or, in a text without ``\n``,
+    ``\r``; a lone ``\r`` inside a line (a progress bar redrawn) keeps what a terminal shows, the text
+    after it, so line numbers stay those of an editor and ``grep -n``.
 
     Raises:
         ValueError: ``data`` is no text (``binary_kind``: a PDF, an image, an archive, random bytes),
             naming ``name``, what it is and the fix; nothing is drafted from it.
     """
     how: str | None = None
+    replaced = False
     head = data[:200]
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         text, how = data.decode("utf-16", errors="replace"), "read as UTF-16 (byte-order mark)"
+        replaced = True
     elif head.count(0) > len(head) // 4:  # UTF-16 without a byte-order mark: NULs beside ASCII
         le = head[1::2].count(0) >= head[0::2].count(0)
         text = data.decode("utf-16-le" if le else "utf-16-be", errors="replace")
         how = f"read as UTF-16 {'LE' if le else 'BE'} (no byte-order mark: by where its NUL bytes are)"
+        replaced = True
     else:
         data = data.removeprefix(b"\xef\xbb\xbf")  # UTF-8's byte-order mark (Windows editors)
         try:
-            text = data.decode("utf-8")
+            text, utf8 = data.decode("utf-8"), True
         except UnicodeDecodeError:
+            text, utf8 = "", False
+        # UTF-16 without NULs (CJK) is no UTF-8; Cyrillic's is UTF-8 of control characters
+        wide = _utf16(data) if not utf8 or binary_kind(data, text) is not None else None
+        if wide is not None:
+            text, order = wide
+            how = f"read as UTF-16 {order} (no byte-order mark; by its characters)"
+        elif not utf8:
             lines, other = [], []
             for n, raw in enumerate(data.split(b"\n"), 1):
                 try:
@@ -873,18 +945,34 @@ def decode_post(data: bytes, name: str = "the post") -> tuple[str, str | None]:
                     lines.append(raw.decode("cp1252", errors="replace"))
                     other.append(n)
             text = "\n".join(lines)
+            replaced = True
             shown = ", ".join(map(str, other[:5])) + (f" and {len(other) - 5} more" if len(other) > 5 else "")
             how = (
                 f"line{'s' if len(other) > 1 else ''} {shown} not UTF-8: read as Windows-1252 (Latin-1); "
                 f"check {'their' if len(other) > 1 else 'its'} quotes, or save the post as UTF-8"
             )
-    kind = binary_kind(data, text)
+    kind = binary_kind(data, text, replaced)
     if kind is not None:  # random bytes drafted 29 claims of nonsense from a "post"
         raise ValueError(
             f"{name}: {kind}, no post; nothing drafted; fix: give the post as text: Markdown, "
-            ".txt, or the page saved from the browser as HTML"
+            ".txt, or the page saved from the browser as HTML (text in another encoding: save it as UTF-8)"
         )
-    return text.replace("\r\n", "\n").replace("\r", "\n"), how
+    return _line_ends(_ANSI.sub("", text)), how
+
+
+def _line_ends(text: str) -> str:
+    """``text`` with ``\n`` line ends (``decode_post``): ``\r\n`` -> ``\n``; ``\r`` alone is a
+    line end only in a text that has no ``\n`` (an old Mac file), else a redraw: the last non-empty
+    part of its line is kept, as a terminal shows ``10%\r20%\r100%`` (``100%``)."""
+    text = text.replace("\r\n", "\n")
+    if "\r" not in text:
+        return text
+    if "\n" not in text:
+        return text.replace("\r", "\n")
+    return "\n".join(
+        next((seg for seg in reversed(line.split("\r")) if seg), "") if "\r" in line else line
+        for line in text.split("\n")
+    )
 
 
 def _drafted_from(claims: Path) -> str | None:

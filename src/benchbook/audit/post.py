@@ -490,8 +490,11 @@ def read_post(text: str) -> Post:
     """The ``Post`` of a text (module doc): HTML turned into text first; NUL bytes and other C0 and
     C1 controls but tab and newline, lone surrogates and the non-characters U+FFFE/U+FFFF dropped
     (``_UNWRITABLE``: YAML 1.1 §5.1 cannot hold them, so a quote would break the claims file; a binary
-    file reads as little text, never as an error)."""
+    file reads as little text, never as an error); U+2028 and U+2029 read as spaces."""
     text = _UNWRITABLE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    # a line or paragraph separator inside a line is a space: Markdown and `grep -n` count lines by
+    # their newlines alone, and splitting there moved every quote after it off its line
+    text = text.replace("\u2028", " ").replace("\u2029", " ")
     html = is_html(text)
     if html:
         text = html_to_text(text)
