@@ -40,7 +40,7 @@ def _draft(tmp_path, text=POST):
 
 def test_each_condition_a_claim_does_not_write_names_its_line(tmp_path):
     cf, _ = _draft(tmp_path)
-    came = cf.draft.conditions_from
+    came = {i: {p: w for p, (_, w) in c.items()} for i, c in cf.draft.conditions_from.items()}
     # the baseline's sentence writes only "plain": the rest is the setup lines' (3, 4) and the command's
     assert came["decode-tps-l8"] == {
         "build": "line 3, setup",
@@ -50,6 +50,7 @@ def test_each_condition_a_claim_does_not_write_names_its_line(tmp_path):
         "offload.n_gpu_layers": "line 12, mention",
         "quant": "line 4, mention",
     }
+    assert cf.draft.conditions_from["decode-tps-l8"]["hardware"] == ("NVIDIA GeForce RTX 4090", "line 3")
     # the drafting run's sentence: the command above it (line 12) and the title's "Speculative"
     assert came["decode-tps-l14"] == {
         "block_max": "line 12, command",
@@ -68,13 +69,27 @@ def test_each_condition_a_claim_does_not_write_names_its_line(tmp_path):
     assert "t1-tok-s" not in came  # claims only: a group's origins are its rows'
 
 
+def test_a_rows_own_condition_is_not_given_its_groups_origin(tmp_path):
+    """The breaker's fault: the RTX 3090 row of a table under an "RTX 4090" title showed "(line 1,
+    the title)" beside its own 3090."""
+    cf, _ = _draft(
+        tmp_path,
+        "# llama.cpp on an RTX 4090\n\n| GPU | pp512 t/s |\n|---|---|\n| RTX 4090 | 11000 |\n"
+        "| RTX 3090 | 5500 |\n",
+    )
+    rows = {c.id: c for c in cf.claims}
+    came = cf.draft.conditions_from
+    assert rows["t1-pp512-t-s-r2"].conditions.hardware == "NVIDIA GeForce RTX 3090"
+    assert "hardware" not in came.get("t1-pp512-t-s-r2", {})
+
+
 def test_a_value_written_otherwise_is_inferred_and_a_guess_says_why(tmp_path):
     cf, _ = _draft(tmp_path, "# Long context on a 3090\n\nAt 16k context, decode ran at 41.2 tok/s.\n")
     (claim,) = cf.claims
     assert claim.conditions.ctx == 16384 and claim.conditions.decoding == "plain"
     came = cf.draft.conditions_from[claim.id]
-    assert came["decoding"] == "guess: the post names no speculative decoding"
-    assert came["hardware"] == "line 1, the title"
+    assert came["decoding"] == ("plain", "guess: the post names no speculative decoding")
+    assert came["hardware"] == ("NVIDIA GeForce RTX 3090", "line 1, the title")
     assert "ctx" not in came  # "16k" on its own line: its own words, though not the digits 16384
 
 
@@ -91,6 +106,11 @@ def test_the_page_shows_origins_of_guesses_only(tmp_path):
     assert line in page.render(cf, audit_file(out).verdicts, out.name)
     reviewed = claim.model_copy(update={"reviewed": True})
     assert "(line" not in page.conditions_line(cf, reviewed)
+    # a value the user changed, still a guess: no origin beside it (line 3 names the 4090, not a 4080)
+    edited = claim.model_copy(
+        update={"conditions": claim.conditions.model_copy(update={"hardware": "NVIDIA GeForce RTX 4080"})}
+    )
+    assert "hardware: NVIDIA GeForce RTX 4080 · " in page.conditions_line(cf, edited)
 
 
 def test_a_reviewed_entry_loses_its_origins_when_drafted_again(tmp_path):

@@ -209,3 +209,21 @@ def test_a_reviewed_group_of_a_file_drafted_before_group_keys_is_not_drafted_twi
     )  # as drafts wrote it before
     draft_post(post, out)
     assert _values(out) == [141.0, 160.2]
+
+
+def test_the_summary_counts_kept_entries_without_counting_groups_as_guesses(tmp_path):
+    """A table's group id was counted among the guesses: "11 drafted this time, 0 kept" was said of
+    a file with one kept entry."""
+    from benchbook.audit.draftfile import summary
+
+    post, out = tmp_path / "p.md", tmp_path / "p.claims.yaml"
+    post.write_text(TABLES + "\nPlain decoding ran at 98.5 tok/s.\n")
+    draft_post(post, out)
+    text = out.read_text()
+    line = next(ln for ln in text.splitlines() if "98.5" in ln and ln.startswith("  - {"))
+    out.write_text(text.replace(line, line.replace("reviewed: false", "reviewed: true")))
+    _, drafted, guessed = draft_post(post, out)
+    assert summary("p.md", out, drafted, guessed)[0].endswith(
+        "holds 3 claims, 0 statements, 0 todo statements: 2 drafted this time (reviewed: false), 1 kept as "
+        "you wrote them; 1 numbers not placed (listed under draft.unplaced)"  # the title's 4090
+    )

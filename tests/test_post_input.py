@@ -194,3 +194,70 @@ def test_a_line_separator_inside_a_line_keeps_quotes_on_their_lines(tmp_path):
     _, drafted, _ = draft_post(post)
     (claim,) = [e for e in drafted.entries if e.kind == "claim"]
     assert (claim.fields["source_line"], claim.fields["quote"]) == (7, "| tg128 | 42.50 |")
+
+
+# --- stdin: the breaker's faults -------------------------------------------------------------------
+
+
+def test_an_empty_or_closed_stdin_drafts_nothing_and_keeps_the_earlier_draft(tmp_path, monkeypatch, capsys):
+    """`curl … | benchbook audit -` with curl failing wiped the earlier draft to 0 entries; a closed
+    stdin (`<&-`) was an AttributeError traceback."""
+    monkeypatch.chdir(tmp_path)
+    _stdin(monkeypatch, b"Decode: 42.5 tok/s\n")
+    assert command.main(["-", "--out", "o"]) == 0
+    before = (tmp_path / "post.claims.yaml").read_bytes()
+    _stdin(monkeypatch, b"  \n")
+    assert command.main(["-", "--out", "o"]) == 2
+    assert (
+        "stdin: empty, so nothing drafted and nothing written; fix: check the command"
+        in capsys.readouterr().err
+    )
+    monkeypatch.setattr(sys, "stdin", None)
+    assert command.main(["-"]) == 2
+    assert "stdin is closed, so there is no post to read" in capsys.readouterr().err
+    assert (tmp_path / "post.claims.yaml").read_bytes() == before
+
+
+def test_another_post_on_stdin_is_never_merged_into_the_first_ones_draft(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    _stdin(monkeypatch, b"# Qwen on a 4090\n\nDecode: 42.5 tok/s\n")
+    assert command.main(["-", "--out", "o"]) == 0
+    before = (tmp_path / "post.claims.yaml").read_bytes()
+    _stdin(monkeypatch, b"# Llama on an M2\n\nDecode: 20.1 tok/s\n")
+    assert command.main(["-", "--out", "o"]) == 2
+    assert (
+        "post.claims.yaml: drafted from another post on stdin ('Qwen on a 4090', this one 'Llama on an M2'); "
+        "never merged, nothing written"
+    ) in capsys.readouterr().err
+    assert (tmp_path / "post.claims.yaml").read_bytes() == before
+    _stdin(monkeypatch, b"# Qwen on a 4090\n\nDecode: 42.5 tok/s, re-run.\n")  # the same post, edited
+    assert command.main(["-", "--out", "o"]) == 0
+
+
+def test_dev_stdin_redirected_from_a_file_drafts_into_the_working_folder(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from benchbook.audit.draftfile import default_out
+
+    monkeypatch.chdir(tmp_path)
+    assert default_out(Path("/dev/stdin")) == Path("stdin.claims.yaml")
+    assert default_out(Path("/proc/self/fd/0")) == Path("0.claims.yaml")
+    assert default_out(tmp_path / "blog.md") == tmp_path / "blog.claims.yaml"
+
+
+def test_python_dash_m_benchbook_runs_the_command():
+    import subprocess
+
+    from conftest import committed_root
+
+    root = committed_root()
+    out = subprocess.run(
+        [sys.executable, "-m", "benchbook", "claims", "draft", "-", "-o", "/dev/null/x.yaml"],
+        input=b"",
+        capture_output=True,
+        cwd=root,
+        env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert out.returncode == 2
+    assert b"stdin: empty, so nothing drafted and nothing written" in out.stderr

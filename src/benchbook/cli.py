@@ -541,10 +541,10 @@ def cmd_ingest(args) -> int:
 
 def cmd_claims_draft(args) -> int:
     """``benchbook claims draft POST [-o CLAIMS.yaml]`` (``benchbook.audit.draftfile.draft_post``)."""
-    from .audit.draftfile import MAX_POST_BYTES, draft_post, summary
+    from .audit.draftfile import draft_post, read_stdin, summary
 
     # bytes, decoded as a file's are (a Latin-1 or UTF-16 paste; a stream that never ends stops at the limit)
-    text = sys.stdin.buffer.read(MAX_POST_BYTES + 1) if args.post == "-" else None
+    text = read_stdin() if args.post == "-" else None
     out, drafted, guessed = draft_post(args.post, args.out, text)
     print("\n".join(summary(args.post, out, drafted, guessed)), file=sys.stderr)
     return 0

@@ -35,7 +35,7 @@ import yaml
 
 from .. import errors
 from . import run, terminal, toolgap
-from .draftfile import draft_post, summary
+from .draftfile import draft_post, read_stdin, summary
 from .verdicts import Here
 
 #: Where ``--all`` (the ``audit`` stage) writes records and pages: stage outputs, rendered by the site.
@@ -159,9 +159,7 @@ def claims_of(name: str) -> str:
     """
     text = None
     if name == "-":  # a post piped in: drafted into post.claims.yaml in the working folder
-        from .draftfile import MAX_POST_BYTES
-
-        text = sys.stdin.buffer.read(MAX_POST_BYTES + 1)
+        text = read_stdin()
     elif Path(name).suffix.lower() in CLAIMS_SUFFIXES or not Path(name).is_file():
         return name  # a claims file, or no file at all (the audit names what stands there)
     out, drafted, guessed = draft_post(name, None, text)

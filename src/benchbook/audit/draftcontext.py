@@ -1602,6 +1602,8 @@ def _origins(
     for one found on ``line``, the claim's own: its own words."""
     out = {}
     for path in dict.fromkeys(taken):
+        if isinstance(around[path], bool):
+            continue  # a flag (flash_attn: true): not traced (docs/claims.md)
         if path in src and has_path(cond, path):
             where = ctx.origin(*src[path], around[path])
             if not where.startswith(f"line {line},"):
@@ -1625,7 +1627,10 @@ def _elsewhere(ctx: Context, origins: dict[str, str], cond: dict, line: int) -> 
         if k and lines[k - 1] == line:
             continue  # its own words
         if k or k < len(lines):
-            n = lines[k - 1] if k else lines[k]
+            # a setting's number is a command's: the nearest command line before naming it, over a
+            # log line's "512 tokens" nearer the claim
+            commands = [n for n in lines[max(0, k - 50) : k] if ctx.line_kind(n) == "command"]
+            n = commands[-1] if commands and isinstance(value, int) else lines[k - 1] if k else lines[k]
             kind = ctx.line_kind(n)
             origins[path] = f"line {n}, {kind}" if kind else f"line {n}"
         else:

@@ -34,6 +34,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -635,13 +636,7 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
     out.append(f"  drafted: {scalar(draft['drafted'])}")
     at_sums = len(out)
     groups_of = {g.id: g for g in groups}
-    came = {
-        e.id: dict(
-            sorted({**(groups_of[e.group].origins if e.group in groups_of else {}), **e.origins}.items())
-        )
-        for e in entries
-        if e.kind == "claim"
-    }
+    came = {e.id: _came(e, groups_of.get(e.group or "")) for e in entries if e.kind == "claim"}
     came = {i: o for i, o in sorted(came.items()) if o}
     if came:  # where each guessed condition its claim's words do not state came from: the audit page shows it
         out.append(f"  conditions_from: {scalar(came)}")
@@ -753,17 +748,45 @@ CLAIMS_SUFFIX = ".claims.yaml"
 
 def default_out(post: Path) -> Path:
     """Where the claims file of ``post`` goes: beside it, ``<stem>.claims.yaml``; for a post that is
-    a device or a pipe (``/dev/stdin``, ``<(curl …)``'s ``/dev/fd/63``) in the working folder, as
+    a device or a pipe (``/dev/stdin``, ``<(curl …)``'s ``/dev/fd/63``), or any path under ``/dev``
+    or ``/proc`` (``/dev/stdin`` redirected from a file is a regular file), in the working folder, as
     for stdin: beside it was ``/dev/fd/63.claims.yaml`` (an error naming no fix) or, run as root,
     a file written into ``/dev``."""
     with contextlib.suppress(OSError):
         if post.exists() and not post.is_file() and not post.is_dir():
             return Path(post.stem + CLAIMS_SUFFIX)
+    if post.absolute().parts[1:2] in (("dev",), ("proc",)):  # /dev/stdin redirected from a file is one
+        return Path(post.stem + CLAIMS_SUFFIX)
     return post.with_name(post.stem + CLAIMS_SUFFIX)
 
 
 #: the most a post file may hold (the drafter reads 10 MB in seconds; a larger file is no post)
 MAX_POST_BYTES = 64 * 2**20
+
+
+def read_stdin() -> bytes:
+    """A post's bytes from standard input (``benchbook claims draft -``, ``benchbook audit -``), at
+    most ``MAX_POST_BYTES`` + 1 (``draft_post`` names a larger one); a hint on stderr when stdin is a
+    terminal (the command seemed to hang).
+
+    Raises:
+        ValueError: stdin is closed (``<&-``), or empty or blank (a pipe whose command failed: an
+            earlier draft's guesses were wiped by an empty one), naming the fix.
+    """
+    if sys.stdin is None:
+        raise ValueError(
+            "stdin is closed, so there is no post to read; fix: pipe the post in "
+            "(benchbook audit - < POST.md) or name its file"
+        )
+    if sys.stdin.isatty():
+        print("reading the post from the terminal; end it with Ctrl-D", file=sys.stderr)
+    data = sys.stdin.buffer.read(MAX_POST_BYTES + 1)
+    if not data.strip():
+        raise ValueError(
+            "stdin: empty, so nothing drafted and nothing written; fix: check the command that pipes the "
+            "post in (curl -f URL | …), or name the post's file"
+        )
+    return data
 
 
 def read_post_file(post: Path) -> str:
@@ -876,8 +899,9 @@ def _utf8_prefix(data: bytes) -> bool:
 
 def _utf16(data: bytes) -> tuple[str, str] | None:
     """``(text, "LE"|"BE")`` where ``data`` is UTF-16 without a byte-order mark and no UTF-8:
-    decoded strictly (random bytes never are: unpaired surrogates) with few control characters
-    (CJK text in UTF-16 holds no NUL bytes to tell it by)."""
+    decoded strictly (random bytes never are: unpaired surrogates), with line ends, few control
+    characters and mostly ``_COMMON`` characters (CJK text in UTF-16 holds no NUL bytes but its line
+    ends' to tell it by)."""
     if len(data) % 2:
         return None
     best: tuple[int, str, str] | None = None
@@ -888,8 +912,9 @@ def _utf16(data: bytes) -> tuple[str, str] | None:
             continue
         sample = text[:BINARY_SAMPLE]
         common = len(_COMMON.findall(sample))
-        # read in the wrong byte order, CJK is other CJK, but a line end is U+0A00 and ASCII is gone
-        if _controls(sample, False) <= BINARY_LEAST and 2 * common > len(sample):
+        # read in the wrong byte order, CJK is other CJK, but a line end is U+0A00 and ASCII is gone;
+        # Latin-1 text read as UTF-16 is CJK too, but its line ends are no U+000A
+        if "\n" in sample and _controls(sample, False) <= BINARY_LEAST and 2 * common > len(sample):
             if best is None or common > best[0]:
                 best = (common, text, order.upper())
     return (best[1], best[2]) if best else None
@@ -1004,6 +1029,40 @@ def _check_origin(target: Path, post_name: str, path: Path) -> None:
         )
 
 
+def _came(e: Entry, group) -> dict[str, list]:
+    """``draft.conditions_from`` of the claim ``e`` (in ``group``, a ``Group``, or None): path ->
+    ``[value, where]`` of each condition with an origin, its group's where the claim does not state
+    the path itself (a row's own "RTX 3090" is not the title's "RTX 4090"); the value, so the page
+    shows no origin beside a value the user changed."""
+    own = e.fields.get("conditions") or {}
+    shared = (group.fields.get("conditions") or {}) if group is not None else {}
+    out: dict[str, list] = {}
+    for source, cond, origins in ((group, shared, group.origins if group else {}), (e, own, e.origins)):
+        for path, where in origins.items():
+            value = _get(cond, path)
+            if value is not None and (source is e or _get(own, path) is None):
+                out[path] = [value, where]
+    return dict(sorted(out.items()))
+
+
+def _check_stdin_title(target: Path, title: str | None) -> None:
+    """Raises ValueError where ``target``, drafted from a post on stdin, holds another post's title
+    than ``title``: posts piped in one after another all draft into ``post.claims.yaml``, and the
+    second was merged into the first's reviewed entries without a word."""
+    if title is None or _drafted_from(target) != "stdin":
+        return
+    with contextlib.suppress(OSError, yaml.YAMLError, UnicodeDecodeError, RecursionError):
+        data = yaml.safe_load(target.read_text(encoding="utf-8"))
+        source = data.get("source") if isinstance(data, dict) else None
+        old = source.get("title") if isinstance(source, dict) else None
+        if isinstance(old, str) and old.strip() != title.strip():
+            raise ValueError(
+                f"{target}: drafted from another post on stdin ({old!r}, this one {title!r}); never merged, "
+                f"nothing written; fix: draft this one into a file of its own (benchbook claims draft - -o "
+                f"NAME.claims.yaml < POST), or move {target} away"
+            )
+
+
 def draft_post(
     post: str | Path, out: str | Path | None = None, text: str | bytes | None = None
 ) -> tuple[Path, Drafted, list[str]]:
@@ -1046,6 +1105,8 @@ def draft_post(
     post_name = "stdin" if stdin else path.name
     _check_origin(target, post_name, path)  # before drafting, and again under write's lock
     drafted = draft_text(text, path.name)
+    if stdin:
+        _check_stdin_title(target, drafted.title)
     if how is not None:
         drafted.notes.insert(0, f"{post_name}: {how}")
     guessed = write(drafted, target, post_name, path)
@@ -1087,7 +1148,10 @@ def summary(post: str, out: Path, drafted: Drafted, guessed: list[str]) -> list[
     claims, 3 statements" of a file of 11 claims and 4 statements: it counted the draft alone."""
     kinds = held(out)
     total = sum(kinds.values())
-    kept = max(total - len(guessed), 0)
+    # the claims and statements guessed (a table's group id is none: it counted as one, and "11
+    # drafted, 0 kept" was said of a file with one kept entry)
+    entries = len(set(guessed) - {g.id for g in drafted.groups})
+    kept = max(total - entries, 0)
     if guessed:
         second = (
             f"{len(guessed)} entries guessed (reviewed: false; check each against its quote): "
@@ -1099,7 +1163,7 @@ def summary(post: str, out: Path, drafted: Drafted, guessed: list[str]) -> list[
         second = "no entry guessed: every entry of the file is reviewed, kept as you wrote it"
     lines = [
         f"{post}: {out} holds {kinds['claim']} claims, {kinds['statement']} statements, {kinds['todo']} "
-        f"todo statements: {len(guessed)} drafted this time (reviewed: false), {kept} kept as you wrote "
+        f"todo statements: {entries} drafted this time (reviewed: false), {kept} kept as you wrote "
         f"them; {len(drafted.unplaced)} numbers not placed (listed under draft.unplaced)",
         second,
     ]

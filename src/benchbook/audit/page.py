@@ -105,6 +105,11 @@ def quoted(item: Claim | Statement | Todo | None) -> str:
     return f'<br><small class="bb-source">{at}{words}{guess}</small>'
 
 
+def _same(drafted: object, now: object) -> bool:
+    """Whether a condition still holds the value the draft gave it (names compared case-blind)."""
+    return str(drafted).strip().lower() == str(now).strip().lower()
+
+
 def conditions_line(cf: ClaimsFile, claim: Claim) -> str:
     """The conditions a claim is stated under, as its row shows them below the source's words:
     ``ClaimsFile.conditions_of`` (the file's and its group's defaults filled in), one
@@ -113,7 +118,7 @@ def conditions_line(cf: ClaimsFile, claim: Claim) -> str:
     A drafted claim's conditions are the drafter's guesses (issue 29): showing them is how a reader
     spots a wrong one without opening the YAML.  Of a claim not yet reviewed, a condition its own
     words do not state says where the draft took it from (``draft.conditions_from``: "(line 3,
-    setup)", "(guess: the post names no speculative decoding)")."""
+    setup)", "(guess: the post names no speculative decoding)"), while it holds the value drafted."""
     cond = cf.conditions_of(claim).model_dump(exclude_none=True)
     came = cf.draft.conditions_from.get(claim.id, {}) if cf.draft is not None and not claim.reviewed else {}
     parts: list[str] = []
@@ -123,7 +128,8 @@ def conditions_line(cf: ClaimsFile, claim: Claim) -> str:
             if v is None:
                 continue
             path = name if k is None else f"{name}.{k}"
-            where = f" ({came[path]})" if path in came else ""
+            drafted = came.get(path)
+            where = f" ({drafted[1]})" if drafted is not None and _same(drafted[0], v) else ""
             parts.append(f"{path}: {str(v).lower() if isinstance(v, bool) else v}{where}")
     if not parts:
         return ""

@@ -476,10 +476,11 @@ class Draft(_Strict):
         description="id -> digests of what the draft wrote (its quote, metric and value; the whole "
         "entry), so a re-draft names the same entry whatever line it moved to, and tells a guess you edited",
     )
-    conditions_from: dict[str, dict[str, str]] = Field(
+    conditions_from: dict[str, dict[str, tuple[Any, str]]] = Field(
         default_factory=dict,
-        description="claim id -> condition path -> where the draft took a condition the claim's own words "
-        "do not state from ('line 3, setup', 'line 1, the title', 'guess: ...'); shown on the audit page",
+        description="claim id -> condition path -> [the value drafted, where the draft took it from: "
+        "'line 3, setup', 'line 1, the title', 'guess: ...'] for a condition the claim's own words do not "
+        "state; shown on the audit page beside the condition while it holds that value",
     )
     unplaced: list[Unplaced] = Field(default_factory=list)
 
