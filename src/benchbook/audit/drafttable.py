@@ -168,7 +168,15 @@ def _key(header: str) -> str:
 def _header_unit(header: str) -> str | None:
     """The unit a table header names: after a number put before it, as a unit written alone, in
     parentheses of any script ("推理速度（token/s）"), or in words ("每秒生成的令牌数", tokens per
-    second: ``toollines.label_unit``); a count of tokens or layers only where written first."""
+    second: ``toollines.label_unit``); a count of tokens or layers only where written first.  Bold
+    or code marks around the header ("**512 tokens (generation, seconds)**") are no part of it."""
+    header = header.strip().strip("*_`").strip()
+    timed = re.search(
+        r"[(（]\s*(?:[^()（）]*[,;，]\s*)?(seconds?|secs?|s|ms|minutes?|min)\s*[)）]\s*$", header, re.I
+    )
+    if timed:  # "512 tokens (generation, seconds)": the time the tokens took, not a count of tokens
+        word = timed.group(1).lower()
+        return "ms" if word == "ms" else "min" if word.startswith("min") else "s"
     if re.search(
         r"\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\bmean\s+accepted\s+tokens\b", header, re.IGNORECASE
     ):
@@ -195,6 +203,53 @@ def _header_unit(header: str) -> str | None:
     if re.search(r"(?:\(|\s)(?:sec|seconds|s)\)?$", header.strip(), re.IGNORECASE):
         return "s"  # "Time (s)", "T_PP s" (llama-sweep-bench's time columns)
     return None
+
+
+#: llama.cpp's timing names as a column's header ("eval time", "prompt eval time", "mean eval time"):
+#: its timing lines state them in ms, the unit a table of their figures leaves unwritten
+_TIMING_HEADER = re.compile(r"\W*(?:mean\s+|avg\.?\s+|average\s+)?(?:prompt\s+)?eval\s+time\W*", re.I)
+
+
+def _timing_unit(header: str) -> str | None:
+    """ "ms" for a header of llama.cpp's timing names over plain numbers (``_TIMING_HEADER``), else None."""
+    return "ms" if _TIMING_HEADER.fullmatch(header) else None
+
+
+def _spanned_header(header: list[str], body: list[list[str]]) -> tuple[list[str], dict[int, int]]:
+    """A header naming its measurement once over several columns ("| eval time |  |  |": a spanned
+    cell pasted as one named and blank ones): the blank headers take the name before them where
+    that name is a measurement (``_names_metric``, ``_MEASURE_HEADER``) and every cell of the blank
+    column is a plain number; returns the header and, for each column of such a run, its 1-based
+    place in the run (``run_index``).  Issue 29's corpus: p122."""
+    out = list(header)
+    runs: dict[int, int] = {}
+    for j in range(1, len(out)):
+        if out[j].strip() or not out[j - 1].strip():
+            continue
+        name = out[j - 1]
+        if not (_names_metric(name) or _MEASURE_HEADER.search(name)):
+            continue
+        cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
+        if not cells or not all(re.fullmatch(r"\s*[~≈]?\s*\d[\d.,]*\s*", c) for c in cells):
+            continue
+        out[j] = name
+        runs.setdefault(j - 1, 1)
+        runs[j] = runs[j - 1] + 1
+    return out, runs
+
+
+def _mean_columns(header: list[str], runs: dict[int, int]) -> dict[int, list[int]]:
+    """The columns stating the mean of a run of columns (``_spanned_header``): "mean eval time"
+    after three "eval time" columns -> that column: the run's columns."""
+    out: dict[int, list[int]] = {}
+    for j, h in enumerate(header):
+        m = re.fullmatch(r"\W*(?:mean|avg\.?|average)\s+(.+?)\W*", h, re.IGNORECASE)
+        if m is None:
+            continue
+        cols = [k for k in runs if header[k].strip().lower() == m.group(1).strip().lower()]
+        if len(cols) >= 2:
+            out[j] = cols
+    return out
 
 
 def _names_metric(label: str) -> bool:
@@ -314,10 +369,20 @@ def _transposed(rows: list[list[str]]) -> str | None:
     if any(_names_metric(h) and not _RELATING_HEADER.search(h) for h in header[1:]):
         return None  # a "% Difference" column relates the configurations: no metric of its own
     # a row's first cell names a metric ("Avg tok/s"), it is no value ("12 tok/s" under "Speed")
-    naming = sum(
-        1 for r in body if r and _names_metric(re.sub(r"[*_`]", "", r[0])) and not re.match(r"\W*\d", r[0])
-    )
+    naming = sum(1 for r in body if r and _names_row(re.sub(r"[*_`]", "", r[0])))
     return "rows" if naming >= 2 and naming * 2 >= len(body) else None
+
+
+def _names_row(label: str) -> bool:
+    """Whether a row's first cell names a metric (``_names_metric``, or memory: "VRAM") and is no
+    value ("12 tok/s" under "Speed"); a count before the metric's words is part of the name ("3200
+    tokens (prompt processing, seconds)")."""
+    if re.fullmatch(r"\W*[~≈]?\d[\d.,]*\s*[^\s\d(]*\W*", label):
+        return False  # "12 tok/s", "41.5": a value
+    if re.match(r"\W*\d", label) and not re.search(r"\(.*[^\W\d_].*\)", label):
+        return False  # "16K ctx": a setting, no metric named in words
+    memory = re.fullmatch(r"\W*(?:vram|memory|ram|显存|内存)(?:\s+\w+)?\W*", label, re.IGNORECASE)
+    return _names_metric(label) or memory is not None
 
 
 #: a table header naming a measurement ("TTFT", "Duration", "Latency"): its numbers are results,
@@ -419,6 +484,7 @@ class Tables(Sides):
             block = block.transposed(header_is_data=shape == "keyvalue")
         rows = block.rows
         header, body = rows[0], rows[1:]
+        header, runs = _spanned_header(header, body)
         width = len(header)
         if _settings_table(header, body):
             # "| GPU | A100 40GB |", "| n_ctx | 2048 |": the setup a post ran, no result
@@ -433,7 +499,10 @@ class Tables(Sides):
             cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
             with_unit = [n for c in cells for n in numbers(c)[:1] if n.unit]
             head_unit = (
-                _header_unit(h) or _ratio_column(h, cells) or (_tokens_column(h, cells) if j else None)
+                _header_unit(h)
+                or _ratio_column(h, cells)
+                or (_tokens_column(h, cells) if j else None)
+                or (_timing_unit(h) if not with_unit else None)
             )
             # a table of metrics as rows, configurations as columns: its row of token counts
             # ("Generated tokens  80  88  70") is one more result of each configuration, not a label
@@ -450,6 +519,10 @@ class Tables(Sides):
                 kinds.append("unplaced")  # "TTFT", "Duration" over plain numbers: no unit to state
             else:
                 kinds.append("label")
+        # "| eval time | | | mean eval time |": the mean of the run columns, a statement of each row
+        means = _mean_columns(header, runs)
+        for j in means:
+            kinds[j] = "mean"
         lead_unit = self.para_rate or self.heading_rate
         if lead_unit is not None and "value" not in kinds:
             # a table that states no unit, under a paragraph or heading stating a rate: its columns
@@ -493,6 +566,7 @@ class Tables(Sides):
                 or _ratio_column(h, [r[j] for r in body if j < len(r)])
                 or _tokens_column(h, [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])
                 or next((n.unit for r in body if j < len(r) for n in numbers(r[j])[:1] if n.unit), None)
+                or _timing_unit(h)
             )
             if unit is None and _metric_header(h):
                 unit = "t/s"
@@ -540,6 +614,8 @@ class Tables(Sides):
             if len(engines) == 1:  # "MLC LLM (tok/sec)" beside "Exllama (tok/sec)": the column's engine
                 gfields.setdefault("conditions", {})["engine"] = engines.pop()
             machine = column_machine(h)
+            if j in runs:  # "| eval time | | |": the header's measurement again, one run a column
+                gfields.setdefault("conditions", {})["run_index"] = runs[j]
             if machine is not None:  # "| RTX 3090 | RTX 4090 |", "V1: 3090Ti": the column's machine
                 gfields.setdefault("conditions", {})["hardware"] = machine
             if kinds[j] == "lead" and (task := lead_prompts.get(j)) is not None:
@@ -686,6 +762,9 @@ class Tables(Sides):
                 label = " ".join([header[j], *labels])
                 cell_ids[r, j] = self.add_claim(fields, f"{gid}-r{r + 1}", gid, label)
             row_labels.append(" ".join(labels))
+        for j, of_cols in means.items():
+            of = [cell_ids.get((r, k)) for r in range(len(body)) for k in of_cols]
+            self.mean_cells(header[j], body, block, j, of)
         for r, j, n, line in changes:
             rows_of = [cell_ids[k, j] for k in range(len(body)) if (k, j) in cell_ids]
             if len(rows_of) != 2:
@@ -724,6 +803,32 @@ class Tables(Sides):
             self.table_relations(
                 header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels
             )
+
+    def mean_cells(self, header: str, body: list[list[str]], block: Block, j: int, of: list) -> None:
+        """Each row's cell of a mean column (``_mean_columns``) as a statement of kind mean over the
+        row's claims of the run's columns (``of``: row by row, the run's columns in order), where
+        every one of them was drafted; else its number is listed as unplaced."""
+        per_row = len(of) // max(len(body), 1)
+        for r, row in enumerate(body):
+            if j >= len(row) or _EMPTY.match(row[j]):
+                continue
+            line = block.line_of(r + 1, j)
+            found = numbers(row[j])
+            sides = of[r * per_row : (r + 1) * per_row]
+            if not found or not stateable(found[0]) or None in sides:
+                self.out.unplaced += [(line, n.text, self.post.line(line)[:300]) for n in found]
+                continue
+            unit = self.groups[str(self.claims[sides[0]].group)].fields.get("unit")
+            sid = self.new_id(f"s-l{line}")
+            fields = {
+                "kind": "mean",
+                "statement": f"{header} {row[j]}",
+                "of": [self.first_stated(c) for c in sides],
+                "value": Num(found[0].text),
+                "unit": unit,
+                **source_fields(line, f"{header}: {row[j]} — {self.post.line(line)}"),
+            }
+            self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
     def prose_baseline(
         self, header: list[str], body: list[list[str]], kinds: list[str], j: int
