@@ -67,3 +67,90 @@ def test_a_table_of_metric_rows_reads_decimal_commas_under_the_row_labels_unit(t
     ]
     # "512 tokens" names the workload the time is of, not the unit of the cells
     assert not [c for c in cf.claims if c.unit == "tokens"]
+
+
+# --- several numbers of one column in one cell (p152, p155, p156, p161) ------------------------------
+
+
+def test_runs_in_one_cell_are_one_claim_each_with_their_run_index(tmp_path):
+    text = "# R\n\n| arm | decode tok/s (3 runs) |\n|---|---|\n| baseline | 115.6 / 115.7 / 115.4 |\n"
+    cf = _drafted(text, tmp_path)
+    assert _rows(cf) == [
+        ("decode_tps", 115.6, "tok/s", 1),
+        ("decode_tps", 115.7, "tok/s", 1),
+        ("decode_tps", 115.4, "tok/s", 1),
+    ]
+    assert [conditions(cf, c)["run_index"] for c in cf.claims] == [1, 2, 3]
+
+
+def test_a_mean_and_a_median_in_one_cell_are_two_claims_with_their_stat(tmp_path):
+    text = "# R\n\n| | tok/s |\n|---|---|\n| baseline (no spec) | 41.3 mean / 41.4 median |\n"
+    cf = _drafted(text, tmp_path)
+    assert _rows(cf) == [("decode_tps", 41.3, "tok/s", 1), ("decode_tps", 41.4, "tok/s", 1)]
+    assert [conditions(cf, c)["other"]["stat"] for c in cf.claims] == ["mean", "median"]
+
+
+def test_per_position_percentages_share_the_unit_written_after_the_last(tmp_path):
+    text = (
+        "# R\n\n| Metric | Value |\n|---|---|\n| Per-position accept (code) | 92 / 79 / 68 / 59 % |\n"
+        "| VRAM | 22.5 GB/card |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [
+        (92, "%"),
+        (79, "%"),
+        (68, "%"),
+        (59, "%"),
+        (22.5, "GB"),
+    ]
+    assert [conditions(cf, c)["other"]["draft_position"] for c in cf.claims[:4]] == [0, 1, 2, 3]
+    assert cf.claims[4].metric == "vram"
+
+
+def test_rows_without_a_header_give_each_engine_its_rate(tmp_path):
+    text = (
+        "# Single user\n\n"
+        "| Llama 3.3 70B Q4 · 2× RTX 5090 | Ollama 28 tok/s · vLLM 32 tok/s | vLLM +14% |\n"
+        "| Qwen 3 30B MoE · 1× RTX 5090 | Ollama 44 tok/s · vLLM 48 tok/s | vLLM +9% |\n"
+        "| Llama 3.3 70B Q4 · 1× RTX 5090 (offload) | Ollama 9 tok/s · vLLM 11 tok/s | vLLM +22% |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    rates = [(c.value, conditions(cf, c)["engine"]) for c in cf.claims if c.unit == "tok/s"]
+    assert rates == [(28, "Ollama"), (32, "vLLM"), (44, "Ollama"), (48, "vLLM"), (9, "Ollama"), (11, "vLLM")]
+
+
+def test_a_cell_of_mixed_numbers_is_no_list(tmp_path):
+    # control: "0 errors / 0 MiB VRAM growth" holds words other than a statistic or an engine
+    from benchbook.audit.drafttable import cell_pieces
+
+    assert cell_pieces("0 errors / 0 silent-empty / 0 MiB VRAM growth", "Soak", None) == []
+    assert cell_pieces("20,366 MiB", "VRAM", "MiB") == []
+    assert cell_pieces("12/19/32", "GPU", None) == []
+
+
+# --- units in words (Russian, Ukrainian) and a unit carried to the other side (p163, p164) ----------
+
+
+def test_russian_rate_words_and_a_unit_carried_to_the_next_sentence(tmp_path):
+    text = (
+        "# Цифры\n\nLlama.cpp выдает 42 токена в секунду. Ollama - 25.\n\n"
+        "Разница составляет 17 секунд против 40.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(42, "tok/s"), (25, "tok/s"), (17, "s"), (40, "s")]
+
+
+def test_ukrainian_times_word_is_a_multiple():
+    from benchbook.audit.draftprose import numbers
+
+    assert [(n.text, n.unit) for n in numbers("прискорення інференсу LLM у 2-3 рази")] == [("2–3", "x")]
+    assert [(n.text, n.unit) for n in numbers("у 3,6 рази на GPU H200")] == [("3.6", "x")]
+
+
+def test_a_label_after_a_rate_takes_no_unit_and_a_count_of_tokens_stays_plain():
+    from benchbook.audit.draftprose import numbers
+
+    # control: a colon label is no other side; "4096 токенов" is a context size, not a rate
+    assert [(n.text, n.unit) for n in numbers("at 40 tok/s. Threads: 8.")] == [("40", "tok/s"), ("8", None)]
+    assert [(n.text, n.unit) for n in numbers("контекст 4096 токенов")] == [("4096", None)]
+    assert [(n.text, n.unit) for n in numbers("2 GB/layer")] == [("2", None)]

@@ -94,6 +94,30 @@ UNITS: dict[str, str] = {
     "밀리초": "ms",
     "мс": "ms",
     "сек": "s",
+    # units in words, Russian and Ukrainian ("42 токена в секунду", "17 секунд", "у 2-3 рази")
+    "токена в секунду": "tok/s",
+    "токенов в секунду": "tok/s",
+    "токен в секунду": "tok/s",
+    "токенов в сек": "tok/s",
+    "токенів за секунду": "tok/s",
+    "токени за секунду": "tok/s",
+    "токенів на секунду": "tok/s",
+    "токенів/с": "tok/s",
+    "миллисекунд": "ms",
+    "мілісекунд": "ms",
+    "секунд": "s",
+    "секунды": "s",
+    "секунду": "s",
+    "секунда": "s",
+    "секунди": "s",
+    "минут": "min",
+    "минуты": "min",
+    "минуту": "min",
+    "хвилин": "min",
+    "хвилини": "min",
+    "раза": "x",
+    "рази": "x",
+    "разів": "x",
     "分钟": "min",
     "小时": "h",
     "時間": "h",
@@ -157,9 +181,11 @@ _NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d{4}
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
 #: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
 #: (a unit followed by "/" and a word is a unit per that word, not this one: "1.61s/it" is tqdm's
-#: seconds per iteration, "2 GB/layer" no size)
+#: seconds per iteration, "2 GB/layer" no size; per device it is: "22.5 GB/card")
+#: a device a size is given per ("22.5 GB/card", "20 GB/GPU": the size on each, a size all the same)
+_PER_DEVICE = r"(?:cards?|gpus?|devices?)\b"
 _UNIT = (
-    rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/[A-Za-z])|"
+    rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/(?!{_PER_DEVICE})[A-Za-z])|"
     r"x(?![a-z\d])|s(?![a-z\d/])|h(?![a-z\d/])|tok(?![a-z\d/])|min(?![a-z\d/]))"
 )
 #: a hyphen joining a number to a time word it qualifies ("15-minute engine rebuilds", "a 2-hour
@@ -444,6 +470,33 @@ def _minutes_seconds(text: str, found: list[Number]) -> list[Number]:
     return sorted(kept, key=lambda n: n.start)
 
 
+#: between a number with a unit and one without that takes it: "17 секунд против 40", "38 t/s vs 33.93"
+_AGAINST = re.compile(
+    r"\s*(?:против|проти|vs\.?|versus|against|compared (?:to|with)|instead of|вместо|замість)\s*$", re.I
+)
+#: a sentence naming one thing and its number after the sentence that gave the unit ("Llama.cpp
+#: выдает 42 токена в секунду. Ollama - 25.")
+_NAMED_AFTER = re.compile(r"[.!?;]\s+[^\W\d][\w.\-]*\s*[-–—]\s*$")
+
+
+def _carried(text: str, found: list[Number]) -> list[Number]:
+    """A number with no unit right after one with a rate's, time's or size's unit takes it where the
+    words between compare the two ("17 секунд против 40") or start a sentence that names the other
+    side alone ("… 42 токена в секунду. Ollama - 25."); the number then ends its clause."""
+    out = list(found)
+    for i in range(1, len(out)):
+        n, prev = out[i], out[i - 1]
+        if n.unit is not None or n.range is not None or family(prev.unit) not in ("rate", "time", "size"):
+            continue
+        gap = text[prev.end : n.start]
+        if not (_AGAINST.match(gap) or _NAMED_AFTER.search(gap)):
+            continue
+        if not re.match(r"\s*(?:[.!?;,)]|$)", text[n.end : n.end + 2]):
+            continue
+        out[i] = replace(n, unit=prev.unit)
+    return out
+
+
 def _ordered_pair(a: str, b: str) -> bool:
     """Whether "a–b" can be a range: two plain numbers, the first not above the second."""
     try:
@@ -589,6 +642,7 @@ def numbers(text: str) -> list[Number]:
         )
         pos = end
     out = _minutes_seconds(text, out)
+    out = _carried(text, out)
     # "3秒左右", "5秒程度", "150밀리초 정도": an "about" word after the number and its unit
     return [
         replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n

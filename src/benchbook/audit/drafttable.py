@@ -252,6 +252,90 @@ def _mean_columns(header: list[str], runs: dict[int, int]) -> dict[int, list[int
     return out
 
 
+def _headerless(rows: list[list[str]]) -> bool:
+    """Whether a table's first row is a row of values, not its header: pasted without a header
+    ("Llama2 | EXL2 4.0 bpw | 7B | 164 t/s | 197 t/s" over "-- | --"; rows of "| Llama 3.3 70B Q4 ·
+    2× RTX 5090 | Ollama 28 tok/s · vLLM 32 tok/s | vLLM +14% |" with no rule): a cell after the
+    first states a number with its unit, and every other row states one in the same column."""
+    # a number in parentheses is the header's qualifier ("Theoretical max (5.1 GB model)"), no value
+    cols = [
+        j
+        for j, c in enumerate(rows[0])
+        if j and any(n.unit for n in numbers(re.sub(r"\([^)]*\)", "", c))[:1])
+    ]
+    if not cols:
+        return False
+    if len(rows) == 1:
+        return True
+    if label_key(rows[0][0]) in LABELS:
+        return False
+    return any(all(j < len(r) and any(n.unit for n in numbers(r[j])[:1]) for r in rows[1:]) for j in cols)
+
+
+#: what separates the numbers of one cell: a slash or a middle dot between spaces ("116.9 / 120.7",
+#: "Ollama 28 tok/s · vLLM 32 tok/s"; never "tok/s", "12/19/32")
+_PIECES = re.compile(r"\s+/\s+|\s*[·•]\s*")
+#: a statistic written after its number ("41.3 mean / 41.4 median")
+_PIECE_STAT = re.compile(r"(?i)(mean|median|avg|average|min|max|p\d{2})")
+
+
+def _cell_unit(cell: str) -> str | None:
+    """The unit of a cell's first number, or the one its numbers share written after the last
+    ("92 / 79 / 68 / 59 %": ``cell_pieces``)."""
+    first = numbers(cell)[:1]
+    if first and first[0].unit:
+        return first[0].unit
+    pieces = cell_pieces(cell, "", None) if first else []
+    return pieces[0][0].unit if pieces else None
+
+
+def cell_pieces(cell: str, header: str, unit: str | None) -> list[tuple[Number, dict]]:
+    """The numbers of a table cell stating several of one column's kind, each with the conditions
+    that tell it from the others: a statistic after it ("41.3 mean / 41.4 median": ``other.stat``),
+    an engine before it ("Ollama 28 tok/s · vLLM 32 tok/s": ``engine``), else its place (a draft
+    position, from 0, where the header says "position"; a run, from 1, otherwise: "116.9 / 120.7 /
+    120.7", "92 / 79 / 68 / 59 %").  A unit written only after the last is every number's.  Empty
+    where the cell is one number, a piece holds other words or not one number ("0 errors / 0 MiB
+    VRAM growth"), or a unit is not of the column's family.  Issue 29's corpus: p152, p155, p156, p161."""
+    text = cell.strip().strip("*_`").strip()
+    parts = _PIECES.split(text)
+    if len(parts) < 2:
+        return []
+    found: list[tuple[Number, str]] = []
+    for part in parts:
+        ns = numbers(part)
+        if len(ns) != 1 or ns[0].range is not None or not stateable(ns[0]):
+            return []
+        n = ns[0]
+        found.append((n, (part[: n.start] + " " + part[n.end :]).strip(" *_`")))
+    units = [n.unit for n, _ in found]
+    if any(units[:-1]) and len(set(units)) != 1:
+        return []
+    carried = units[-1] or unit
+    if carried is None or (unit is not None and family(carried) != family(unit)):
+        return []
+    words = [w for _, w in found]
+    out: list[tuple[Number, dict]] = []
+    for k, (n, word) in enumerate(found):
+        extra: dict = {}
+        if not word:
+            if any(words):
+                return []
+            if re.search(r"(?i)position", header):
+                extra = {"other": {"draft_position": k}}
+            else:
+                extra = {"run_index": k + 1}
+        elif _PIECE_STAT.fullmatch(word):
+            stat = word.lower()
+            extra = {"other": {"stat": {"avg": "mean", "average": "mean"}.get(stat, stat)}}
+        elif len(engines := engines_in(word)) == 1 and re.fullmatch(r"[\w.\- ]+", word):
+            extra = {"engine": engines.pop()}
+        else:
+            return []
+        out.append((replace(n, unit=n.unit or carried), extra))
+    return out
+
+
 def _names_metric(label: str) -> bool:
     """Whether a table label names a metric: a unit (``_header_unit``), a rate's or test's words
     (``_metric_header``), or acceptance/latency words."""
@@ -472,11 +556,13 @@ class Tables(Sides):
 
     # --- tables -----------------------------------------------------------------------------------
     def table(self, block: Block) -> None:
-        if len(block.rows) == 1 and any(n.unit for c in block.rows[0][1:] for n in numbers(c)[:1]):
+        if _headerless(block.rows):
             # a row pasted without its header ("Llama2 | EXL2 4.0 bpw | 7B | 164 t/s | 197 t/s" over
-            # "-- | --"): Markdown reads it as the header; it is a row of values, columns unnamed
+            # "-- | --"), or rows with no header at all: the first is read as the header; it is a row
+            # of values, columns unnamed
             line = block.row_lines[0] if block.row_lines else block.start
-            block = replace(block, rows=[[""] * len(block.rows[0]), block.rows[0]], row_lines=[line, line])
+            lines = [line, line, *block.row_lines[1:]]
+            block = replace(block, rows=[[""] * len(block.rows[0]), *block.rows], row_lines=lines)
         if len(block.rows) < 2:
             return
         shape = _transposed(block.rows)
@@ -497,7 +583,7 @@ class Tables(Sides):
         for j, h in enumerate(header):
             key = label_key(h)
             cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
-            with_unit = [n for c in cells for n in numbers(c)[:1] if n.unit]
+            with_unit = [u for c in cells if (u := _cell_unit(c))]
             head_unit = (
                 _header_unit(h)
                 or _ratio_column(h, cells)
@@ -565,7 +651,7 @@ class Tables(Sides):
                 or _header_unit(h)
                 or _ratio_column(h, [r[j] for r in body if j < len(r)])
                 or _tokens_column(h, [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])
-                or next((n.unit for r in body if j < len(r) for n in numbers(r[j])[:1] if n.unit), None)
+                or next((u for r in body if j < len(r) and (u := _cell_unit(r[j]))), None)
                 or _timing_unit(h)
             )
             if unit is None and _metric_header(h):
@@ -729,6 +815,21 @@ class Tables(Sides):
                 if not found:
                     continue
                 n = found[0]
+                pieces = cell_pieces(row[j], header[j], self.groups[gid].fields.get("unit"))
+                if pieces:
+                    # "116.9 / 120.7 / 120.7", "41.3 mean / 41.4 median", "Ollama 28 tok/s · vLLM 32
+                    # tok/s": one claim per number, each with what tells it from the others
+                    for k, (piece, extra) in enumerate(pieces):
+                        fields = number_fields(piece)
+                        fields.pop("unit", None)
+                        fields["conditions"] = merged(cond, extra)
+                        quote = f"{header[j]}: {row[j]} — {self.post.line(line)}"
+                        fields.update(source_fields(line, quote))
+                        cid = self.add_claim(
+                            fields, f"{gid}-r{r + 1}-{k + 1}", gid, " ".join([header[j], *labels])
+                        )
+                        cell_ids.setdefault((r, j), cid)
+                    continue
                 if n.unit and family(n.unit) != family(self.groups[gid].fields.get("unit")):
                     # "-23%" under a t/s column (a row of changes): not a rate of the column; a
                     # change of the column's two rows when the table has two (``column_changes``)
