@@ -154,3 +154,45 @@ def test_a_label_after_a_rate_takes_no_unit_and_a_count_of_tokens_stays_plain():
     assert [(n.text, n.unit) for n in numbers("at 40 tok/s. Threads: 8.")] == [("40", "tok/s"), ("8", None)]
     assert [(n.text, n.unit) for n in numbers("контекст 4096 токенов")] == [("4096", None)]
     assert [(n.text, n.unit) for n in numbers("2 GB/layer")] == [("2", None)]
+
+
+# --- unit-less values under labels (p145, p146) ------------------------------------------------------
+
+
+def test_bare_label_values_under_a_caption_take_its_rate_unit(tmp_path):
+    text = (
+        "# EAGLE\n\nOutput tokens/s on H100 BS1\n\n"
+        "vanilla (`meta-llama/Llama-3.1-8B-Instruct`): 133\n\n"
+        "EAGLE 1:\n* K=2: 201.69, speedup:  1.51x\n* Threads: 8\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims if c.unit == "tok/s"] == [
+        ("decode_tps", 133, "tok/s"),
+        ("decode_tps", 201.69, "tok/s"),
+    ]
+    (ratio,) = [s for s in cf.statements if s.kind == "ratio"]
+    assert ratio.value == 1.51  # 201.69 / 133 = 1.516: its sides found by value
+
+
+def test_bare_label_values_with_no_caption_stay_unplaced(tmp_path):
+    # control: no caption names a unit: "K=2: 201.69" is no claim
+    cf = _drafted("# EAGLE\n\nEAGLE 1:\n* K=2: 201.69\n* K=4: 198\n", tmp_path)
+    assert cf.claims == []
+
+
+def test_vllm_spec_decode_counts_in_snake_case_are_counts():
+    from benchbook.audit.toollines import tool_results
+
+    lines = [
+        (1, "num_drafts: 993"),
+        (2, "num_draft_tokens: 4960"),
+        (3, "num_accepted_tokens: 3562"),
+        (4, "num_tokens_generated_without_sd: 821"),
+    ]
+    got = [(r.metric, r.value, r.unit) for r in tool_results(lines, True)]
+    assert got == [
+        ("draft_proposals", "993", "proposals"),
+        ("draft_tokens", "4960", "tokens"),
+        ("accepted_tokens", "3562", "tokens"),
+        ("tokens", "821", "tokens"),
+    ]

@@ -497,6 +497,24 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
     return out
 
 
+#: a label and a number with no unit, the number ending its clause: "vanilla (`model`): 133", "* K=2:
+#: 201.69, speedup: 1.51x"
+_LABELLED_BARE = re.compile(
+    r"(?:^|(?<=[,;]\s))\s*(?:[-*•]\s+)?(?P<label>[^:,;\d\s][^:,;]{0,60}?)\s*:\s*"
+    r"(?P<v>\d[\d,]*(?:\.\d+)?)\s*(?=[,;]|$)"
+)
+
+
+def labelled_bare(text: str) -> list[tuple[str, str, int, int]]:
+    """The ``label: number`` parts of a line whose number has no unit and ends its clause (a list of
+    results under a caption naming their unit, "Output tokens/s on H100 BS1"): (label, number as
+    written, start, end of the number)."""
+    return [
+        (m.group("label").strip(), number_text(m.group("v")), m.start("v"), m.end("v"))
+        for m in _LABELLED_BARE.finditer(text)
+    ]
+
+
 def _ordered_pair(a: str, b: str) -> bool:
     """Whether "a–b" can be a range: two plain numbers, the first not above the second."""
     try:

@@ -177,9 +177,13 @@ def _counted(label: str) -> tuple[str, str] | None:
     the plural noun counted (``Number of draft proposals`` -> ``proposals``, metric
     ``draft_proposals``); None for another label or a workload's size (``_WORKLOAD_NOUNS``: "Number
     of prompts" is a condition)."""
-    m = _COUNT_LABEL.match(label)
+    m = _COUNT_LABEL.match(label) or _COUNT_LABEL.match(
+        re.sub(r"^num_(?=[a-z])", "number of ", label).replace("_", " ")
+    )
     if m is None:
         return None
+    if m.group("what").lower() == "drafts":  # vLLM's "num_drafts": the draft proposals made
+        return "proposals", "draft_proposals"
     words = [w for w in re.split(r"[\s-]+", m.group("what").lower()) if w]
     while len(words) > 1 and re.search(r"(?:ed|ing)$", words[-1]):
         words.pop()  # "tokens generated", "tokens processing"
