@@ -196,3 +196,77 @@ def test_vllm_spec_decode_counts_in_snake_case_are_counts():
         ("accepted_tokens", "3562", "tokens"),
         ("tokens", "821", "tokens"),
     ]
+
+
+# --- arrow pairs (p153), a device tag before a value (p114) ------------------------------------------
+
+
+def test_a_multiple_before_an_arrow_pair_makes_the_pair_rates_and_a_unit_after_carries_back():
+    from benchbook.audit.draftprose import numbers
+
+    got = [(n.text, n.unit) for n in numbers("Только CPU - 1.88x (3.3-->6.2)")]
+    assert got == [("1.88", "x"), ("3.3", "t/s"), ("6.2", "t/s")]
+    assert [(n.text, n.unit) for n in numbers("2.1x (40 → 84 tok/s)")][1:] == [
+        ("40", "tok/s"),
+        ("84", "tok/s"),
+    ]
+    # control: a multiple the pair does not give (9 / 3 = 3, not 2) makes no rates of it
+    assert [(n.text, n.unit) for n in numbers("2x (3 -> 9)")] == [("2", "x"), ("3", None), ("9", None)]
+
+
+def test_the_arrow_pair_relates_its_two_rates(tmp_path):
+    cf = _drafted("# Speed\n\n- GPU+CPU - 1.78x (5.4-->9.6)\n", tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(5.4, "t/s"), (9.6, "t/s")]
+    (ratio,) = cf.statements
+    assert (ratio.kind, ratio.value, ratio.of) == ("ratio", 1.78, [cf.claims[1].id, cf.claims[0].id])
+
+
+def test_exllama_vram_lines_with_a_device_tag_are_vram():
+    from benchbook.audit.toollines import tool_results
+
+    lines = [(1, " ** VRAM, Model: [cuda:0] 3,390.76 MB"), (2, " ** VRAM, Inference: [cuda:0] 1,585.17 MB")]
+    assert [(r.metric, r.value, r.unit) for r in tool_results(lines, True)] == [
+        ("vram", "3390.76", "MB"),
+        ("vram", "1585.17", "MB"),
+    ]
+    # control: a card's VRAM stated as a spec is no result
+    assert tool_results([(1, "VRAM: 24 GB")], True) == []
+
+
+# --- HTML tables: a spanning caption row, <br> in a header (p121); a unit in a caption (p136) -------
+
+
+def test_an_html_tables_caption_row_and_br_headers_keep_its_columns():
+    from benchbook.audit.post import html_to_text
+
+    html = (
+        "<html><body><table><tr><th colspan=3><p>LLM Performance on M2 Ultra</p></th></tr>"
+        "<tr><th>prompt<br>tok/sec</th><th>eval<br>tok/sec</th><th>model</th></tr>"
+        "<tr><td>90</td><td>25</td><td>Mistral 7b</td></tr></table></body></html>"
+    )
+    assert (
+        html_to_text(html).splitlines()
+        == [
+            "LLM Performance on M2 Ultra",
+            "| prompt tok/sec | eval tok/sec | model |",
+            "| --- | --- | --- |",
+            "| 90 | 25 | Mistral 7b |",
+            "",
+        ][: len(html_to_text(html).splitlines())]
+    )
+
+
+def test_a_caption_naming_requests_per_second_is_the_unit_of_a_table_with_a_difference_column(tmp_path):
+    text = (
+        "# Bench\n\n吞吐量 (requests/sec)\n\n"
+        "| 场景 | vLLM | SGLang | 差异 |\n|---|---|---|---|\n"
+        "| 短文本 (512 tokens) | 12.5 | 14.2 | +14% |\n| 长文本 (4k tokens) | 3.2 | 4.8 | +50% |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("request_throughput", 12.5, "req/s"),
+        ("request_throughput", 3.2, "req/s"),
+        ("request_throughput", 14.2, "req/s"),
+        ("request_throughput", 4.8, "req/s"),
+    ]
+    assert sorted(s.value for s in cf.statements) == [14, 50]

@@ -271,7 +271,7 @@ class _Drafter(Tables, Sentences):
                     self.title_named = here
                 self.named = {**(self.title_named or {}), **here}
                 self.pending_log = None
-                rate = _rate_unit(heading)
+                rate = _rate_unit(heading) or _caption_unit(heading)  # "吞吐量 (requests/sec)"
                 self.heading_rate = rate or (self.heading_rate if not level_one else None)
                 self.para_rate = None
                 self.caption_rate = None
@@ -360,7 +360,8 @@ class _Drafter(Tables, Sentences):
                 self.lead_in = joined
             elif not re.match(r"\s*(?:[-*+•]|\d+[.)])\s", self.post.line(pieces[0][0]) if pieces else ""):
                 self.lead_in = ""  # the items of a list keep the line that introduces them
-            self.para_rate = _rate_unit(" ".join(read))
+            # a rate stated, or named alone in a caption line ("吞吐量 (requests/sec)", "Results in tok/s:")
+            self.para_rate = _rate_unit(" ".join(read)) or _caption_unit(joined.rstrip(":"))
             if not any(n.unit for n in numbers(joined)) and (caption := _caption_unit(joined)):
                 self.caption_rate = caption
             self.result_details(on_rate_lines, None)
@@ -673,7 +674,7 @@ def _caption_unit(text: str) -> str | None:
     if text.rstrip().endswith(":") or len(text) > 120:
         return None
     unit = label_unit(text)
-    return unit if family(unit) == "rate" else None
+    return unit if family(unit) in ("rate", "requests") else None
 
 
 def _rate_unit(text: str) -> str | None:

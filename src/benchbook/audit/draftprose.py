@@ -59,6 +59,10 @@ UNITS: dict[str, str] = {
     "TB/s": "TB/s",
     "TFLOPS": "TFLOPS",
     "req/s": "req/s",
+    "req/sec": "req/s",
+    "requests/s": "req/s",
+    "requests/sec": "req/s",
+    "requests per second": "req/s",
     "t/s": "t/s",
     "tps": "tok/s",
     "토큰/초": "tok/s",
@@ -494,7 +498,36 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
         if not re.match(r"\s*(?:[.!?;,)]|$)", text[n.end : n.end + 2]):
             continue
         out[i] = replace(n, unit=prev.unit)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if a.unit is not None or a.range is not None or not _ARROW.fullmatch(text[a.end : b.start]):
+            continue
+        if family(b.unit) in ("rate", "time", "size"):
+            out[i] = replace(a, unit=b.unit)  # "40 → 84 tok/s": the unit of both
+        elif b.unit is None and i and _multiple_of(out[i - 1], a, b, text):
+            # "1.88x (3.3-->6.2)": the pair the multiple is of, rates with no unit written (t/s)
+            out[i], out[i + 1] = replace(a, unit="t/s"), replace(b, unit="t/s")
     return out
+
+
+#: an arrow between two numbers: from the first to the second ("3.3-->6.2", "40 → 84")
+_ARROW = re.compile(r"\s*(?:-+>|=+>|→|⟶|➜|➔)\s*")
+
+
+def _multiple_of(m: Number, a: Number, b: Number, text: str) -> bool:
+    """Whether the multiple ``m`` ("1.88x") is written right before the parenthesised pair ``a`` ->
+    ``b`` and is ``b / a`` to the digits it was written with."""
+    if m.unit != "x" or m.range is not None or not re.fullmatch(r"\s*[(（]\s*", text[m.end : a.start]):
+        return False
+    try:
+        low, high = float(a.text), float(b.text)
+        stated = float(m.text)
+    except ValueError:
+        return False
+    if low <= 0:
+        return False
+    digits = len(m.text.split(".")[1]) if "." in m.text else 0
+    return abs(high / low - stated) <= 0.5 * 10**-digits + 1e-9
 
 
 #: a label and a number with no unit, the number ending its clause: "vanilla (`model`): 133", "* K=2:

@@ -85,7 +85,7 @@ _RELATING_HEADER = re.compile(
     # words from their start: "ratio" is no "Generation", "gain" no "Again"
     r"\bvs\.?\b|\b(?:versus|speed-?up|gain|change|delta|diff|ratio|relative|improvement|uplift|"
     r"faster|slower|boost|loss|beschleunigung|ускорени|прирост)|Δ|\bx\b|×|"
-    r"倍率|改善|高速化|加速比|提升|배율|향상",
+    r"倍率|改善|高速化|加速比|提升|差异|差距|배율|향상|차이",
     re.IGNORECASE,
 )
 #: a row label naming the baseline of a table's comparisons
@@ -346,15 +346,20 @@ def _names_metric(label: str) -> bool:
     )
 
 
-def _rate_columns(header: list[str], body: list[list[str]], kinds: list[str], j: int) -> dict[int, str]:
+def _rate_columns(
+    header: list[str], body: list[list[str]], kinds: list[str], j: int, lead: str | None = None
+) -> dict[int, str]:
     """A table's columns of numbers with a unit other than j's, a multiple, a percentage or a
-    fraction, and not relating ones: column -> its unit's family ("rate", "size", ...)."""
+    fraction, and not relating ones: column -> its unit's family ("rate", "size", ...); a "lead"
+    column's unit is the caption's or paragraph's (``lead``)."""
     out: dict[int, str] = {}
     for k, h in enumerate(header):
         if k == j or kinds[k] not in ("value", "lead"):
             continue
         cells = [r[k] for r in body if k < len(r) and not _EMPTY.match(r[k])]
         u = _header_unit(h) or next((n.unit for c in cells for n in numbers(c)[:1] if n.unit), None)
+        if u is None and kinds[k] == "lead":
+            u = lead
         if u is not None and u not in ("x", "%", "ratio") and not _relating_column(h, cells):
             out[k] = family(u) or u
     return out
@@ -385,7 +390,7 @@ def _efficiency_sides(
 
 
 def _relation_sides(
-    header: list[str], body: list[list[str]], kinds: list[str], j: int, unit: str
+    header: list[str], body: list[list[str]], kinds: list[str], j: int, unit: str, lead: str | None = None
 ) -> str | None:
     """How a table's relating column ``j`` (multiples "x" or changes "%": "vs baseline",
     "Speedup") finds the two sides of each cell in the table: "pair" (two rate columns of one unit
@@ -394,9 +399,11 @@ def _relation_sides(
     other side is not in the table ("Baseline | Best speedup" with the speculative rate not given,
     or no baseline row), so the cells are claims of the change, not statements with guessed sides
     (issue 29: a self-ratio and other rows' baselines were cited)."""
-    rate_units = _rate_columns(header, body, kinds, j)
-    if "rate" in rate_units.values():  # "Speedup" beside a file size and the VRAM: the rates
-        rate_units = {k: f for k, f in rate_units.items() if f == "rate"}
+    rate_units = _rate_columns(header, body, kinds, j, lead)
+    if any(
+        f in ("rate", "requests") for f in rate_units.values()
+    ):  # "Speedup" beside a file size and the VRAM: the rates
+        rate_units = {k: f for k, f in rate_units.items() if f in ("rate", "requests")}
     fams = list(rate_units.values())
     if any(fams.count(f) >= 2 for f in fams):
         return "pair"
@@ -583,7 +590,10 @@ class Tables(Sides):
         for j, h in enumerate(header):
             key = label_key(h)
             cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
-            with_unit = [u for c in cells if (u := _cell_unit(c))]
+            # a first column's number in parentheses qualifies its label ("短文本 (512 tokens)"): no value
+            with_unit = [
+                u for c in cells if (u := _cell_unit(re.sub(r"\([^)]*\btokens?\)", "", c) if j == 0 else c))
+            ]
             head_unit = (
                 _header_unit(h)
                 or _ratio_column(h, cells)
@@ -610,7 +620,12 @@ class Tables(Sides):
         for j in means:
             kinds[j] = "mean"
         lead_unit = self.para_rate or self.heading_rate
-        if lead_unit is not None and "value" not in kinds:
+        stating = [
+            j
+            for j, k in enumerate(kinds)
+            if k == "value" and not _relating_column(header[j], [r[j] for r in body if j < len(r)])
+        ]
+        if lead_unit is not None and not stating:
             # a table that states no unit, under a paragraph or heading stating a rate: its columns
             # of distinct plain numbers (not the first, not a setting's: a known label, a flag's
             # name "draft-p-min", "n_ctx") are rates in that unit
@@ -667,7 +682,7 @@ class Tables(Sides):
                 unit in ("x", "%")
                 and _relating_column(h, [r[j] for r in body if j < len(r)])
                 and (
-                    _relation_sides(header, body, kinds, j, unit) is not None
+                    _relation_sides(header, body, kinds, j, unit, lead_unit) is not None
                     or self.prose_baseline(header, body, kinds, j) is not None
                 )
             ):

@@ -62,6 +62,7 @@ _GROUPED = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 #: minutes: the same matches, as what follows each run starts with no white space)
 _LABELLED = re.compile(
     rf"^[\s>*•+\-]*+(?P<label>[^\W\d_][^:=\n]{{0,60}}?)(?>\s*(?::|=)|\s{{2,}}|\s*\t)\s*+"
+    rf"(?:\[[\w:./-]{{1,20}}\]\s*+)?"  # the device it was read on: "VRAM, Model: [cuda:0] 3,390.76 MB"
     rf"(?P<v>{_GROUPED})(?![\d.,]\d)(?:\s*+(?P<unit>[^\s\d(),;|:=]+(?:\(s\))?))?"
     r"\s*+(?P<rest>\([^()]*\)|[#;|].*|//.*)?\s*$"
 )
@@ -103,7 +104,7 @@ _FLAG_NAME = re.compile(r"(?:--?)?[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
 #: labels under which a size is a measured one (not the machine's: "GPU: 24 GB")
 _SIZE_LABEL = re.compile(
     r"used|usage|peak|alloc|buffer|size|file|weights|\bkv\b|cache|footprint|consum|resident|rss|"
-    r"\bvram\b.*(?:used|peak)|total",
+    r"\bvram\b.*(?:used|peak)|total|\bvram\s*,\s*(?:model|inference|cache)\b",  # exllama's "VRAM, Model:"
     re.IGNORECASE,
 )
 #: a statistic leading a label ("Mean TTFT (ms)", "P99 ITL (ms)", "Median E2E Latency (ms)")
@@ -273,6 +274,8 @@ def label_metric(label: str, unit: str) -> str | None:
         if re.search(r"\bload|로딩|ロード|加载|загрузк", low):
             return "load_time"
         return "duration"
+    if fam == "size" and re.match(r"\s*vram\b", low):
+        return "vram"  # exllama's "VRAM, Model:", "VRAM, Inference:": the GPU memory each part took
     if fam == "tokens":
         if _ACCEPT_LENGTH.search(low):
             return "mean_accepted_length"
