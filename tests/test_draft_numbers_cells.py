@@ -270,3 +270,40 @@ def test_a_caption_naming_requests_per_second_is_the_unit_of_a_table_with_a_diff
         ("request_throughput", 4.8, "req/s"),
     ]
     assert sorted(s.value for s in cf.statements) == [14, 50]
+
+
+# --- a TPOT header with no unit (p129), a weights' size in a setup table (p160), token counts (p151) --
+
+
+def test_tpot_columns_with_no_unit_are_ms(tmp_path):
+    text = (
+        "# TP=1\n\n| QPS | Baseline TPOT | k=1 TPOT |\n| --- | --- | --- |\n"
+        "| 1 | 55.47 | 33.99 |\n| 2 | 57.58 | 48.8 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("tpot", 55.47, "ms"),
+        ("tpot", 57.58, "ms"),
+        ("tpot", 33.99, "ms"),
+        ("tpot", 48.8, "ms"),
+    ]
+
+
+def test_a_setup_tables_format_row_states_the_weights_size_and_its_gpu_row_no_claim(tmp_path):
+    text = (
+        "# Setup\n\n| Component | Specification |\n|---|---|\n| GPU | RTX 5090 (32 GB VRAM, Blackwell) |\n"
+        "| Ollama format | GGUF Q6_K (6.7 GB) |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    (size,) = cf.claims
+    assert (size.metric, size.value, size.unit) == ("model_size", 6.7, "GB")
+    assert conditions(cf, size)["quant"] == "Q6_K" and conditions(cf, size)["engine"] == "Ollama"
+
+
+def test_draft_tokens_with_their_accepted_are_counts_and_a_tried_draft_size_is_not():
+    from benchbook.audit.draftprose import numbers
+
+    got = [(n.text, n.unit) for n in numbers("MTP output matched; 18 draft tokens, 9 accepted.")]
+    assert got == [("18", "tokens"), ("9", "tokens")]
+    # control: "6 draft tokens" alone is the draft size a run was set to, a condition
+    assert [n.unit for n in numbers("I tried 4, 5, and 6 draft tokens.")] == [None, None, None]

@@ -448,6 +448,14 @@ _QUALIFIED_RATE = re.compile(
 
 #: tokens accepted (or drafted) per verify step, the word naming them before "tokens": "~1.2–1.3
 #: accepted tokens per cycle", "3.1 accepted tokens per step", "2.4 drafted tokens per round"
+#: a count of speculative tokens with its kind between the number and "tokens" ("9 accepted tokens",
+#: "18 draft tokens, 9 accepted"); not a rate ("draft tokens/s") nor per step (``_ACCEPTED_PER``); a
+#: number of draft tokens with no accepted ones beside it is a setting ("I tried 4, 5, and 6 draft tokens")
+_QUALIFIED_COUNT = re.compile(
+    r"\s+(?:(?:draft|drafted)(?=\s+tokens?\s*(?:,|and)\s*\d[\d,]*\s+accepted\b)|accepted)"
+    r"\s+(?P<u>tokens?)\b(?!\s*(?:/|per\b))",
+    re.IGNORECASE,
+)
 _ACCEPTED_PER = re.compile(
     r"\s+(?:accepted|drafted)\s+(?P<u>tokens?)\s+per\s+(?:cycle|step|verify(?:\s+step)?|verification|"
     r"draft|round|iteration|forward(?:\s+pass)?)\b",
@@ -483,6 +491,10 @@ _AGAINST = re.compile(
 _NAMED_AFTER = re.compile(r"[.!?;]\s+[^\W\d][\w.\-]*\s*[-–—]\s*$")
 
 
+#: what a count of tokens after another is: "…, 9 accepted"
+_COUNTED_AFTER = re.compile(r"\s+(?:accepted|drafted|rejected)\b", re.IGNORECASE)
+
+
 def _carried(text: str, found: list[Number]) -> list[Number]:
     """A number with no unit right after one with a rate's, time's or size's unit takes it where the
     words between compare the two ("17 секунд против 40") or start a sentence that names the other
@@ -490,9 +502,18 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
     out = list(found)
     for i in range(1, len(out)):
         n, prev = out[i], out[i - 1]
-        if n.unit is not None or n.range is not None or family(prev.unit) not in ("rate", "time", "size"):
+        if n.unit is not None or n.range is not None:
             continue
         gap = text[prev.end : n.start]
+        if (
+            prev.unit == "tokens"
+            and re.fullmatch(r"\s*(?:,|and)\s*", gap)
+            and _COUNTED_AFTER.match(text, n.end)
+        ):
+            out[i] = replace(n, unit="tokens")  # "18 draft tokens, 9 accepted": the accepted of them
+            continue
+        if family(prev.unit) not in ("rate", "time", "size"):
+            continue
         if not (_AGAINST.match(gap) or _NAMED_AFTER.search(gap)):
             continue
         if not re.match(r"\s*(?:[.!?;,)]|$)", text[n.end : n.end + 2]):
@@ -613,7 +634,11 @@ def numbers(text: str) -> list[Number]:
             continue
         if not (ua or ub) and m.group("pm") is None:
             last = "b" if m.group("b") is not None else "a"
-            q = _QUALIFIED_RATE.match(text, m.end(last)) or _ACCEPTED_PER.match(text, m.end(last))
+            q = (
+                _QUALIFIED_RATE.match(text, m.end(last))
+                or _ACCEPTED_PER.match(text, m.end(last))
+                or (_QUALIFIED_COUNT.match(text, m.end(last)) if last == "a" else None)
+            )
             ordered = last == "a" or _ordered_pair(m.group("a"), m.group("b"))
             if q is not None and ordered and (last == "a" or q.re is _ACCEPTED_PER):
                 # "41.7 eff tok/s", "35 gen t/s": a rate with a word naming which; "~1.2–1.3

@@ -211,8 +211,10 @@ _TIMING_HEADER = re.compile(r"\W*(?:mean\s+|avg\.?\s+|average\s+)?(?:prompt\s+)?
 
 
 def _timing_unit(header: str) -> str | None:
-    """ "ms" for a header of llama.cpp's timing names over plain numbers (``_TIMING_HEADER``), else None."""
-    return "ms" if _TIMING_HEADER.fullmatch(header) else None
+    """ "ms" for a header of llama.cpp's timing names over plain numbers (``_TIMING_HEADER``) or of a
+    time per output token or between tokens ("Baseline TPOT", "ITL": vLLM's serving benchmark states
+    them in ms), else None."""
+    return "ms" if _TIMING_HEADER.fullmatch(header) or re.search(r"(?i)\b(?:tpot|itl)\b", header) else None
 
 
 def _spanned_header(header: list[str], body: list[list[str]]) -> tuple[list[str], dict[int, int]]:
@@ -500,6 +502,10 @@ _SETTINGS_HEADER = (
 )
 
 
+#: a settings row naming the model's file: a size in it is the weights' ("Ollama format | GGUF Q6_K (6.7 GB)")
+_FILE_ROW = re.compile(r"(?i)\b(?:format|file|weights|gguf|checkpoint)\b|模型文件|ファイル")
+
+
 def _settings_table(header: list[str], body: list[list[str]]) -> bool:
     """Whether a table lists settings, not results: two columns under a settings header
     (``_SETTINGS_HEADER``: "| Setting | Value |") and no row naming a metric ("| Decode | 41 t/s |"
@@ -584,7 +590,20 @@ class Tables(Sides):
             for r, row in enumerate(body):
                 for j, cell in enumerate(row[1:width], start=1):
                     line = block.line_of(r + 1, j)
-                    self.out.unplaced += [(line, n.text, self.post.line(line)[:300]) for n in numbers(cell)]
+                    for n in numbers(cell):
+                        if family(n.unit) == "size" and _FILE_ROW.search(row[0]) and stateable(n):
+                            # "| Ollama format | GGUF Q6_K (6.7 GB) |": the size of the weights, a claim
+                            fields = {"metric": "model_size", **number_fields(n)}
+                            cond = {p: v for p, v in cell_names(cell).items() if p == "quant"}
+                            engines = engines_in(row[0])
+                            if len(engines) == 1:
+                                cond["engine"] = engines.pop()
+                            if cond:
+                                fields["conditions"] = {**self.context(), **cond}
+                            fields.update(source_fields(line, self.post.line(line)))
+                            self.add_claim(fields, f"model-size-l{line}", None, f"{row[0]} {cell}")
+                        else:
+                            self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
             return
         kinds: list[str] = []
         for j, h in enumerate(header):
