@@ -594,12 +594,12 @@ class Tables(Sides):
                         if family(n.unit) == "size" and _FILE_ROW.search(row[0]) and stateable(n):
                             # "| Ollama format | GGUF Q6_K (6.7 GB) |": the size of the weights, a claim
                             fields = {"metric": "model_size", **number_fields(n)}
-                            named = {p: v for p, v in cell_names(cell).items() if p == "quant"}
+                            file_names: dict = {p: v for p, v in cell_names(cell).items() if p == "quant"}
                             engines = engines_in(row[0])
                             if len(engines) == 1:
-                                named["engine"] = engines.pop()
-                            if named:
-                                fields["conditions"] = {**self.context(), **named}
+                                file_names["engine"] = engines.pop()
+                            if file_names:
+                                fields["conditions"] = {**self.context(), **file_names}
                             fields.update(source_fields(line, self.post.line(line)))
                             self.add_claim(fields, f"model-size-l{line}", None, f"{row[0]} {cell}")
                         else:
