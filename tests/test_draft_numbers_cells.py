@@ -307,3 +307,18 @@ def test_draft_tokens_with_their_accepted_are_counts_and_a_tried_draft_size_is_n
     assert got == [("18", "tokens"), ("9", "tokens")]
     # control: "6 draft tokens" alone is the draft size a run was set to, a condition
     assert [n.unit for n in numbers("I tried 4, 5, and 6 draft tokens.")] == [None, None, None]
+
+
+# --- rates with no unit beside their run's words (p17, p71) -----------------------------------------
+
+
+def test_a_rate_with_and_without_a_draft_and_a_rate_after_a_rate_verb():
+    from benchbook.audit.draftprose import numbers
+
+    got = [(n.text, n.unit) for n in numbers("A (main) + B (draft): 14.5 with draft / 16.5 without.")]
+    assert got == [("14.5", "t/s"), ("16.5", "t/s")]
+    got = [(n.text, n.unit) for n in numbers("reporting 19 tok/s on a model that actually decodes at 80.")]
+    assert got == [("19", "tok/s"), ("80", "tok/s")]
+    # controls: a count after "with draft /", a count of threads after "runs at"
+    assert [n.unit for n in numbers("2 with draft / 3 prompts")] == [None, None]
+    assert [n.unit for n in numbers("got 19 tok/s, runs at 4 threads")] == ["tok/s", None]

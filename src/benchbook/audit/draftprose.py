@@ -495,10 +495,16 @@ _NAMED_AFTER = re.compile(r"[.!?;]\s+[^\W\d][\w.\-]*\s*[-–—]\s*$")
 _COUNTED_AFTER = re.compile(r"\s+(?:accepted|drafted|rejected)\b", re.IGNORECASE)
 
 
+#: a verb of a rate right before a number of the same clause as a rate ("reporting 19 tok/s on a model
+#: that actually decodes at 80")
+_RATE_VERB = re.compile(r"\b(?:decod\w*|generat\w*|runs?|running|reach\w*)\s+at\s+$", re.IGNORECASE)
+
+
 def _carried(text: str, found: list[Number]) -> list[Number]:
     """A number with no unit right after one with a rate's, time's or size's unit takes it where the
     words between compare the two ("17 секунд против 40") or start a sentence that names the other
-    side alone ("… 42 токена в секунду. Ollama - 25."); the number then ends its clause."""
+    side alone ("… 42 токена в секунду. Ollama - 25.") or a rate's verb is before it in the same
+    clause ("19 tok/s on a model that actually decodes at 80"); the number then ends its clause."""
     out = list(found)
     for i in range(1, len(out)):
         n, prev = out[i], out[i - 1]
@@ -514,7 +520,8 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
             continue
         if family(prev.unit) not in ("rate", "time", "size"):
             continue
-        if not (_AGAINST.match(gap) or _NAMED_AFTER.search(gap)):
+        verb = family(prev.unit) == "rate" and len(gap) <= 80 and not re.search(r"[.!?;]", gap)
+        if not (_AGAINST.match(gap) or _NAMED_AFTER.search(gap) or (verb and _RATE_VERB.search(gap))):
             continue
         if not re.match(r"\s*(?:[.!?;,)]|$)", text[n.end : n.end + 2]):
             continue
@@ -528,7 +535,21 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
         elif b.unit is None and i and _multiple_of(out[i - 1], a, b, text):
             # "1.88x (3.3-->6.2)": the pair the multiple is of, rates with no unit written (t/s)
             out[i], out[i + 1] = replace(a, unit="t/s"), replace(b, unit="t/s")
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if a.unit is None and b.unit is None and a.range is None and b.range is None:
+            if _WITH_DRAFT.fullmatch(text[a.end : b.start]) and _WITH_AFTER.match(text, b.end):
+                # "14.5 with draft / 16.5 without": a run's rate with and without drafting (t/s)
+                out[i], out[i + 1] = replace(a, unit="t/s"), replace(b, unit="t/s")
     return out
+
+
+#: between the two rates of a run with and without drafting, no unit written: "14.5 with draft / 16.5"
+_WITH_DRAFT = re.compile(
+    r"\s+with(?:out)?\s+(?:a\s+|the\s+)?(?:draft(?:\s+model)?|speculat\w*(?:\s+decoding)?|spec|mtp)\s*/\s*",
+    re.IGNORECASE,
+)
+_WITH_AFTER = re.compile(r"\s+with(?:out)?\b", re.IGNORECASE)
 
 
 #: an arrow between two numbers: from the first to the second ("3.3-->6.2", "40 → 84")
