@@ -322,3 +322,16 @@ def test_a_rate_with_and_without_a_draft_and_a_rate_after_a_rate_verb():
     # controls: a count after "with draft /", a count of threads after "runs at"
     assert [n.unit for n in numbers("2 with draft / 3 prompts")] == [None, None]
     assert [n.unit for n in numbers("got 19 tok/s, runs at 4 threads")] == ["tok/s", None]
+
+
+# --- the opposite fault: a page's reading time drafted as a duration (p07, p25, p161) ---------------
+
+
+def test_a_pages_reading_time_is_no_duration_and_a_run_time_still_is():
+    from benchbook.audit.draftprose import numbers
+
+    for text in ["(njannasch.dev blog, 13 min read)", "Published 2026-05-12 · 8 min read", "1 분 소요"]:
+        assert [n.unit for n in numbers(text) if n.text in ("13", "8", "1")] == [None], text
+    # control: minutes of a run, and minutes spent reading a prompt, are times
+    assert [(n.text, n.unit) for n in numbers("took 13 min total")] == [("13", "min")]
+    assert [(n.text, n.unit) for n in numbers("took 13 min reading the prompt")] == [("13", "min")]

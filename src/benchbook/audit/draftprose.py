@@ -446,16 +446,16 @@ _QUALIFIED_RATE = re.compile(
 )
 
 
-#: tokens accepted (or drafted) per verify step, the word naming them before "tokens": "~1.2–1.3
-#: accepted tokens per cycle", "3.1 accepted tokens per step", "2.4 drafted tokens per round"
-#: a count of speculative tokens with its kind between the number and "tokens" ("9 accepted tokens",
-#: "18 draft tokens, 9 accepted"); not a rate ("draft tokens/s") nor per step (``_ACCEPTED_PER``); a
-#: number of draft tokens with no accepted ones beside it is a setting ("I tried 4, 5, and 6 draft tokens")
+#: a count of draft tokens with the accepted of them after it ("18 draft tokens, 9 accepted"); not a
+#: rate ("draft tokens/s") nor per step (``_ACCEPTED_PER``); a number of draft tokens with no accepted
+#: ones beside it is a setting ("I tried 4, 5, and 6 draft tokens")
 _QUALIFIED_COUNT = re.compile(
-    r"\s+(?:(?:draft|drafted)(?=\s+tokens?\s*(?:,|and)\s*\d[\d,]*\s+accepted\b)|accepted)"
+    r"\s+(?:draft|drafted)(?=\s+tokens?\s*(?:,|and)\s*\d[\d,]*\s+accepted\b)"
     r"\s+(?P<u>tokens?)\b(?!\s*(?:/|per\b))",
     re.IGNORECASE,
 )
+#: tokens accepted (or drafted) per verify step, the word naming them before "tokens": "~1.2–1.3
+#: accepted tokens per cycle", "3.1 accepted tokens per step", "2.4 drafted tokens per round"
 _ACCEPTED_PER = re.compile(
     r"\s+(?:accepted|drafted)\s+(?P<u>tokens?)\s+per\s+(?:cycle|step|verify(?:\s+step)?|verification|"
     r"draft|round|iteration|forward(?:\s+pass)?)\b",
@@ -551,6 +551,9 @@ _WITH_DRAFT = re.compile(
 )
 _WITH_AFTER = re.compile(r"\s+with(?:out)?\b", re.IGNORECASE)
 
+
+#: what follows a number of minutes that is a page's reading time
+_READ_TIME = re.compile(r"\s*(?:read\b|reading\s+time\b|소요|で読め|чтени|читанн)", re.IGNORECASE)
 
 #: an arrow between two numbers: from the first to the second ("3.3-->6.2", "40 → 84")
 _ARROW = re.compile(r"\s*(?:-+>|=+>|→|⟶|➜|➔)\s*")
@@ -740,6 +743,8 @@ def numbers(text: str) -> list[Number]:
         pos = end
     out = _minutes_seconds(text, out)
     out = _carried(text, out)
+    # "13 min read", "1 분 소요", "5分で読めます": a page's reading time, no measurement
+    out = [replace(n, unit=None) if n.unit == "min" and _READ_TIME.match(text, n.end) else n for n in out]
     # "3秒左右", "5秒程度", "150밀리초 정도": an "about" word after the number and its unit
     return [
         replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n

@@ -183,7 +183,7 @@ def _counted(label: str) -> tuple[str, str] | None:
     )
     if m is None:
         return None
-    if m.group("what").lower() == "drafts":  # vLLM's "num_drafts": the draft proposals made
+    if label.strip() == "num_drafts":  # vLLM's "num_drafts": the draft proposals made (p146)
         return "proposals", "draft_proposals"
     words = [w for w in re.split(r"[\s-]+", m.group("what").lower()) if w]
     while len(words) > 1 and re.search(r"(?:ed|ing)$", words[-1]):
@@ -274,7 +274,7 @@ def label_metric(label: str, unit: str) -> str | None:
         if re.search(r"\bload|로딩|ロード|加载|загрузк", low):
             return "load_time"
         return "duration"
-    if fam == "size" and re.match(r"\s*vram\b", low):
+    if fam == "size" and re.match(r"\s*vram\s*,", low):
         return "vram"  # exllama's "VRAM, Model:", "VRAM, Inference:": the GPU memory each part took
     if fam == "tokens":
         if _ACCEPT_LENGTH.search(low):
