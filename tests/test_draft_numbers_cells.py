@@ -335,3 +335,28 @@ def test_a_pages_reading_time_is_no_duration_and_a_run_time_still_is():
     # control: minutes of a run, and minutes spent reading a prompt, are times
     assert [(n.text, n.unit) for n in numbers("took 13 min total")] == [("13", "min")]
     assert [(n.text, n.unit) for n in numbers("took 13 min reading the prompt")] == [("13", "min")]
+
+
+# --- a mean acceptance length after its number (p128), an acceptance rate in percent unsigned (p135) -
+
+
+def test_an_avg_accept_length_after_its_number_is_a_mean_accepted_length(tmp_path):
+    text = "# MTP\n\nThe accept rate is very high (~1.9 avg accept length; 2.5~3 avg accept length with 4).\n"
+    cf = _drafted(text, tmp_path)
+    got = [(c.metric, c.value, c.range, c.unit, c.about) for c in cf.claims if c.unit == "tokens"]
+    assert got == [
+        ("mean_accepted_length", 1.9, None, "tokens", True),
+        ("mean_accepted_length", None, (2.5, 3.0), "tokens", False),
+    ]
+
+
+def test_an_accepted_rate_past_one_with_no_sign_is_in_percent():
+    from benchbook.audit.toollines import tool_results
+
+    line = [(1, "Value: 32.42, Draft: 8, Quantization: Q4_K_M, Accepted Rate: 58.68")]
+    assert [(r.metric, r.value, r.unit) for r in tool_results(line, True)] == [
+        ("acceptance_rate", "58.68", "%")
+    ]
+    # control: a fraction stays a ratio
+    got = [(r.value, r.unit) for r in tool_results([(1, "Accept rate: 0.81")], True)]
+    assert got == [("0.81", "ratio")]

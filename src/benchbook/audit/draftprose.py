@@ -454,6 +454,11 @@ _QUALIFIED_COUNT = re.compile(
     r"\s+(?P<u>tokens?)\b(?!\s*(?:/|per\b))",
     re.IGNORECASE,
 )
+#: a mean acceptance length written after its number ("~1.9 avg accept length", "2.5~3 mean acceptance
+#: length"): tokens accepted per verify step
+_LENGTH_AFTER = re.compile(
+    r"\s+(?:avg\.?|average|mean)\s+(?P<u>accept(?:ed|ance)?\s+length|acceptance\s+len)\b", re.IGNORECASE
+)
 #: tokens accepted (or drafted) per verify step, the word naming them before "tokens": "~1.2–1.3
 #: accepted tokens per cycle", "3.1 accepted tokens per step", "2.4 drafted tokens per round"
 _ACCEPTED_PER = re.compile(
@@ -661,10 +666,11 @@ def numbers(text: str) -> list[Number]:
             q = (
                 _QUALIFIED_RATE.match(text, m.end(last))
                 or _ACCEPTED_PER.match(text, m.end(last))
+                or _LENGTH_AFTER.match(text, m.end(last))
                 or (_QUALIFIED_COUNT.match(text, m.end(last)) if last == "a" else None)
             )
             ordered = last == "a" or _ordered_pair(m.group("a"), m.group("b"))
-            if q is not None and ordered and (last == "a" or q.re is _ACCEPTED_PER):
+            if q is not None and ordered and (last == "a" or q.re in (_ACCEPTED_PER, _LENGTH_AFTER)):
                 # "41.7 eff tok/s", "35 gen t/s": a rate with a word naming which; "~1.2–1.3
                 # accepted tokens per cycle": tokens accepted per verify step
                 u = q.group("u")
@@ -676,7 +682,7 @@ def numbers(text: str) -> list[Number]:
                         _unit(u) if q.re is _QUALIFIED_RATE else "tokens",
                         bool(m.group("about")),
                         m.start(),
-                        q.end(),
+                        m.end(last) if q.re is _LENGTH_AFTER else q.end(),  # its words after it name it
                         a_text if b_text is not None else None,
                         b_text,
                         unit_written=u,
@@ -811,6 +817,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("ratio", r"accept|수락|採択|受理|接受", "acceptance_rate"),
     ("ratio", r".", "share"),
     ("multiple", r".", "speedup"),
+    ("tokens", r"(?:avg|average|mean)\.?\s+accept\w*\s+len", "mean_accepted_length"),
     ("tokens", r".", "tokens"),
     ("layers", r".", "layers"),
     ("bandwidth", r"(?:cpu|host|pcie).{0,20}(?:gpu|device)|transfer|pcie", "transfer_bandwidth"),

@@ -391,12 +391,16 @@ def _labelled(n: int, text: str) -> list[Result]:
     written = m.group("unit")
     pos = _POSITION.search(label)
     unit: str | None
+    # "Accepted Rate: 58.68": a rate past 1 with no sign written is in percent
+    in_percent = (
+        written is None and "." in value and 1 < float(value) <= 100 and re.search(r"(?i)rate", label)
+    )
     if _ACCEPT_RATE.search(label) and (
-        (written is None and float(value) <= 1) or (written == "%" and float(value) <= 100)
+        (written is None and float(value) <= 1) or (written == "%" and float(value) <= 100) or in_percent
     ):
         # "Acceptance rate at token 2: 0.21": a fraction (or a percentage) whatever word the label has
         cond = {"other": {"draft_position": int(pos.group("k"))}} if pos else {}
-        unit = "ratio" if written is None else "%"
+        unit = "ratio" if written is None and not in_percent else "%"
         return [Result(n, "acceptance_rate", value, unit, m.start("v"), m.end(), None, cond)]
     if pos is not None:
         label = label[: pos.start()].rstrip()  # "at token 4" is a position, not the unit
