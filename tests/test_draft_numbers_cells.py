@@ -360,3 +360,16 @@ def test_an_accepted_rate_past_one_with_no_sign_is_in_percent():
     # control: a fraction stays a ratio
     got = [(r.value, r.unit) for r in tool_results([(1, "Accept rate: 0.81")], True)]
     assert got == [("0.81", "ratio")]
+
+
+# --- the opposite fault: setup effort and a card's capacity drafted as claims (p161, p42) -----------
+
+
+def test_setup_effort_and_a_cards_capacity_are_no_claims(tmp_path):
+    text = (
+        "# Verdict\n\nOllama if you want to install/test a model in 5 minutes. vLLM if you can invest "
+        "2-3h of setup. The model doesn't fit the 16 GB, so on a 12 GB card it offloads; it used 14 GB "
+        "GPU memory and the build took 12 min.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(14, "GB"), (12, "min")]

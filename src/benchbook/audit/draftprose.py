@@ -560,6 +560,30 @@ _WITH_AFTER = re.compile(r"\s+with(?:out)?\b", re.IGNORECASE)
 #: what follows a number of minutes that is a page's reading time
 _READ_TIME = re.compile(r"\s*(?:read\b|reading\s+time\b|소요|で読め|чтени|читанн)", re.IGNORECASE)
 
+_SETUP_BEFORE = re.compile(r"\b(?:install\w*|set(?:ting)?[ -]?up|configur\w*)\b[^.;!?]{0,30}$", re.IGNORECASE)
+_SETUP_AFTER = re.compile(r"\s*(?:of\s+)?(?:setup|set-up|installation|configuration)\b", re.IGNORECASE)
+
+
+_FIT_BEFORE = re.compile(r"\bfit\w*\s+(?:in(?:to)?\s+|on\s+)?(?:the|a|an|my|one|our|your)\s+$", re.IGNORECASE)
+_CARD_AFTER = re.compile(r"\s*(?:cards?|gpus?|graphics cards?)\b(?!\s*(?:memory|mem|usage|used|vram))", re.I)
+
+
+def _card_capacity(text: str, n: Number) -> bool:
+    """Whether a size is a card's capacity ("doesn't fit the 16 GB", "a 12 GB card"), not a measured
+    size; the number is then no claim (SOURCES.md: hardware specifications go under systems)."""
+    if family(n.unit) != "size" or n.range is not None:
+        return False
+    return bool(_CARD_AFTER.match(text, n.end) or _FIT_BEFORE.search(text[max(0, n.start - 40) : n.start]))
+
+
+def _setup_time(text: str, n: Number) -> bool:
+    """Whether a number of minutes or hours is the time setting something up takes ("install/test a
+    model in 5 minutes", "2-3h of setup"), not a measured run's."""
+    if n.unit not in ("min", "h"):
+        return False
+    return bool(_SETUP_AFTER.match(text, n.end) or _SETUP_BEFORE.search(text[max(0, n.start - 50) : n.start]))
+
+
 #: an arrow between two numbers: from the first to the second ("3.3-->6.2", "40 → 84")
 _ARROW = re.compile(r"\s*(?:-+>|=+>|→|⟶|➜|➔)\s*")
 
@@ -751,6 +775,10 @@ def numbers(text: str) -> list[Number]:
     out = _carried(text, out)
     # "13 min read", "1 분 소요", "5分で読めます": a page's reading time, no measurement
     out = [replace(n, unit=None) if n.unit == "min" and _READ_TIME.match(text, n.end) else n for n in out]
+    # "install/test a model in 5 minutes", "invest 2-3h of setup": the effort of setting up, no run's time
+    out = [replace(n, unit=None) if _setup_time(text, n) else n for n in out]
+    # "doesn't fit the 16 GB", "a 12 GB card": a card's capacity, a specification, no measurement
+    out = [replace(n, unit=None) if _card_capacity(text, n) else n for n in out]
     # "3秒左右", "5秒程度", "150밀리초 정도": an "about" word after the number and its unit
     return [
         replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n
