@@ -594,7 +594,9 @@ class Tables(Sides):
                         if family(n.unit) == "size" and _FILE_ROW.search(row[0]) and stateable(n):
                             # "| Ollama format | GGUF Q6_K (6.7 GB) |": the size of the weights, a claim
                             fields = {"metric": "model_size", **number_fields(n)}
-                            file_names: dict = {p: v for p, v in cell_names(cell).items() if p == "quant"}
+                            # the names of this number's part of the cell ("Q4_K_M ≈ 636 MiB;Q8_0 ≈ 1.09 GiB")
+                            part = re.split(r"[;,；，]", cell[: n.start])[-1]
+                            file_names: dict = {p: v for p, v in cell_names(part).items() if p == "quant"}
                             engines = engines_in(row[0])
                             if len(engines) == 1:
                                 file_names["engine"] = engines.pop()
