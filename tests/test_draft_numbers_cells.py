@@ -373,3 +373,14 @@ def test_setup_effort_and_a_cards_capacity_are_no_claims(tmp_path):
     )
     cf = _drafted(text, tmp_path)
     assert [(c.value, c.unit) for c in cf.claims] == [(14, "GB"), (12, "min")]
+
+
+def test_a_statistics_number_in_parentheses_takes_the_rate_before_it():
+    from benchbook.audit.draftprose import numbers
+
+    text = (
+        "measured by the server itself is 36.7 tok/s; the bench avg below (33.7) includes prompt processing"
+    )
+    assert [(n.text, n.unit) for n in numbers(text)] == [("36.7", "tok/s"), ("33.7", "tok/s")]
+    # control: a run's number in parentheses is no rate
+    assert [(n.text, n.unit) for n in numbers("at 36.7 tok/s (run 3)")] == [("36.7", "tok/s"), ("3", None)]

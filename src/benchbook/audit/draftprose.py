@@ -505,11 +505,15 @@ _COUNTED_AFTER = re.compile(r"\s+(?:accepted|drafted|rejected)\b", re.IGNORECASE
 _RATE_VERB = re.compile(r"\b(?:decod\w*|generat\w*|runs?|running|reach\w*)\s+at\s+$", re.IGNORECASE)
 
 
+_STAT_PAREN = re.compile(r"\b(?:avg|average|mean|median)\b[^()\d.!?]{0,15}\(\s*$", re.IGNORECASE)
+
+
 def _carried(text: str, found: list[Number]) -> list[Number]:
     """A number with no unit right after one with a rate's, time's or size's unit takes it where the
     words between compare the two ("17 секунд против 40") or start a sentence that names the other
     side alone ("… 42 токена в секунду. Ollama - 25.") or a rate's verb is before it in the same
-    clause ("19 tok/s on a model that actually decodes at 80"); the number then ends its clause."""
+    clause ("19 tok/s on a model that actually decodes at 80") or it is a statistic's in parentheses
+    ("36.7 tok/s; the bench avg below (33.7)"); the number then ends its clause."""
     out = list(found)
     for i in range(1, len(out)):
         n, prev = out[i], out[i - 1]
@@ -526,7 +530,9 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
         if family(prev.unit) not in ("rate", "time", "size"):
             continue
         verb = family(prev.unit) == "rate" and len(gap) <= 80 and not re.search(r"[.!?;]", gap)
-        if not (_AGAINST.match(gap) or _NAMED_AFTER.search(gap) or (verb and _RATE_VERB.search(gap))):
+        # "36.7 tok/s; the bench avg below (33.7)": the statistic of the same rate, in parentheses
+        stat = len(gap) <= 50 and _STAT_PAREN.search(gap) and text[n.end : n.end + 1] == ")"
+        if not (_AGAINST.match(gap) or _NAMED_AFTER.search(gap) or (verb and _RATE_VERB.search(gap)) or stat):
             continue
         if not re.match(r"\s*(?:[.!?;,)]|$)", text[n.end : n.end + 2]):
             continue
