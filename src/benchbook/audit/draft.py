@@ -59,13 +59,13 @@ from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, sourc
 from .draftheadlines import headline_statements
 from .draftmetric import settle_phases, settle_rates, settle_sizes, settle_stat_columns, settle_times
 from .draftnames import CLAUSE_ONLY, header_decoding, mentions, model_cell
-from .draftprose import family, number_text, numbers
+from .draftprose import family, labelled_bare, number_text, numbers
 from .draftrepeats import stated_repeats
 from .draftsentences import RATE_LINE, Sentences
 from .drafttable import Tables
 from .post import Block, read_post
 from .resultlines import Result, results
-from .toollines import tool_results
+from .toollines import label_metric, label_unit, tool_results
 
 #: a log line a draft keeps as a raw log: llama-server/llama-cli timing and acceptance lines,
 #: llama-speculative-simple's counts
@@ -163,6 +163,20 @@ class _Drafter(Tables, Sentences):
                 }
                 self.add_claim({**timed, **source_fields(line, text)}, f"duration-{test}-l{line}")
 
+    def captioned(self, pieces: list[tuple[int, str]]) -> list[Result]:
+        """The bare ``label: N`` results of prose lines under a caption naming their rate unit
+        (``caption_rate``: "Output tokens/s on H100 BS1" over "vanilla (`model`): 133", "K=2:
+        201.69, speedup: 1.51x"); a label naming a setting ("Threads: 8") is none."""
+        out: list[Result] = []
+        unit = str(self.caption_rate)
+        for n, t in pieces:
+            for label, value, start, end in labelled_bare(t):
+                if _SETTING_WORD.search(label):
+                    continue
+                metric = label_metric(label, unit) or "decode_tps"
+                out.append(Result(n, metric, value, unit, start, end))
+        return out
+
     def result_claim(self, r: Result, log: str | None) -> str:
         """A claim of a tool's result line (``resultlines.results``), under the command before it;
         ``log``: the raw log the line is kept in.  A value of 15 or more significant digits (a
@@ -257,9 +271,10 @@ class _Drafter(Tables, Sentences):
                     self.title_named = here
                 self.named = {**(self.title_named or {}), **here}
                 self.pending_log = None
-                rate = _rate_unit(heading)
+                rate = _rate_unit(heading) or _caption_unit(heading)  # "吞吐量 (requests/sec)"
                 self.heading_rate = rate or (self.heading_rate if not level_one else None)
                 self.para_rate = None
+                self.caption_rate = None
                 self.open_table = None
                 # a title's or heading's numbers are stated too ("C1 ~50 tok/s on a 3090")
                 self.in_heading = True
@@ -294,6 +309,9 @@ class _Drafter(Tables, Sentences):
             found = results(pieces)
             taken = {r.line for r in found}
             found += tool_results([(n, t) for n, t in pieces if n not in taken], block.kind == "code")
+            if block.kind == "text" and self.caption_rate is not None:
+                taken = {r.line for r in found}
+                found += self.captioned([(n, t) for n, t in pieces if n not in taken])
             for r in sorted(found, key=lambda r: (r.line, r.start)):
                 (on_rate_lines if RATE_LINE.search(text_of[r.line]) else stated).append(r)
             if block.kind == "code":
@@ -342,7 +360,10 @@ class _Drafter(Tables, Sentences):
                 self.lead_in = joined
             elif not re.match(r"\s*(?:[-*+•]|\d+[.)])\s", self.post.line(pieces[0][0]) if pieces else ""):
                 self.lead_in = ""  # the items of a list keep the line that introduces them
-            self.para_rate = _rate_unit(" ".join(read))
+            # a rate stated, or named alone in a caption line ("吞吐量 (requests/sec)", "Results in tok/s:")
+            self.para_rate = _rate_unit(" ".join(read)) or _caption_unit(joined.rstrip(":"))
+            if not any(n.unit for n in numbers(joined)) and (caption := _caption_unit(joined)):
+                self.caption_rate = caption
             self.result_details(on_rate_lines, None)
             self.pending_log = None
             if pieces and all(_log_line(t) for _, t in pieces):
@@ -641,6 +662,22 @@ def _repeated_lines(lines: list[tuple[int, str]], claimed: set[int]) -> dict[int
             continue
         out.update({n: k for k, (n, _) in enumerate(printed, 1)})
     return out
+
+
+#: a label naming a setting or a count, not a result: "Threads: 8", "Draft: 8", "n_ctx: 4096"
+_SETTING_WORD = re.compile(
+    r"(?i)\b(?:threads?|draft|batch|ctx|context|seed|port|temp(?:erature)?|top[-_ ]?[kp]|layers?|ngl|"
+    r"prompts?|tokens?|runs?|iterations?|size|version|build|n[_-]\w+)\b"
+)
+
+
+def _caption_unit(text: str) -> str | None:
+    """The rate unit a caption names with no number ("Output tokens/s on H100 BS1"), else None; a
+    line ending in ":" introduces what follows, no caption."""
+    if text.rstrip().endswith(":") or len(text) > 120:
+        return None
+    unit = label_unit(text)
+    return unit if family(unit) in ("rate", "requests") else None
 
 
 def _rate_unit(text: str) -> str | None:

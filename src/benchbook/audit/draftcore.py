@@ -470,6 +470,9 @@ class DraftCore:
         #: of a table that states none ("Baseline: 33.92 tokens/second" above a table of rates)
         self.para_rate: str | None = None
         self.heading_rate: str | None = None
+        #: the rate unit a caption of the section names with no number ("Output tokens/s on H100
+        #: BS1"): the unit of the bare "label: N" results under it
+        self.caption_rate: str | None = None
         #: the groups of the last table drafted with no command line before it, while only a label
         #: ("Server command:") stands between it and the next block: a command line there is its
         self.open_table: list[str] | None = None

@@ -59,6 +59,10 @@ UNITS: dict[str, str] = {
     "TB/s": "TB/s",
     "TFLOPS": "TFLOPS",
     "req/s": "req/s",
+    "req/sec": "req/s",
+    "requests/s": "req/s",
+    "requests/sec": "req/s",
+    "requests per second": "req/s",
     "t/s": "t/s",
     "tps": "tok/s",
     "토큰/초": "tok/s",
@@ -94,6 +98,30 @@ UNITS: dict[str, str] = {
     "밀리초": "ms",
     "мс": "ms",
     "сек": "s",
+    # units in words, Russian and Ukrainian ("42 токена в секунду", "17 секунд", "у 2-3 рази")
+    "токена в секунду": "tok/s",
+    "токенов в секунду": "tok/s",
+    "токен в секунду": "tok/s",
+    "токенов в сек": "tok/s",
+    "токенів за секунду": "tok/s",
+    "токени за секунду": "tok/s",
+    "токенів на секунду": "tok/s",
+    "токенів/с": "tok/s",
+    "миллисекунд": "ms",
+    "мілісекунд": "ms",
+    "секунд": "s",
+    "секунды": "s",
+    "секунду": "s",
+    "секунда": "s",
+    "секунди": "s",
+    "минут": "min",
+    "минуты": "min",
+    "минуту": "min",
+    "хвилин": "min",
+    "хвилини": "min",
+    "раза": "x",
+    "рази": "x",
+    "разів": "x",
     "分钟": "min",
     "小时": "h",
     "時間": "h",
@@ -157,9 +185,11 @@ _NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d{4}
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
 #: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
 #: (a unit followed by "/" and a word is a unit per that word, not this one: "1.61s/it" is tqdm's
-#: seconds per iteration, "2 GB/layer" no size)
+#: seconds per iteration, "2 GB/layer" no size; per device it is: "22.5 GB/card")
+#: a device a size is given per ("22.5 GB/card", "20 GB/GPU": the size on each, a size all the same)
+_PER_DEVICE = r"(?:cards?|gpus?|devices?)\b"
 _UNIT = (
-    rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/[A-Za-z])|"
+    rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/(?!{_PER_DEVICE})[A-Za-z])|"
     r"x(?![a-z\d])|s(?![a-z\d/])|h(?![a-z\d/])|tok(?![a-z\d/])|min(?![a-z\d/]))"
 )
 #: a hyphen joining a number to a time word it qualifies ("15-minute engine rebuilds", "a 2-hour
@@ -416,6 +446,19 @@ _QUALIFIED_RATE = re.compile(
 )
 
 
+#: a count of draft tokens with the accepted of them after it ("18 draft tokens, 9 accepted"); not a
+#: rate ("draft tokens/s") nor per step (``_ACCEPTED_PER``); a number of draft tokens with no accepted
+#: ones beside it is a setting ("I tried 4, 5, and 6 draft tokens")
+_QUALIFIED_COUNT = re.compile(
+    r"\s+(?:draft|drafted)(?=\s+tokens?\s*(?:,|and)\s*\d[\d,]*\s+accepted\b)"
+    r"\s+(?P<u>tokens?)\b(?!\s*(?:/|per\b))",
+    re.IGNORECASE,
+)
+#: a mean acceptance length written after its number ("~1.9 avg accept length", "2.5~3 mean acceptance
+#: length"): tokens accepted per verify step
+_LENGTH_AFTER = re.compile(
+    r"\s+(?:avg\.?|average|mean)\s+(?P<u>accept(?:ed|ance)?\s+length|acceptance\s+len)\b", re.IGNORECASE
+)
 #: tokens accepted (or drafted) per verify step, the word naming them before "tokens": "~1.2–1.3
 #: accepted tokens per cycle", "3.1 accepted tokens per step", "2.4 drafted tokens per round"
 _ACCEPTED_PER = re.compile(
@@ -442,6 +485,147 @@ def _minutes_seconds(text: str, found: list[Number]) -> list[Number]:
         total = int(m.group("m")) * 60 + float(sec)
         kept.append(Number(f"{total:.{digits}f}", "s", False, m.start(), m.end(), unit_written="s"))
     return sorted(kept, key=lambda n: n.start)
+
+
+#: between a number with a unit and one without that takes it: "17 секунд против 40", "38 t/s vs 33.93"
+_AGAINST = re.compile(
+    r"\s*(?:против|проти|vs\.?|versus|against|compared (?:to|with)|instead of|вместо|замість)\s*$", re.I
+)
+#: a sentence naming one thing and its number after the sentence that gave the unit ("Llama.cpp
+#: выдает 42 токена в секунду. Ollama - 25.")
+_NAMED_AFTER = re.compile(r"[.!?;]\s+[^\W\d][\w.\-]*\s*[-–—]\s*$")
+
+
+#: what a count of tokens after another is: "…, 9 accepted"
+_COUNTED_AFTER = re.compile(r"\s+(?:accepted|drafted|rejected)\b", re.IGNORECASE)
+
+
+#: a verb of a rate right before a number of the same clause as a rate ("reporting 19 tok/s on a model
+#: that actually decodes at 80")
+_RATE_VERB = re.compile(r"\b(?:decod\w*|generat\w*|runs?|running|reach\w*)\s+at\s+$", re.IGNORECASE)
+
+
+_STAT_PAREN = re.compile(r"\b(?:avg|average|mean|median)\b[^()\d.!?]{0,15}\(\s*$", re.IGNORECASE)
+
+
+def _carried(text: str, found: list[Number]) -> list[Number]:
+    """A number with no unit right after one with a rate's, time's or size's unit takes it where the
+    words between compare the two ("17 секунд против 40") or start a sentence that names the other
+    side alone ("… 42 токена в секунду. Ollama - 25.") or a rate's verb is before it in the same
+    clause ("19 tok/s on a model that actually decodes at 80") or it is a statistic's in parentheses
+    ("36.7 tok/s; the bench avg below (33.7)"); the number then ends its clause."""
+    out = list(found)
+    for i in range(1, len(out)):
+        n, prev = out[i], out[i - 1]
+        if n.unit is not None or n.range is not None:
+            continue
+        gap = text[prev.end : n.start]
+        if (
+            prev.unit == "tokens"
+            and re.fullmatch(r"\s*(?:,|and)\s*", gap)
+            and _COUNTED_AFTER.match(text, n.end)
+        ):
+            out[i] = replace(n, unit="tokens")  # "18 draft tokens, 9 accepted": the accepted of them
+            continue
+        if family(prev.unit) not in ("rate", "time", "size"):
+            continue
+        verb = family(prev.unit) == "rate" and len(gap) <= 80 and not re.search(r"[.!?;]", gap)
+        # "36.7 tok/s; the bench avg below (33.7)": the statistic of the same rate, in parentheses
+        stat = len(gap) <= 50 and _STAT_PAREN.search(gap) and text[n.end : n.end + 1] == ")"
+        if not (_AGAINST.match(gap) or _NAMED_AFTER.search(gap) or (verb and _RATE_VERB.search(gap)) or stat):
+            continue
+        if not re.match(r"\s*(?:[.!?;,)]|$)", text[n.end : n.end + 2]):
+            continue
+        out[i] = replace(n, unit=prev.unit)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if a.unit is not None or a.range is not None or not _ARROW.fullmatch(text[a.end : b.start]):
+            continue
+        if family(b.unit) in ("rate", "time", "size"):
+            out[i] = replace(a, unit=b.unit)  # "40 → 84 tok/s": the unit of both
+        elif b.unit is None and i and _multiple_of(out[i - 1], a, b, text):
+            # "1.88x (3.3-->6.2)": the pair the multiple is of, rates with no unit written (t/s)
+            out[i], out[i + 1] = replace(a, unit="t/s"), replace(b, unit="t/s")
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if a.unit is None and b.unit is None and a.range is None and b.range is None:
+            if _WITH_DRAFT.fullmatch(text[a.end : b.start]) and _WITH_AFTER.match(text, b.end):
+                # "14.5 with draft / 16.5 without": a run's rate with and without drafting (t/s)
+                out[i], out[i + 1] = replace(a, unit="t/s"), replace(b, unit="t/s")
+    return out
+
+
+#: between the two rates of a run with and without drafting, no unit written: "14.5 with draft / 16.5"
+_WITH_DRAFT = re.compile(
+    r"\s+with(?:out)?\s+(?:a\s+|the\s+)?(?:draft(?:\s+model)?|speculat\w*(?:\s+decoding)?|spec|mtp)\s*/\s*",
+    re.IGNORECASE,
+)
+_WITH_AFTER = re.compile(r"\s+with(?:out)?\b", re.IGNORECASE)
+
+
+#: what follows a number of minutes that is a page's reading time
+_READ_TIME = re.compile(r"\s*(?:read\b|reading\s+time\b|소요|で読め|чтени|читанн)", re.IGNORECASE)
+
+_SETUP_BEFORE = re.compile(r"\b(?:install\w*|set(?:ting)?[ -]?up|configur\w*)\b[^.;!?]{0,30}$", re.IGNORECASE)
+_SETUP_AFTER = re.compile(r"\s*(?:of\s+)?(?:setup|set-up|installation|configuration)\b", re.IGNORECASE)
+
+
+_FIT_BEFORE = re.compile(r"\bfit\w*\s+(?:in(?:to)?\s+|on\s+)?(?:the|a|an|my|one|our|your)\s+$", re.IGNORECASE)
+_CARD_AFTER = re.compile(r"\s*(?:cards?|gpus?|graphics cards?)\b(?!\s*(?:memory|mem|usage|used|vram))", re.I)
+
+
+def _card_capacity(text: str, n: Number) -> bool:
+    """Whether a size is a card's capacity ("doesn't fit the 16 GB", "a 12 GB card"), not a measured
+    size; the number is then no claim (SOURCES.md: hardware specifications go under systems)."""
+    if family(n.unit) != "size" or n.range is not None:
+        return False
+    return bool(_CARD_AFTER.match(text, n.end) or _FIT_BEFORE.search(text[max(0, n.start - 40) : n.start]))
+
+
+def _setup_time(text: str, n: Number) -> bool:
+    """Whether a number of minutes or hours is the time setting something up takes ("install/test a
+    model in 5 minutes", "2-3h of setup"), not a measured run's."""
+    if n.unit not in ("min", "h"):
+        return False
+    return bool(_SETUP_AFTER.match(text, n.end) or _SETUP_BEFORE.search(text[max(0, n.start - 50) : n.start]))
+
+
+#: an arrow between two numbers: from the first to the second ("3.3-->6.2", "40 → 84")
+_ARROW = re.compile(r"\s*(?:-+>|=+>|→|⟶|➜|➔)\s*")
+
+
+def _multiple_of(m: Number, a: Number, b: Number, text: str) -> bool:
+    """Whether the multiple ``m`` ("1.88x") is written right before the parenthesised pair ``a`` ->
+    ``b`` and is ``b / a`` to the digits it was written with."""
+    if m.unit != "x" or m.range is not None or not re.fullmatch(r"\s*[(（]\s*", text[m.end : a.start]):
+        return False
+    try:
+        low, high = float(a.text), float(b.text)
+        stated = float(m.text)
+    except ValueError:
+        return False
+    if low <= 0:
+        return False
+    digits = len(m.text.split(".")[1]) if "." in m.text else 0
+    return abs(high / low - stated) <= 0.5 * 10**-digits + 1e-9
+
+
+#: a label and a number with no unit, the number ending its clause: "vanilla (`model`): 133", "* K=2:
+#: 201.69, speedup: 1.51x"
+_LABELLED_BARE = re.compile(
+    r"(?:^|(?<=[,;]\s))\s*(?:[-*•]\s+)?(?P<label>[^:,;\d\s][^:,;]{0,60}?)\s*:\s*"
+    r"(?P<v>\d[\d,]*(?:\.\d+)?)\s*(?=[,;]|$)"
+)
+
+
+def labelled_bare(text: str) -> list[tuple[str, str, int, int]]:
+    """The ``label: number`` parts of a line whose number has no unit and ends its clause (a list of
+    results under a caption naming their unit, "Output tokens/s on H100 BS1"): (label, number as
+    written, start, end of the number)."""
+    return [
+        (m.group("label").strip(), number_text(m.group("v")), m.start("v"), m.end("v"))
+        for m in _LABELLED_BARE.finditer(text)
+    ]
 
 
 def _ordered_pair(a: str, b: str) -> bool:
@@ -509,9 +693,14 @@ def numbers(text: str) -> list[Number]:
             continue
         if not (ua or ub) and m.group("pm") is None:
             last = "b" if m.group("b") is not None else "a"
-            q = _QUALIFIED_RATE.match(text, m.end(last)) or _ACCEPTED_PER.match(text, m.end(last))
+            q = (
+                _QUALIFIED_RATE.match(text, m.end(last))
+                or _ACCEPTED_PER.match(text, m.end(last))
+                or _LENGTH_AFTER.match(text, m.end(last))
+                or (_QUALIFIED_COUNT.match(text, m.end(last)) if last == "a" else None)
+            )
             ordered = last == "a" or _ordered_pair(m.group("a"), m.group("b"))
-            if q is not None and ordered and (last == "a" or q.re is _ACCEPTED_PER):
+            if q is not None and ordered and (last == "a" or q.re in (_ACCEPTED_PER, _LENGTH_AFTER)):
                 # "41.7 eff tok/s", "35 gen t/s": a rate with a word naming which; "~1.2–1.3
                 # accepted tokens per cycle": tokens accepted per verify step
                 u = q.group("u")
@@ -523,7 +712,7 @@ def numbers(text: str) -> list[Number]:
                         _unit(u) if q.re is _QUALIFIED_RATE else "tokens",
                         bool(m.group("about")),
                         m.start(),
-                        q.end(),
+                        m.end(last) if q.re is _LENGTH_AFTER else q.end(),  # its words after it name it
                         a_text if b_text is not None else None,
                         b_text,
                         unit_written=u,
@@ -590,6 +779,13 @@ def numbers(text: str) -> list[Number]:
         pos = end
     out = _minutes_seconds(text, out)
     out = _leading_times(text, out)
+    out = _carried(text, out)
+    # "13 min read", "1 분 소요", "5分で読めます": a page's reading time, no measurement
+    out = [replace(n, unit=None) if n.unit == "min" and _READ_TIME.match(text, n.end) else n for n in out]
+    # "install/test a model in 5 minutes", "invest 2-3h of setup": the effort of setting up, no run's time
+    out = [replace(n, unit=None) if _setup_time(text, n) else n for n in out]
+    # "doesn't fit the 16 GB", "a 12 GB card": a card's capacity, a specification, no measurement
+    out = [replace(n, unit=None) if _card_capacity(text, n) else n for n in out]
     # "3秒左右", "5秒程度", "150밀리초 정도": an "about" word after the number and its unit
     return [
         replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n
@@ -679,6 +875,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("ratio", r"accept|수락|採択|受理|接受", "acceptance_rate"),
     ("ratio", r".", "share"),
     ("multiple", r".", "speedup"),
+    ("tokens", r"(?:avg|average|mean)\.?\s+accept\w*\s+len", "mean_accepted_length"),
     ("tokens", r".", "tokens"),
     ("layers", r".", "layers"),
     ("bandwidth", r"(?:cpu|host|pcie).{0,20}(?:gpu|device)|transfer|pcie", "transfer_bandwidth"),

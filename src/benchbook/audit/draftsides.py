@@ -1312,7 +1312,8 @@ class Sides(DraftCore):
             fam = family(self.profile[a][0])
             if fam in (None, "ratio", "multiple") or fam != family(self.profile[b][0]) or a == b:
                 continue
-            ops = re.findall(r"<=|>=|=<|=>|≤|≥|<|>", text[a1:b0])
+            # an arrow ("3.3-->6.2", "a -> b") goes from one to the other: no comparison sign
+            ops = re.findall(r"<=|>=|=<|=>|≤|≥|<|>", re.sub(r"-+>|<-+", " ", text[a1:b0]))
             if len(ops) != 1:
                 continue
             relation = "below" if ops[0] in ("<", "<=", "=<", "≤") else "above"

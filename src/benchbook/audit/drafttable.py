@@ -86,7 +86,7 @@ _RELATING_HEADER = re.compile(
     # words from their start: "ratio" is no "Generation", "gain" no "Again"
     r"\bvs\.?\b|\b(?:versus|speed-?up|gain|change|delta|diff|ratio|relative|improvement|uplift|"
     r"faster|slower|boost|loss|beschleunigung|ускорени|прирост)|Δ|\bx\b|×|"
-    r"倍率|改善|高速化|加速比|提升|배율|향상",
+    r"倍率|改善|高速化|加速比|提升|差异|差距|배율|향상|차이",
     re.IGNORECASE,
 )
 #: a row label naming the baseline of a table's comparisons
@@ -169,7 +169,15 @@ def _key(header: str) -> str:
 def _header_unit(header: str) -> str | None:
     """The unit a table header names: after a number put before it, as a unit written alone, in
     parentheses of any script ("推理速度（token/s）"), or in words ("每秒生成的令牌数", tokens per
-    second: ``toollines.label_unit``); a count of tokens or layers only where written first."""
+    second: ``toollines.label_unit``); a count of tokens or layers only where written first.  Bold
+    or code marks around the header ("**512 tokens (generation, seconds)**") are no part of it."""
+    header = header.strip().strip("*_`").strip()
+    timed = re.search(
+        r"[(（]\s*(?:[^()（）]*[,;，]\s*)?(seconds?|secs?|s|ms|minutes?|min)\s*[)）]\s*$", header, re.I
+    )
+    if timed:  # "512 tokens (generation, seconds)": the time the tokens took, not a count of tokens
+        word = timed.group(1).lower()
+        return "ms" if word == "ms" else "min" if word.startswith("min") else "s"
     if re.search(
         r"\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\bmean\s+accepted\s+tokens\b", header, re.IGNORECASE
     ):
@@ -198,6 +206,139 @@ def _header_unit(header: str) -> str | None:
     return None
 
 
+#: llama.cpp's timing names as a column's header ("eval time", "prompt eval time", "mean eval time"):
+#: its timing lines state them in ms, the unit a table of their figures leaves unwritten
+_TIMING_HEADER = re.compile(r"\W*(?:mean\s+|avg\.?\s+|average\s+)?(?:prompt\s+)?eval\s+time\W*", re.I)
+
+
+def _timing_unit(header: str) -> str | None:
+    """ "ms" for a header of llama.cpp's timing names over plain numbers (``_TIMING_HEADER``) or of a
+    time per output token or between tokens ("Baseline TPOT", "ITL": vLLM's serving benchmark states
+    them in ms), else None."""
+    return "ms" if _TIMING_HEADER.fullmatch(header) or re.search(r"(?i)\b(?:tpot|itl)\b", header) else None
+
+
+def _spanned_header(header: list[str], body: list[list[str]]) -> tuple[list[str], dict[int, int]]:
+    """A header naming its measurement once over several columns ("| eval time |  |  |": a spanned
+    cell pasted as one named and blank ones): the blank headers take the name before them where
+    that name is a measurement (``_names_metric``, ``_MEASURE_HEADER``) and every cell of the blank
+    column is a plain number; returns the header and, for each column of such a run, its 1-based
+    place in the run (``run_index``).  Issue 29's corpus: p122."""
+    out = list(header)
+    runs: dict[int, int] = {}
+    for j in range(1, len(out)):
+        if out[j].strip() or not out[j - 1].strip():
+            continue
+        name = out[j - 1]
+        if not (_names_metric(name) or _MEASURE_HEADER.search(name)):
+            continue
+        cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
+        if not cells or not all(re.fullmatch(r"\s*[~≈]?\s*\d[\d.,]*\s*", c) for c in cells):
+            continue
+        out[j] = name
+        runs.setdefault(j - 1, 1)
+        runs[j] = runs[j - 1] + 1
+    return out, runs
+
+
+def _mean_columns(header: list[str], runs: dict[int, int]) -> dict[int, list[int]]:
+    """The columns stating the mean of a run of columns (``_spanned_header``): "mean eval time"
+    after three "eval time" columns -> that column: the run's columns."""
+    out: dict[int, list[int]] = {}
+    for j, h in enumerate(header):
+        m = re.fullmatch(r"\W*(?:mean|avg\.?|average)\s+(.+?)\W*", h, re.IGNORECASE)
+        if m is None:
+            continue
+        cols = [k for k in runs if header[k].strip().lower() == m.group(1).strip().lower()]
+        if len(cols) >= 2:
+            out[j] = cols
+    return out
+
+
+def _headerless(rows: list[list[str]]) -> bool:
+    """Whether a table's first row is a row of values, not its header: pasted without a header
+    ("Llama2 | EXL2 4.0 bpw | 7B | 164 t/s | 197 t/s" over "-- | --"; rows of "| Llama 3.3 70B Q4 ·
+    2× RTX 5090 | Ollama 28 tok/s · vLLM 32 tok/s | vLLM +14% |" with no rule): a cell after the
+    first states a number with its unit, and every other row states one in the same column."""
+    # a number in parentheses is the header's qualifier ("Theoretical max (5.1 GB model)"), no value
+    cols = [
+        j
+        for j, c in enumerate(rows[0])
+        if j and any(n.unit for n in numbers(re.sub(r"\([^)]*\)", "", c))[:1])
+    ]
+    if not cols:
+        return False
+    if len(rows) == 1:
+        return True
+    if label_key(rows[0][0]) in LABELS:
+        return False
+    return any(all(j < len(r) and any(n.unit for n in numbers(r[j])[:1]) for r in rows[1:]) for j in cols)
+
+
+#: what separates the numbers of one cell: a slash or a middle dot between spaces ("116.9 / 120.7",
+#: "Ollama 28 tok/s · vLLM 32 tok/s"; never "tok/s", "12/19/32")
+_PIECES = re.compile(r"\s+/\s+|\s*[·•]\s*")
+#: a statistic written after its number ("41.3 mean / 41.4 median")
+_PIECE_STAT = re.compile(r"(?i)(mean|median|avg|average|min|max|p\d{2})")
+
+
+def _cell_unit(cell: str) -> str | None:
+    """The unit of a cell's first number, or the one its numbers share written after the last
+    ("92 / 79 / 68 / 59 %": ``cell_pieces``)."""
+    first = numbers(cell)[:1]
+    if first and first[0].unit:
+        return first[0].unit
+    pieces = cell_pieces(cell, "", None) if first else []
+    return pieces[0][0].unit if pieces else None
+
+
+def cell_pieces(cell: str, header: str, unit: str | None) -> list[tuple[Number, dict]]:
+    """The numbers of a table cell stating several of one column's kind, each with the conditions
+    that tell it from the others: a statistic after it ("41.3 mean / 41.4 median": ``other.stat``),
+    an engine before it ("Ollama 28 tok/s · vLLM 32 tok/s": ``engine``), else its place (a draft
+    position, from 0, where the header says "position"; a run, from 1, otherwise: "116.9 / 120.7 /
+    120.7", "92 / 79 / 68 / 59 %").  A unit written only after the last is every number's.  Empty
+    where the cell is one number, a piece holds other words or not one number ("0 errors / 0 MiB
+    VRAM growth"), or a unit is not of the column's family.  Issue 29's corpus: p152, p155, p156, p161."""
+    text = cell.strip().strip("*_`").strip()
+    parts = _PIECES.split(text)
+    if len(parts) < 2:
+        return []
+    found: list[tuple[Number, str]] = []
+    for part in parts:
+        ns = numbers(part)
+        if len(ns) != 1 or ns[0].range is not None or not stateable(ns[0]):
+            return []
+        n = ns[0]
+        found.append((n, (part[: n.start] + " " + part[n.end :]).strip(" *_`")))
+    units = [n.unit for n, _ in found]
+    if any(units[:-1]) and len(set(units)) != 1:
+        return []
+    carried = units[-1] or unit
+    if carried is None or (unit is not None and family(carried) != family(unit)):
+        return []
+    words = [w for _, w in found]
+    out: list[tuple[Number, dict]] = []
+    for k, (n, word) in enumerate(found):
+        extra: dict = {}
+        if not word:
+            if any(words):
+                return []
+            if re.search(r"(?i)position", header):
+                extra = {"other": {"draft_position": k}}
+            else:
+                extra = {"run_index": k + 1}
+        elif _PIECE_STAT.fullmatch(word):
+            stat = word.lower()
+            extra = {"other": {"stat": {"avg": "mean", "average": "mean"}.get(stat, stat)}}
+        elif len(engines := engines_in(word)) == 1 and re.fullmatch(r"[\w.\- ]+", word):
+            extra = {"engine": engines.pop()}
+        else:
+            return []
+        out.append((replace(n, unit=n.unit or carried), extra))
+    return out
+
+
 def _names_metric(label: str) -> bool:
     """Whether a table label names a metric: a unit (``_header_unit``), a rate's or test's words
     (``_metric_header``), or acceptance/latency words."""
@@ -208,15 +349,20 @@ def _names_metric(label: str) -> bool:
     )
 
 
-def _rate_columns(header: list[str], body: list[list[str]], kinds: list[str], j: int) -> dict[int, str]:
+def _rate_columns(
+    header: list[str], body: list[list[str]], kinds: list[str], j: int, lead: str | None = None
+) -> dict[int, str]:
     """A table's columns of numbers with a unit other than j's, a multiple, a percentage or a
-    fraction, and not relating ones: column -> its unit's family ("rate", "size", ...)."""
+    fraction, and not relating ones: column -> its unit's family ("rate", "size", ...); a "lead"
+    column's unit is the caption's or paragraph's (``lead``)."""
     out: dict[int, str] = {}
     for k, h in enumerate(header):
         if k == j or kinds[k] not in ("value", "lead"):
             continue
         cells = [r[k] for r in body if k < len(r) and not _EMPTY.match(r[k])]
         u = _header_unit(h) or next((n.unit for c in cells for n in numbers(c)[:1] if n.unit), None)
+        if u is None and kinds[k] == "lead":
+            u = lead
         if u is not None and u not in ("x", "%", "ratio") and not _relating_column(h, cells):
             out[k] = family(u) or u
     return out
@@ -247,7 +393,7 @@ def _efficiency_sides(
 
 
 def _relation_sides(
-    header: list[str], body: list[list[str]], kinds: list[str], j: int, unit: str
+    header: list[str], body: list[list[str]], kinds: list[str], j: int, unit: str, lead: str | None = None
 ) -> str | None:
     """How a table's relating column ``j`` (multiples "x" or changes "%": "vs baseline",
     "Speedup") finds the two sides of each cell in the table: "pair" (two rate columns of one unit
@@ -256,9 +402,11 @@ def _relation_sides(
     other side is not in the table ("Baseline | Best speedup" with the speculative rate not given,
     or no baseline row), so the cells are claims of the change, not statements with guessed sides
     (issue 29: a self-ratio and other rows' baselines were cited)."""
-    rate_units = _rate_columns(header, body, kinds, j)
-    if "rate" in rate_units.values():  # "Speedup" beside a file size and the VRAM: the rates
-        rate_units = {k: f for k, f in rate_units.items() if f == "rate"}
+    rate_units = _rate_columns(header, body, kinds, j, lead)
+    if any(
+        f in ("rate", "requests") for f in rate_units.values()
+    ):  # "Speedup" beside a file size and the VRAM: the rates
+        rate_units = {k: f for k, f in rate_units.items() if f in ("rate", "requests")}
     fams = list(rate_units.values())
     if any(fams.count(f) >= 2 for f in fams):
         return "pair"
@@ -315,10 +463,20 @@ def _transposed(rows: list[list[str]]) -> str | None:
     if any(_names_metric(h) and not _RELATING_HEADER.search(h) for h in header[1:]):
         return None  # a "% Difference" column relates the configurations: no metric of its own
     # a row's first cell names a metric ("Avg tok/s"), it is no value ("12 tok/s" under "Speed")
-    naming = sum(
-        1 for r in body if r and _names_metric(re.sub(r"[*_`]", "", r[0])) and not re.match(r"\W*\d", r[0])
-    )
+    naming = sum(1 for r in body if r and _names_row(re.sub(r"[*_`]", "", r[0])))
     return "rows" if naming >= 2 and naming * 2 >= len(body) else None
+
+
+def _names_row(label: str) -> bool:
+    """Whether a row's first cell names a metric (``_names_metric``, or memory: "VRAM") and is no
+    value ("12 tok/s" under "Speed"); a count before the metric's words is part of the name ("3200
+    tokens (prompt processing, seconds)")."""
+    if re.fullmatch(r"\W*[~≈]?\d[\d.,]*\s*[^\s\d(]*\W*", label):
+        return False  # "12 tok/s", "41.5": a value
+    if re.match(r"\W*\d", label) and not re.search(r"\(.*[^\W\d_].*\)", label):
+        return False  # "16K ctx": a setting, no metric named in words
+    memory = re.fullmatch(r"\W*(?:vram|memory|ram|显存|内存)(?:\s+\w+)?\W*", label, re.IGNORECASE)
+    return _names_metric(label) or memory is not None
 
 
 #: a table header naming a measurement ("TTFT", "Duration", "Latency"): its numbers are results,
@@ -343,6 +501,10 @@ _SETTINGS_HEADER = (
         re.IGNORECASE,
     ),
 )
+
+
+#: a settings row naming the model's file: a size in it is the weights' ("Ollama format | GGUF Q6_K (6.7 GB)")
+_FILE_ROW = re.compile(r"(?i)\b(?:format|file|weights|gguf|checkpoint)\b|模型文件|ファイル")
 
 
 def _settings_table(header: list[str], body: list[list[str]]) -> bool:
@@ -408,11 +570,13 @@ class Tables(Sides):
 
     # --- tables -----------------------------------------------------------------------------------
     def table(self, block: Block) -> None:
-        if len(block.rows) == 1 and any(n.unit for c in block.rows[0][1:] for n in numbers(c)[:1]):
+        if _headerless(block.rows):
             # a row pasted without its header ("Llama2 | EXL2 4.0 bpw | 7B | 164 t/s | 197 t/s" over
-            # "-- | --"): Markdown reads it as the header; it is a row of values, columns unnamed
+            # "-- | --"), or rows with no header at all: the first is read as the header; it is a row
+            # of values, columns unnamed
             line = block.row_lines[0] if block.row_lines else block.start
-            block = replace(block, rows=[[""] * len(block.rows[0]), block.rows[0]], row_lines=[line, line])
+            lines = [line, line, *block.row_lines[1:]]
+            block = replace(block, rows=[[""] * len(block.rows[0]), *block.rows], row_lines=lines)
         if len(block.rows) < 2:
             return
         shape = _transposed(block.rows)
@@ -420,21 +584,43 @@ class Tables(Sides):
             block = block.transposed(header_is_data=shape == "keyvalue")
         rows = block.rows
         header, body = rows[0], rows[1:]
+        header, runs = _spanned_header(header, body)
         width = len(header)
         if _settings_table(header, body):
             # "| GPU | A100 40GB |", "| n_ctx | 2048 |": the setup a post ran, no result
             for r, row in enumerate(body):
                 for j, cell in enumerate(row[1:width], start=1):
                     line = block.line_of(r + 1, j)
-                    self.out.unplaced += [(line, n.text, self.post.line(line)[:300]) for n in numbers(cell)]
+                    for n in numbers(cell):
+                        if family(n.unit) == "size" and _FILE_ROW.search(row[0]) and stateable(n):
+                            # "| Ollama format | GGUF Q6_K (6.7 GB) |": the size of the weights, a claim
+                            fields = {"metric": "model_size", **number_fields(n)}
+                            # the names of this number's part of the cell ("Q4_K_M ≈ 636 MiB;Q8_0 ≈ 1.09 GiB")
+                            part = re.split(r"[;,；，]", cell[: n.start])[-1]
+                            file_names: dict = {p: v for p, v in cell_names(part).items() if p == "quant"}
+                            engines = engines_in(row[0])
+                            if len(engines) == 1:
+                                file_names["engine"] = engines.pop()
+                            if file_names:
+                                fields["conditions"] = {**self.context(), **file_names}
+                            fields.update(source_fields(line, self.post.line(line)))
+                            self.add_claim(fields, f"model-size-l{line}", None, f"{row[0]} {cell}")
+                        else:
+                            self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
             return
         kinds: list[str] = []
         for j, h in enumerate(header):
             key = label_key(h)
             cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
-            with_unit = [n for c in cells for n in numbers(c)[:1] if n.unit]
+            # a first column's number in parentheses qualifies its label ("短文本 (512 tokens)"): no value
+            with_unit = [
+                u for c in cells if (u := _cell_unit(re.sub(r"\([^)]*\btokens?\)", "", c) if j == 0 else c))
+            ]
             head_unit = (
-                _header_unit(h) or _ratio_column(h, cells) or (_tokens_column(h, cells) if j else None)
+                _header_unit(h)
+                or _ratio_column(h, cells)
+                or (_tokens_column(h, cells) if j else None)
+                or (_timing_unit(h) if not with_unit else None)
             )
             # a table of metrics as rows, configurations as columns: its row of token counts
             # ("Generated tokens  80  88  70") is one more result of each configuration, not a label
@@ -451,8 +637,17 @@ class Tables(Sides):
                 kinds.append("unplaced")  # "TTFT", "Duration" over plain numbers: no unit to state
             else:
                 kinds.append("label")
+        # "| eval time | | | mean eval time |": the mean of the run columns, a statement of each row
+        means = _mean_columns(header, runs)
+        for j in means:
+            kinds[j] = "mean"
         lead_unit = self.para_rate or self.heading_rate
-        if lead_unit is not None and "value" not in kinds:
+        stating = [
+            j
+            for j, k in enumerate(kinds)
+            if k == "value" and not _relating_column(header[j], [r[j] for r in body if j < len(r)])
+        ]
+        if lead_unit is not None and not stating:
             # a table that states no unit, under a paragraph or heading stating a rate: its columns
             # of distinct plain numbers (not the first, not a setting's: a known label, a flag's
             # name "draft-p-min", "n_ctx") are rates in that unit
@@ -493,7 +688,8 @@ class Tables(Sides):
                 or _header_unit(h)
                 or _ratio_column(h, [r[j] for r in body if j < len(r)])
                 or _tokens_column(h, [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])
-                or next((n.unit for r in body if j < len(r) for n in numbers(r[j])[:1] if n.unit), None)
+                or next((u for r in body if j < len(r) and (u := _cell_unit(r[j]))), None)
+                or _timing_unit(h)
             )
             if unit is None and _metric_header(h):
                 unit = "t/s"
@@ -508,7 +704,7 @@ class Tables(Sides):
                 unit in ("x", "%")
                 and _relating_column(h, [r[j] for r in body if j < len(r)])
                 and (
-                    _relation_sides(header, body, kinds, j, unit) is not None
+                    _relation_sides(header, body, kinds, j, unit, lead_unit) is not None
                     or self.prose_baseline(header, body, kinds, j) is not None
                 )
             ):
@@ -541,6 +737,8 @@ class Tables(Sides):
             if len(engines) == 1:  # "MLC LLM (tok/sec)" beside "Exllama (tok/sec)": the column's engine
                 gfields.setdefault("conditions", {})["engine"] = engines.pop()
             machine = column_machine(h)
+            if j in runs:  # "| eval time | | |": the header's measurement again, one run a column
+                gfields.setdefault("conditions", {})["run_index"] = runs[j]
             if machine is not None:  # "| RTX 3090 | RTX 4090 |", "V1: 3090Ti": the column's machine
                 gfields.setdefault("conditions", {})["hardware"] = machine
             if kinds[j] == "lead" and (task := lead_prompts.get(j)) is not None:
@@ -655,6 +853,21 @@ class Tables(Sides):
                 if not found:
                     continue
                 n = found[0]
+                pieces = cell_pieces(row[j], header[j], self.groups[gid].fields.get("unit"))
+                if pieces:
+                    # "116.9 / 120.7 / 120.7", "41.3 mean / 41.4 median", "Ollama 28 tok/s · vLLM 32
+                    # tok/s": one claim per number, each with what tells it from the others
+                    for k, (piece, extra) in enumerate(pieces):
+                        fields = number_fields(piece)
+                        fields.pop("unit", None)
+                        fields["conditions"] = merged(cond, extra)
+                        quote = f"{header[j]}: {row[j]} — {self.post.line(line)}"
+                        fields.update(source_fields(line, quote))
+                        cid = self.add_claim(
+                            fields, f"{gid}-r{r + 1}-{k + 1}", gid, " ".join([header[j], *labels])
+                        )
+                        cell_ids.setdefault((r, j), cid)
+                    continue
                 if n.unit and family(n.unit) != family(self.groups[gid].fields.get("unit")):
                     # "-23%" under a t/s column (a row of changes): not a rate of the column; a
                     # change of the column's two rows when the table has two (``column_changes``)
@@ -688,6 +901,9 @@ class Tables(Sides):
                 label = " ".join([header[j], *labels])
                 cell_ids[r, j] = self.add_claim(fields, f"{gid}-r{r + 1}", gid, label)
             row_labels.append(" ".join(labels))
+        for j, of_cols in means.items():
+            of = [cell_ids.get((r, k)) for r in range(len(body)) for k in of_cols]
+            self.mean_cells(header[j], body, block, j, of)
         for r, j, n, line in changes:
             rows_of = [cell_ids[k, j] for k in range(len(body)) if (k, j) in cell_ids]
             if len(rows_of) != 2:
@@ -726,6 +942,32 @@ class Tables(Sides):
             self.table_relations(
                 header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels
             )
+
+    def mean_cells(self, header: str, body: list[list[str]], block: Block, j: int, of: list) -> None:
+        """Each row's cell of a mean column (``_mean_columns``) as a statement of kind mean over the
+        row's claims of the run's columns (``of``: row by row, the run's columns in order), where
+        every one of them was drafted; else its number is listed as unplaced."""
+        per_row = len(of) // max(len(body), 1)
+        for r, row in enumerate(body):
+            if j >= len(row) or _EMPTY.match(row[j]):
+                continue
+            line = block.line_of(r + 1, j)
+            found = numbers(row[j])
+            sides = of[r * per_row : (r + 1) * per_row]
+            if not found or not stateable(found[0]) or None in sides:
+                self.out.unplaced += [(line, n.text, self.post.line(line)[:300]) for n in found]
+                continue
+            unit = self.groups[str(self.claims[sides[0]].group)].fields.get("unit")
+            sid = self.new_id(f"s-l{line}")
+            fields = {
+                "kind": "mean",
+                "statement": f"{header} {row[j]}",
+                "of": [self.first_stated(c) for c in sides],
+                "value": Num(found[0].text),
+                "unit": unit,
+                **source_fields(line, f"{header}: {row[j]} — {self.post.line(line)}"),
+            }
+            self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
     def prose_baseline(
         self, header: list[str], body: list[list[str]], kinds: list[str], j: int

@@ -138,6 +138,8 @@ class _HtmlText(HTMLParser):
             self.rows.append([])
         elif tag in ("td", "th") and self.rows is not None:
             self.cell = []
+        elif tag == "br" and self.cell is not None:
+            self.cell.append(" ")  # "prompt<br>tok/sec": one header of two words, not "prompttok/sec"
         elif tag == "pre":
             self._end_line()
             self.out.append("```")
@@ -156,6 +158,10 @@ class _HtmlText(HTMLParser):
             self.cell = None
         elif tag == "table" and self.rows is not None:
             rows = [r for r in self.rows if r]
+            if len(rows) > 2 and len(rows[0]) == 1 and len(rows[1]) > 1:
+                # a caption spanning the table ("<th colspan=6>LLM Performance on ...</th>"): a line
+                # of text before it, not a header of one column that would cut every row to one cell
+                self.out.append(rows.pop(0)[0])
             for i, r in enumerate(rows):
                 self.out.append("| " + " | ".join(r) + " |")
                 if i == 0:

@@ -62,6 +62,7 @@ _GROUPED = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 #: minutes: the same matches, as what follows each run starts with no white space)
 _LABELLED = re.compile(
     rf"^[\s>*•+\-]*+(?P<label>[^\W\d_][^:=\n]{{0,60}}?)(?>\s*(?::|=)|\s{{2,}}|\s*\t)\s*+"
+    rf"(?:\[[\w:./-]{{1,20}}\]\s*+)?"  # the device it was read on: "VRAM, Model: [cuda:0] 3,390.76 MB"
     rf"(?P<v>{_GROUPED})(?![\d.,]\d)(?:\s*+(?P<unit>[^\s\d(),;|:=]+(?:\(s\))?))?"
     r"\s*+(?P<rest>\([^()]*\)|[#;|].*|//.*)?\s*$"
 )
@@ -103,7 +104,7 @@ _FLAG_NAME = re.compile(r"(?:--?)?[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
 #: labels under which a size is a measured one (not the machine's: "GPU: 24 GB")
 _SIZE_LABEL = re.compile(
     r"used|usage|peak|alloc|buffer|size|file|weights|\bkv\b|cache|footprint|consum|resident|rss|"
-    r"\bvram\b.*(?:used|peak)|total",
+    r"\bvram\b.*(?:used|peak)|total|\bvram\s*,\s*(?:model|inference|cache)\b",  # exllama's "VRAM, Model:"
     re.IGNORECASE,
 )
 #: a statistic leading a label ("Mean TTFT (ms)", "P99 ITL (ms)", "Median E2E Latency (ms)")
@@ -177,9 +178,13 @@ def _counted(label: str) -> tuple[str, str] | None:
     the plural noun counted (``Number of draft proposals`` -> ``proposals``, metric
     ``draft_proposals``); None for another label or a workload's size (``_WORKLOAD_NOUNS``: "Number
     of prompts" is a condition)."""
-    m = _COUNT_LABEL.match(label)
+    m = _COUNT_LABEL.match(label) or _COUNT_LABEL.match(
+        re.sub(r"^num_(?=[a-z])", "number of ", label).replace("_", " ")
+    )
     if m is None:
         return None
+    if label.strip() == "num_drafts":  # vLLM's "num_drafts": the draft proposals made (p146)
+        return "proposals", "draft_proposals"
     words = [w for w in re.split(r"[\s-]+", m.group("what").lower()) if w]
     while len(words) > 1 and re.search(r"(?:ed|ing)$", words[-1]):
         words.pop()  # "tokens generated", "tokens processing"
@@ -270,6 +275,8 @@ def label_metric(label: str, unit: str) -> str | None:
         if re.search(r"\bload|로딩|ロード|加载|загрузк", low):
             return "load_time"
         return "duration"
+    if fam == "size" and re.match(r"\s*vram\s*,", low):
+        return "vram"  # exllama's "VRAM, Model:", "VRAM, Inference:": the GPU memory each part took
     if fam == "tokens":
         if _ACCEPT_LENGTH.search(low):
             return "mean_accepted_length"
@@ -385,12 +392,16 @@ def _labelled(n: int, text: str) -> list[Result]:
     written = m.group("unit")
     pos = _POSITION.search(label)
     unit: str | None
+    # "Accepted Rate: 58.68": a rate past 1 with no sign written is in percent
+    in_percent = (
+        written is None and "." in value and 1 < float(value) <= 100 and re.search(r"(?i)rate", label)
+    )
     if _ACCEPT_RATE.search(label) and (
-        (written is None and float(value) <= 1) or (written == "%" and float(value) <= 100)
+        (written is None and float(value) <= 1) or (written == "%" and float(value) <= 100) or in_percent
     ):
         # "Acceptance rate at token 2: 0.21": a fraction (or a percentage) whatever word the label has
         cond = {"other": {"draft_position": int(pos.group("k"))}} if pos else {}
-        unit = "ratio" if written is None else "%"
+        unit = "ratio" if written is None and not in_percent else "%"
         return [Result(n, "acceptance_rate", value, unit, m.start("v"), m.end(), None, cond)]
     if pos is not None:
         label = label[: pos.start()].rstrip()  # "at token 4" is a position, not the unit
