@@ -24,6 +24,20 @@ def conditions(cf: schema.ClaimsFile, c: schema.Claim) -> dict:
     return cf.conditions_of(c).model_dump(exclude_none=True, exclude_defaults=True)
 
 
+def wide_table(n: int, cell: str = "5 tok/s") -> str:
+    """A Markdown table of one row and ``n`` columns ``c0``… holding ``cell`` each (the drafter's
+    guards against work per column that grows with the columns)."""
+    return (
+        "|"
+        + "|".join(f"c{i}" for i in range(n))
+        + "|\n|"
+        + "---|" * n
+        + "\n|"
+        + "|".join(cell for _ in range(n))
+        + "|\n"
+    )
+
+
 def cpu_growth(run: Callable[[int], object], n: int, factor: int = 4) -> float:
     """How many times more CPU seconds (this process's: other load on the machine counts little)
     ``run(factor * n)`` takes than ``run(n)``, after a warm-up ``run(n // 16)`` (regexes compiled,

@@ -17,7 +17,7 @@ from benchbook.audit import draftfile, schema
 from benchbook.audit.draft import draft_text
 from benchbook.audit.draftfile import MAX_POST_BYTES, ascii_number, decode_post, draft_post
 from benchbook.audit.draftprose import _IDENT, _Names, _token_start, numbers
-from drafting import LINEAR, cpu_growth
+from drafting import LINEAR, cpu_growth, wide_table
 
 
 def test_names_reads_what_the_ident_regex_reads():
@@ -317,18 +317,7 @@ def test_a_table_of_thousands_of_columns_renders_in_linear_time():
     """DB12: a table of 10,000 columns (one group per column) did not finish in 90 s: each group
     passed over every drafted entry twice (quadratic); rows are now gathered once."""
 
-    def wide(n: int) -> str:
-        return (
-            "|"
-            + "|".join(f"c{i}" for i in range(n))
-            + "|\n|"
-            + "---|" * n
-            + "\n|"
-            + "|".join("5 tok/s" for _ in range(n))
-            + "|\n"
-        )
-
-    drafts = {k: draft_text(wide(k)) for k in (46, 750, 3_000)}  # drafted outside the timing
+    drafts = {k: draft_text(wide_table(k)) for k in (46, 750, 3_000)}  # drafted outside the timing
     # was ~10 s for 3,000 columns, 100 s for 10,000: four times the columns, about four times the time
     assert cpu_growth(lambda k: draftfile.render(drafts[k], "wide.md"), 750) < LINEAR
     n = 3_000

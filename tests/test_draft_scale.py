@@ -10,6 +10,7 @@ import io
 
 from benchbook.audit import command, draftfile, schema
 from benchbook.audit.draft import draft_text
+from drafting import wide_table
 
 
 def _write(tmp_path, body: str):
@@ -163,15 +164,7 @@ def test_a_table_of_a_thousand_columns_drafts_and_audits(tmp_path):
     per cell (a 10,000-column draft did not audit in 90 s)."""
     n = 1_000
     post = tmp_path / "wide.md"
-    post.write_text(
-        "|"
-        + "|".join(f"c{i}" for i in range(n))
-        + "|\n|"
-        + "---|" * n
-        + "\n|"
-        + "|".join("5 tok/s" for _ in range(n))
-        + "|\n"
-    )
+    post.write_text(wide_table(n))
     out, drafted, _ = draftfile.draft_post(post, tmp_path / "c.yaml")
     assert len(drafted.groups) == n
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
