@@ -417,7 +417,7 @@ def main(argv: list[str]) -> int:
         "--posts",
         default="*",
         help="only the posts whose file name matches one of these comma-separated patterns (h*: the "
-        "held-out ones; 'p7*,p8*,p9*,p1??_*': the posts formerly held out)",
+        "held-out ones; 'p7*,p8*,p9*,p1??_*,p2??_*': the posts formerly held out)",
     )
     ap.add_argument("--no-robust", action="store_true", help="skip the binary, empty and 10 MB inputs")
     args = ap.parse_args(argv)
