@@ -101,6 +101,32 @@ def test_two_posts_of_one_folder_write_only_their_drafts_and_get_a_page_each(tmp
     assert sorted(p.name for p in posts.iterdir()) == ["a.claims.yaml", "a.md", "b.claims.yaml", "b.md"]
 
 
+def test_a_bad_file_among_several_refuses_the_run_before_any_draft_is_written(tmp_path, monkeypatch, capsys):
+    """The breaker's `benchbook audit a.md b.md` with a bad b.md wrote a.claims.yaml, then refused b:
+    every file named is read first (``command.check_inputs``), so nothing is drafted or written; the
+    error names the bad file, whichever kind of fault it has."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "a.md").write_text(POST.format(title="A"))
+    (tmp_path / "folder.md").mkdir()
+    (tmp_path / "bin.md").write_bytes(bytes(range(256)) * 16)
+    (tmp_path / "bad.yaml").write_text("claims: [\n")
+    faults = {
+        "missing.md": "missing.md: No such file or directory; fix: check the path",
+        "folder.md": "folder.md: Is a directory; fix: a folder stands where",
+        "bin.md": "bin.md: binary data",
+        "bad.yaml": "bad.yaml:2: YAML syntax error",
+        "missing.yaml": "missing.yaml",
+    }
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for bad, said in faults.items():
+        assert command.main(["a.md", bad]) == 2, bad
+        err = capsys.readouterr().err
+        assert err.startswith(f"benchbook: error: {said}") and err.count("\n") == 1, (bad, err)
+        assert sorted(p.name for p in tmp_path.iterdir()) == before, bad
+    assert not (tmp_path / "cache").exists()
+
+
 def test_the_stage_still_writes_the_site_folders(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     claims = tmp_path / "data" / "claims"

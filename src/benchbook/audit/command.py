@@ -35,7 +35,8 @@ import yaml
 
 from .. import errors
 from . import run, terminal, toolgap
-from .draftfile import draft_post, read_stdin, summary
+from .draftfile import draft_post, read_post, read_stdin, summary
+from .schema import load
 from .verdicts import Here
 
 #: Where ``--all`` (the ``audit`` stage) writes records and pages: stage outputs, rendered by the site.
@@ -167,6 +168,27 @@ def claims_of(name: str) -> str:
     return str(out)
 
 
+def check_inputs(names: list[str]) -> None:
+    """Read every file named to ``benchbook audit`` before anything is drafted or written: a claims
+    file (``CLAIMS_SUFFIXES``; or what is no file) must load (``schema.load``), a post must read as the
+    drafter reads it (``draftfile.read_post``: not binary, not too large); ``-`` (stdin) is read
+    later, once.  So
+    ``benchbook audit a.md b.md`` with a bad ``b.md`` refuses both and writes no ``a.claims.yaml``.
+
+    Raises:
+        ValueError, OSError, schema.ClaimsError: the first file that cannot be read (names it and the
+            fix, as the audit or the drafter would).
+    """
+    for name in names:
+        if name == "-":
+            continue
+        path = Path(name)
+        if path.suffix.lower() in CLAIMS_SUFFIXES or not path.is_file():
+            load(path)  # a claims file, or no file at all (a folder, a missing path: named as the audit does)
+        else:
+            read_post(path)
+
+
 def audit(args: argparse.Namespace) -> list[run.Audit]:
     """Run the audit the parsed ``args`` ask for; returns the audits (records and pages written).
 
@@ -185,6 +207,7 @@ def audit(args: argparse.Namespace) -> list[run.Audit]:
         raise ValueError("name a claims file (benchbook audit data/claims/X.yaml) or --all data/claims")
     if args.files.count("-") > 1:
         raise ValueError("- (a post on stdin) named twice; fix: name it once, other posts by their files")
+    check_inputs(args.files)  # a bad file refuses the run before any post's draft is written
     files = [claims_of(f) for f in args.files]
     audits = [run.audit_file(f, args.logs, _pairs(args.pair), here) for f in files]
     names = run.slugs([a.path for a in audits])  # two files of one name never overwrite each other
