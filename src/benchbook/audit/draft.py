@@ -265,7 +265,9 @@ class _Drafter(Tables, Sentences):
                 # earlier section named does not carry
                 heading = " ".join(t for _, t in block.lines)
                 here = {m.path: m.value for m in mentions(heading) if m.path not in CLAUSE_ONLY}
-                level_one = re.match(r"#\s", self.post.line(block.lines[0][0]).lstrip()) is not None
+                level_one = (
+                    block.front or re.match(r"#\s", self.post.line(block.lines[0][0]).lstrip()) is not None
+                )
                 self.lead_in = ""
                 if self.title_named is None and level_one:  # the title's names hold for the whole post
                     self.title_named = here

@@ -635,6 +635,8 @@ def _setup_table(block: Block) -> bool:
 
 
 def _level(post: Post, block: Block) -> int:
+    if block.front:  # the title of a front matter
+        return 1
     m = re.match(r"\s*(#{1,6})\s", post.line(block.start))
     return len(m.group(1)) if m else 2
 

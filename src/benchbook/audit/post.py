@@ -60,6 +60,9 @@ class Block:
     heading: bool = False
     #: a transposed table's line of each cell (``rows``' shape): its cells come from several lines
     cell_lines: list[list[int]] | None = None
+    #: the title of the post's front matter (``front_matter``): a level-one heading, though its line
+    #: is no ``# `` line
+    front: bool = False
 
     @property
     def start(self) -> int:
@@ -87,6 +90,55 @@ class Block:
             rows.append(["" if header_is_data else self.rows[0][j], *(r[j] for r in src)])
             cells.append([cells[0][0], *lines[: len(src)]])
         return Block("table", self.lines, rows, [c[-1] for c in cells], self.info, self.heading, cells)
+
+
+#: the delimiters of a static-site generator's front matter at the very top of a post (Jekyll, Hugo,
+#: Hexo, Astro, Quarto: YAML between ``---`` lines, closed by ``---`` or ``...``; Hugo's TOML between
+#: ``+++`` lines): opening line -> closing lines
+_FRONT = {"---": ("---", "..."), "+++": ("+++",)}
+#: a front matter line: a YAML or TOML key, a list item, a comment, a TOML table, an indented or blank
+#: line; a post that opens with a thematic break (``---``) and prose is no front matter
+_FRONT_LINE = re.compile(r"\s*$|\s|[\w.-]+\s*[:=]|-\s|#|\[")
+#: the front matter keys whose value is text of the post: the title (a level-one heading) and its
+#: summary (prose); dates, tags, layouts and file names are no part of it
+_FRONT_KEY = re.compile(r"(title|subtitle|description|summary|excerpt)\s*[:=]\s*(.*)", re.I)
+
+
+def front_matter(raw: list[str]) -> tuple[int, list[Block]]:
+    """The front matter of a post's lines ``raw``, if it opens with one (``_FRONT``, at most 100
+    lines): ``(how many lines it takes, its blocks)``: ``title:`` as a level-one heading block
+    (``Block.front``), ``subtitle``/``description``/``summary``/``excerpt`` as prose; ``(0, [])``
+    otherwise.  Quoted values are unquoted; a folded value (``>``, ``|``) is read from its indented
+    lines.  Read by hand, not with a YAML or TOML parser, so that each piece keeps its line and a
+    malformed block still reads (Jekyll docs, "Front Matter"; Hugo docs, "Front matter")."""
+    if not raw or raw[0].strip() not in _FRONT:
+        return 0, []
+    closing = _FRONT[raw[0].strip()]
+    end = next((i for i in range(1, min(len(raw), 101)) if raw[i].strip() in closing), None)
+    if end is None or end == 1 or not all(_FRONT_LINE.match(ln) for ln in raw[1:end]):
+        return 0, []
+    out = []
+    i = 1
+    while i < end:
+        m = _FRONT_KEY.fullmatch(raw[i].strip()) if not raw[i][:1].isspace() else None
+        i += 1
+        if not m:
+            continue
+        value, at = m.group(2).strip(), i
+        if value in (">", "|", ">-", "|-", ">+", "|+", ""):  # a folded or literal block, or a list
+            parts = []
+            while i < end and (raw[i][:1].isspace() or not raw[i].strip()):
+                parts.append((i + 1, raw[i].strip().removeprefix("- ").strip()))
+                i += 1
+            pieces = [(n, s) for n, s in parts if s]
+        else:
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]
+            pieces = [(at, value)] if value else []
+        if pieces:
+            title = m.group(1).lower() == "title"
+            out.append(Block("text", pieces, heading=title, front=title))
+    return end + 1, out
 
 
 @dataclass
@@ -429,8 +481,8 @@ def _md() -> MarkdownIt:
 def blocks_of(text: str) -> list[Block]:
     """The blocks of a Markdown or plain text (module doc), in order."""
     raw = text.splitlines()
-    tokens = _md().parse(text)
-    out: list[Block] = []
+    skip, out = front_matter(raw)  # its lines read as blank lines: every later line keeps its number
+    tokens = _md().parse("\n" * skip + "\n".join(raw[skip:]) if skip else text)
     i = 0
     heading = False
     while i < len(tokens):
