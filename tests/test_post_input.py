@@ -261,3 +261,42 @@ def test_python_dash_m_benchbook_runs_the_command():
     )
     assert out.returncode == 2
     assert b"stdin: empty, so nothing drafted and nothing written" in out.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding", "read_as"),
+    [
+        ("# llama.cpp の速度\n\nRTX 4090 で生成速度は 42.5 トークン/秒でした。\n", "shift_jis", "cp932"),
+        ("# 推理速度测试\n\n在 RTX 4090 上，生成速度为 42.5 tokens/s。\n", "gb18030", "gb18030"),
+        ("# 推理速度測試\n\n在 RTX 4090 上，生成速度為 42.5 tokens/s。\n", "big5", "big5"),
+        ("# 추론 속도\n\nRTX 4090에서 생성 속도는 42.5 tok/s 였습니다.\n", "euc_kr", "cp949"),
+        ("# Скорость llama.cpp\n\nНа RTX 4090 получил 42.5 токенов в секунду.\n", "cp1251", "cp1251"),
+    ],
+)
+def test_a_legacy_cjk_or_cyrillic_post_is_read_in_its_encoding(tmp_path, text, encoding, read_as):
+    """The breaker's Shift_JIS and GB18030 posts were read line by line as Windows-1252: their numbers
+    drafted, every quote mojibake.  A post that is no UTF-8 is read whole in a Japanese, Chinese, Korean
+    or Cyrillic encoding when its characters say so (``draftfile._legacy_encoding``)."""
+    post = tmp_path / "p.md"
+    post.write_bytes(text.encode(encoding))
+    out, drafted, _ = draft_post(post)
+    assert drafted.notes[0] == f"p.md: not UTF-8: read as {read_as} (by its characters)"
+    claims = schema.load(out).claims
+    assert [(c.value, c.quote) for c in claims] == [(42.5, text.splitlines()[2])]
+
+
+def test_a_western_post_or_one_latin1_line_in_utf8_stays_line_by_line(tmp_path):
+    """Where the detector is unsure (it names Windows-1250 for a French Windows-1252 text) or most of the
+    post is UTF-8, a line that is not UTF-8 is still read as Windows-1252, and the note names the line."""
+    from benchbook.audit.draftfile import decode_post
+
+    french = "Café : 42.5 tok/s sur une RTX 4090, très élevée — naïf.\n"
+    assert decode_post(french.encode("cp1252")) == (
+        french,
+        "line 1 not UTF-8: read as Windows-1252 (Latin-1); check its quotes, or save the post as UTF-8",
+    )
+    mixed = "日本語 42.5 tok/s\n".encode() + "café 30 tok/s\n".encode("cp1252")
+    assert decode_post(mixed) == (
+        "日本語 42.5 tok/s\ncafé 30 tok/s\n",
+        "line 2 not UTF-8: read as Windows-1252 (Latin-1); check its quotes, or save the post as UTF-8",
+    )

@@ -927,10 +927,45 @@ _COMMON = re.compile(
 )
 
 
+#: the legacy encodings a post that is no UTF-8 is read in whole, when ``charset_normalizer`` finds one
+#: of them: the multibyte ones of Japanese (Shift_JIS, EUC-JP), Chinese (GB18030 and its subsets, Big5)
+#: and Korean (EUC-KR), and Windows-1251 (Cyrillic); anything else (a Western text, where the detector
+#: often names Windows-1250 for Windows-1252) is read line by line as Windows-1252
+_LEGACY = frozenset(
+    "cp932 shift_jis shift_jis_2004 shift_jisx0213 euc_jp euc_jis_2004 euc_jisx0213 gb18030 gbk gb2312 "
+    "big5 big5hkscs cp950 euc_kr cp949 johab cp1251".split()
+)
+
+
+def _legacy_encoding(data: bytes) -> str | None:
+    """The encoding of a post that is no UTF-8 when it is one of ``_LEGACY`` (a Japanese blog saved
+    as Shift_JIS, a Chinese forum page as GB18030): ``charset_normalizer``'s best guess, kept only
+    when the whole text decodes in it strictly and no line of it is UTF-8 with other than ASCII in
+    it (a UTF-8 post with one pasted Latin-1 line stays UTF-8, that line Windows-1252); else None."""
+    from charset_normalizer import from_bytes
+
+    for raw in data.split(b"\n"):
+        if not raw.isascii():
+            try:
+                raw.decode("utf-8")
+                return None
+            except UnicodeDecodeError:
+                pass
+    best = from_bytes(data[:200_000]).best()
+    if best is None or best.encoding not in _LEGACY:
+        return None
+    try:
+        data.decode(best.encoding)
+    except (UnicodeDecodeError, LookupError):
+        return None
+    return best.encoding
+
+
 def decode_post(data: bytes, name: str = "the post") -> tuple[str, str | None]:
     """``(text, how it was decoded or None)`` of a post's bytes (``read_post``; stdin too): UTF-8,
     UTF-16 by its byte-order mark, by where its NUL bytes are or by decoding strictly (``_utf16``), a
-    line that is not UTF-8 as Windows-1252.  A terminal's escape sequences are removed (a coloured
+    Japanese, Chinese, Korean or Cyrillic legacy encoding found by its characters (``_legacy_encoding``),
+    else a line that is not UTF-8 as Windows-1252.  A terminal's escape sequences are removed (a coloured
     llama-bench table drafted nothing); line ends are ``\n``, ``\r\n`` or, in a text without ``\n``,
     ``\r``; a lone ``\r`` inside a line (a progress bar redrawn) keeps what a terminal shows, the text
     after it, so line numbers stay those of an editor and ``grep -n``.
@@ -961,6 +996,8 @@ def decode_post(data: bytes, name: str = "the post") -> tuple[str, str | None]:
         if wide is not None:
             text, order = wide
             how = f"read as UTF-16 {order} (no byte-order mark; by its characters)"
+        elif not utf8 and (legacy := _legacy_encoding(data)) is not None:
+            text, how = data.decode(legacy), f"not UTF-8: read as {legacy} (by its characters)"
         elif not utf8:
             lines, other = [], []
             for n, raw in enumerate(data.split(b"\n"), 1):
