@@ -270,6 +270,13 @@ def agreed(commands: list[dict[str, list[object]]]) -> dict[str, list[object]]:
     return out
 
 
+#: a model file's name that stands for any model in a command written as a template ("model.gguf",
+#: "your-model.gguf", "model_name", "my_model", "xxx.gguf"): no model of the post's
+_PLACEHOLDER_MODEL = re.compile(
+    r"(?i)(?:(?:your|my|the|some)[-_ ]?)?(?:model|llm)(?:[-_ ]?(?:name|path|file))?|x{2,}|path"
+)
+
+
 def conditions_of(tool: str, words: list[str]) -> dict:
     """The conditions the flags ``words`` (after the tool's name) set (module doc)."""
     out: dict = {"engine": engine_of(tool)}
@@ -316,10 +323,11 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             and not re.fullmatch(r"[\[<{(].*[\]>})]|\$\w+|model", value, re.I)
             and not _BLOB.search(value)
         ):
-            # a placeholder ("-m [model]", "<model>", "$MODEL") names no model, nor does a blob's
-            # content hash (``_BLOB``)
+            # a placeholder ("-m [model]", "<model>", "$MODEL", "model.gguf", "/path/to/your_model.gguf")
+            # names no model, nor does a blob's content hash (``_BLOB``)
             model, quant = model_and_quant(value)
-            out["model"] = model
+            if not _PLACEHOLDER_MODEL.fullmatch(model):
+                out["model"] = model
             if quant:
                 out.setdefault("quant", quant)
         elif kind == "draft" and value:

@@ -191,6 +191,27 @@ _FAMILY_MODEL = re.compile(
     r"(?<![\w./-])(?P<name>(?i:" + MODEL_FAMILIES + r")[\w.]*\d[\w.]*)\s+model\b(?!\s+(?:family|series))",
     re.ASCII,
 )
+#: a model named by its family and version with no size, or with a size the main pattern does not
+#: read: "DeepSeek V3", "DeepSeek-R1", "Kimi K2", "Qwen3", "Llama 3.1", "Gemma 4 E4B" (an effective
+#: size), "Qwen3-VL 235B", "GLM-4.6V 108B" (a modality or variant letter before the size), a family's
+#: size class ("Mistral Large", "Mistral Small 3.1"); a weaker name than ``_MODEL``'s: the post's
+#: fuller one replaces it (``draftcontext``'s ``fuller``)
+_VERSIONED_MODEL = re.compile(
+    r"(?<![\w./:-])(?P<name>(?i:" + MODEL_FAMILIES + r")"
+    r"(?:[\s-]?(?:[VvRrKk]\d+(?:\.\d+)?|\d+(?:\.\d+)?[a-zA-Z]?)"
+    r"(?:-(?:VL|Coder|Vision|Omni|Instruct|Chat|MoE|Turbo|Air|Flash|Next))?"
+    r"(?:[\s-]E?\d+(?:\.\d+)?[Bb](?:[\s-][Aa]\d+(?:\.\d+)?[Bb])?)?"
+    r"|\s(?:Large|Small|Medium|Nemo)(?:\s\d+(?:\.\d+)?)?))(?![\w.:/-]*\w)(?!\.\w)",
+    re.ASCII,
+)
+#: a model named by its size before its family ("a 7B LLaMA model", "the 13B Llama 2"): the family
+#: (and version) with the size after it, as the field writes the name ("LLaMA 7B")
+_SIZE_FAMILY = re.compile(
+    r"(?<![\w.-])(?P<size>\d+(?:\.\d+)?[BM])\s+(?P<family>(?i:"
+    + MODEL_FAMILIES
+    + r")(?:[\s-]?\d+(?:\.\d+)?)?)(?![\w-])",
+    re.ASCII,
+)
 #: a line or list item labelled by a model's size ("7B: 191.0 token/sec", "- 35B-A3B: 98 t/s"): the
 #: model of that size, the post's fuller name for it where it names one; a capitalised word of the
 #: label around it ("Pure 27B comparison:"), not a sentence's article ("the 12B: fast")
@@ -393,6 +414,16 @@ def _mentions(text: str) -> tuple[Mention, ...]:
             out.append(Mention(m.start(), "quant", quant))
     for m in _FAMILY_MODEL.finditer(text):  # "the Minicpm3 model": a family and version, no size
         if not any(a <= m.start() < b for a, b in spans):
+            spans.append((m.start(), m.end()))
+            out.append(Mention(m.start(), "model", m.group("name")))
+    for m in _SIZE_FAMILY.finditer(text):  # "a 7B LLaMA model": the family, then its size
+        if not any(a <= m.start() < b or a < m.end() <= b for a, b in spans):
+            spans.append((m.start(), m.end()))
+            out.append(Mention(m.start(), "model", f"{m.group('family')} {m.group('size')}"))
+    for m in _VERSIONED_MODEL.finditer(text):  # "DeepSeek V3", "Gemma 4 E4B": no size _MODEL reads
+        if not any(a <= m.start() < b or a < m.end() <= b for a, b in spans):
+            if _DRAFT_NAME.search(m.group("name")) or _DRAFT_MARK.match(text, m.end()):
+                continue
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", m.group("name")))
     for m in _MODEL_ABBREVIATION.finditer(text):  # "DSV3": DeepSeek-V3 as its users write it short

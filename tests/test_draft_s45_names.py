@@ -1,0 +1,88 @@
+"""Model names the drafter reads without a size in ``_MODEL``'s form (issue 29, the held-out posts
+h141–h180): a family and version alone ("DeepSeek V3", "Kimi K2"), an effective or variant size
+("Gemma 4 E4B", "Qwen3-VL 235B", "GLM-4.6V 108B"), a size class ("Mistral Large"), the size before
+the family ("a 7B LLaMA model"); and a template command's placeholder file ("-m model.gguf"), which
+names no model, so its settings still hold for the post's named model."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook.audit.draftcommand import conditions_of
+from benchbook.audit.draftnames import mentions
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("Comparison of two engines with DeepSeek V3", "DeepSeek V3"),
+        ("Prefill of DeepSeek-R1 on two sockets", "DeepSeek-R1"),
+        ("Kimi K2 on a single node", "Kimi K2"),
+        ("Gemma 4 E4B Q4_K_M in both apps", "Gemma 4 E4B"),
+        ("Qwen3-VL 235B fits in 72 GB", "Qwen3-VL 235B"),
+        ("GLM-4.6V 108B on a Threadripper", "GLM-4.6V 108B"),
+        ("Mistral Large at 8 bit", "Mistral Large"),
+        ("Mistral Small 3.1 is quick", "Mistral Small 3.1"),
+        ("Tested on a 7B LLaMA model", "LLaMA 7B"),
+        ("the 13B Llama 2 runs", "Llama 2 13B"),
+    ],
+)
+def test_a_model_named_without_the_usual_size_form(text, model):
+    assert [m.value for m in mentions(text) if m.path == "model"] == [model]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "llama.cpp b4000 on Vulkan",  # the engine's name, no model
+        "compiled with llama-cpp-python 0.3.5",
+    ],
+)
+def test_no_model_from_an_engine_name(text):
+    assert [m.value for m in mentions(text) if m.path == "model"] == []
+
+
+def test_a_sizeless_name_is_not_read_inside_a_fuller_one():
+    """The fuller name wins its span: "DeepSeek-R1-Distill-Llama-70B" is one model, not DeepSeek-R1 too."""
+    assert [m.value for m in mentions("DeepSeek-R1-Distill-Llama-70B at 12 t/s") if m.path == "model"] == [
+        "DeepSeek-R1-Distill-Llama-70B"
+    ]
+
+
+def test_the_titles_sizeless_model_holds_for_the_table(tmp_path):
+    cf = _drafted(
+        "# Two engines on DeepSeek V3\n\n"
+        "| Software | Eval Rate (tokens/s) |\n|---|---|\n| llama.cpp | 2.98 |\n",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    assert (c.metric, c.value, c.unit) == ("decode_tps", 2.98, "tok/s")
+    assert _cond(cf, c)["model"] == "DeepSeek V3"
+
+
+@pytest.mark.parametrize("path", ["model.gguf", "/path/to/your_model.gguf", "MODEL_NAME", "xxx.gguf"])
+def test_a_placeholder_file_names_no_model(path):
+    got = conditions_of("llama-bench", ["-m", path, "-ngl", "99"])
+    assert "model" not in got
+    assert got["offload"]["n_gpu_layers"] == 99
+
+
+def test_a_real_file_still_names_its_model():
+    got = conditions_of("llama-bench", ["-m", "models/Qwen3-8B-Q4_K_M.gguf", "-ngl", "99"])
+    assert (got["model"], got["quant"]) == ("Qwen3-8B", "Q4_K_M")
+
+
+def test_a_template_commands_settings_hold_for_the_posts_model(tmp_path):
+    """ "-m model.gguf" is a template: its -ngl 99 is the run's, whatever model the post names."""
+    cf = _drafted(
+        "# Benchmarking Qwen 3.5 on a Mac mini\n\n"
+        "Generation ran at 41.2 t/s.\n\n"
+        "```\nllama-bench -m model.gguf -p 512 -n 128 -ngl 99\n```\n",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    cond = _cond(cf, c)
+    assert cond["model"] == "Qwen 3.5"
+    assert cond["offload"] == {"n_gpu_layers": 99}
