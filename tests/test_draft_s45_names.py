@@ -86,3 +86,31 @@ def test_a_template_commands_settings_hold_for_the_posts_model(tmp_path):
     cond = _cond(cf, c)
     assert cond["model"] == "Qwen 3.5"
     assert cond["offload"] == {"n_gpu_layers": 99}
+
+
+def test_a_column_of_model_names_is_the_model_whatever_its_header(tmp_path):
+    """ "| Model / Quant |" is no header the drafter knows; its cells, each a model file's name, say
+    what the column is: the model and its quant per row (ik_llama.cpp's IQ4_KS among the quants)."""
+    cf = _drafted(
+        "# Decode on one GPU\n\n"
+        "| Fork | Model / Quant | Code TPS |\n|---|---|---|\n"
+        "| ik_llama | Qwen3.6-27B-IQ4_KS | 89.2 |\n"
+        "| mainline | Qwen3.6-27B-Q4_K_M | 64.7 |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("model"), _cond(cf, c).get("quant")) for c in cf.claims]
+    assert got == [(89.2, "Qwen3.6-27B", "IQ4_KS"), (64.7, "Qwen3.6-27B", "Q4_K_M")]
+
+
+def test_a_column_of_configurations_is_not_a_model_column(tmp_path):
+    """Control: "Llama 3.3 70B Q4 · 2× RTX 5090" names a machine too; the quant and the machine
+    are read from it (``cell_names``), the cell is not taken whole as a model's name."""
+    cf = _drafted(
+        "| Setup | Decode (tok/s) |\n|---|---|\n"
+        "| Llama 3.3 70B Q4 · 2× RTX 5090 | 27.1 |\n"
+        "| Qwen 3 30B MoE · 1× RTX 5090 | 140.2 |\n",
+        tmp_path,
+    )
+    first = _cond(cf, cf.claims[0])
+    assert first.get("model") != "Llama 3.3 70B Q4 · 2× RTX 5090"
+    assert first["quant"] == "Q4"

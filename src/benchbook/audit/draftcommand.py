@@ -108,7 +108,7 @@ _NO_VALUE = frozenset({"--cpu-moe", "--no-mmap", "--mlock", "--jinja", "--verbos
 #: a llama.cpp quantisation type by its parts (ggml's Q4_0, Q4_K_M, IQ3_XXS, TQ1_0, Q4_0_4_4;
 #: Unsloth's and bartowski's Q4_K_XL, Q6_K_L; ik_llama.cpp's row-interleaved IQ1_S_R4, Q8_K_R8): what
 #: follows them is no part of it ("Qwen3-8B-Q4_K_M_MTP.gguf": Q4_K_M, and the model's MTP variant)
-QUANT_TYPE = r"T?I?Q\d(?:_[0-9K])?(?:_(?:XXS|XS|XL|NL|[SML]|\d))*(?:_R(?:4|8|16)(?![0-9]))?"
+QUANT_TYPE = r"T?I?Q\d(?:_(?:[0-9]|K(?:SS|S|T)?))?(?:_(?:XXS|XS|XL|NL|[SML]|\d))*(?:_R(?:4|8|16)(?![0-9]))?"
 #: a quantisation's bits per weight written after it ("IQ4_XS-4.19bpw")
 _BPW = re.compile(r"-\d+(?:\.\d+)?bpw(?![A-Za-z0-9])", re.IGNORECASE)
 #: a quantisation in a model file name (llama.cpp's ggml types, Unsloth's UD- names, others)

@@ -144,8 +144,9 @@ def _relating_column(header: str, cells: list[str]) -> bool:
 
 def _cells_condition(cells: list[str]) -> str | None:
     """The condition a table's label column sets when every cell of it is one kind of name
-    (``_CELL_KINDS``: a quant column headed "양자화 포맷", a build column headed "version"), or
-    ``hardware`` when every cell names hardware (``draftnames.mentions``); None otherwise."""
+    (``_CELL_KINDS``: a quant column headed "양자화 포맷", a build column headed "version"),
+    ``hardware`` when every cell names hardware, ``model`` when every cell opens with a model's name
+    (``draftnames.mentions``: "| Model / Quant |" over "Qwen3.6-27B-IQ4_KS"); None otherwise."""
     if not cells:
         return None
     for path, pat in _CELL_KINDS:
@@ -153,6 +154,13 @@ def _cells_condition(cells: list[str]) -> str | None:
             return path
     if all(any(m.path == "hardware" and m.start == 0 for m in mentions(c.strip())) for c in cells):
         return "hardware"
+    # "| Model / Quant |" over "Qwen3.6-27B-IQ4_KS": every cell opens with a model's name
+    # (and names nothing else: "Llama 3.3 70B Q4 · 2× RTX 5090" is a configuration, ``cell_names``)
+    named = [mentions(c.strip().strip("*`")) for c in cells]
+    if all(any(m.path == "model" and m.start == 0 for m in ms) for ms in named) and all(
+        m.path in ("model", "quant") for ms in named for m in ms
+    ):
+        return "model"
     return None
 
 
