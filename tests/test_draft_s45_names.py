@@ -114,3 +114,36 @@ def test_a_column_of_configurations_is_not_a_model_column(tmp_path):
     first = _cond(cf, cf.claims[0])
     assert first.get("model") != "Llama 3.3 70B Q4 · 2× RTX 5090"
     assert first["quant"] == "Q4"
+
+
+@pytest.mark.parametrize(
+    ("text", "engine"),
+    [
+        ("KTransformers reached 14 tokens/s", "KTransformers"),
+        ("PowerInfer on a 4090", "PowerInfer"),
+        ("served by text-generation-inference", "TGI"),
+        ("TRT-LLM throughput", "TensorRT-LLM"),
+        ("ik_llama with the ubergarm config", "ik_llama.cpp"),
+        ("LMDeploy's TurboMind", "LMDeploy"),
+        ("Docker Model Runner ran it", "Docker Model Runner"),
+    ],
+)
+def test_engines_the_lexicon_now_knows(text, engine):
+    assert [m.value for m in mentions(text) if m.path == "engine"] == [engine]
+
+
+def test_a_threads_venue_gives_way_to_the_engine_its_title_names(tmp_path):
+    """ "(… text-generation-inference issue)" is where the thread lives; the title's own ExLlamaV2
+    is what ran."""
+    cf = _drafted(
+        "# Upgrade to exllama v2 (text-generation-inference issue)\n\nA 7B model ran at 175 t/s.\n",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    assert _cond(cf, c)["engine"] == "ExLlamaV2"
+
+
+def test_a_threads_venue_is_the_engine_where_the_title_names_none(tmp_path):
+    cf = _drafted("# Speed on A100 (exllama issue)\n\nA 7B model ran at 131 t/s.\n", tmp_path)
+    (c,) = cf.claims
+    assert _cond(cf, c)["engine"] == "ExLlama"

@@ -123,6 +123,38 @@ _ENGINES = {
     "lightning-mlx": "lightning-mlx",
     "xllm": "xLLM",
     "ds4": "ds4",
+    # other inference engines and servers, as their projects spell them (and short forms users write)
+    "ktransformers": "KTransformers",
+    "powerinfer": "PowerInfer",
+    "mlxcel": "mlxcel",
+    "mlx-serve": "mlx-serve",
+    "mlx-vlm": "mlx-vlm",
+    "ik_llama": "ik_llama.cpp",
+    "ik-llama.cpp": "ik_llama.cpp",
+    "trtllm": "TensorRT-LLM",
+    "trt-llm": "TensorRT-LLM",
+    "tensorrt llm": "TensorRT-LLM",
+    "text-generation-inference": "TGI",
+    "tgi": "TGI",
+    "lmdeploy": "LMDeploy",
+    "deepspeed-mii": "DeepSpeed-MII",
+    "aphrodite": "Aphrodite",
+    "aphrodite-engine": "Aphrodite",
+    "tabbyapi": "TabbyAPI",
+    "exllamav3": "ExLlamaV3",
+    "gpt4all": "GPT4All",
+    "openvino": "OpenVINO",
+    "ipex-llm": "IPEX-LLM",
+    "onnxruntime-genai": "ONNX Runtime GenAI",
+    "candle": "candle",
+    "executorch": "ExecuTorch",
+    "fastllm": "fastllm",
+    "xinference": "Xinference",
+    "llama-box": "llama-box",
+    "docker model runner": "Docker Model Runner",
+    "exllama v2": "ExLlamaV2",
+    "text-generation-webui": "text-generation-webui",
+    "oobabooga": "text-generation-webui",
 }
 _ENGINE = re.compile(
     # after a "/": a repository of the engine's name ("vllm-project/vllm", "ggml-org/llama.cpp")
@@ -456,6 +488,15 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     # a name denied ("no ROCm", "not the 4090", "without Ollama") states no condition; a model or
     # quant compared with ("similar accuracy to Unsloth's Q4_K_XL", "faster than Llama-3-8B") is the
     # other side's
+    # the venue a thread's title ends with ("(text-generation-inference issue)") names where the thread
+    # lives; its engine is the run's only where the text names no other engine
+    venue = _VENUE.search(text)
+    if venue is not None:
+        own = {m.value for m in out if m.path == "engine" and m.start < venue.start()}
+        if own:
+            out = [
+                m for m in out if not (m.path == "engine" and m.start >= venue.start() and m.value not in own)
+            ]
     out = [
         m
         for m in out
@@ -798,6 +839,14 @@ def header_decoding(header: str) -> str | None:
 def engines_in(text: str) -> set[str]:
     """The engines ``text`` names (``_ENGINES``' spellings)."""
     return {_ENGINES[m.group(1).lower()] for m in _ENGINE.finditer(text)}
+
+
+#: the venue a transcribed thread's title names last ("(ggml-org/llama.cpp issue #5877, comment)",
+#: "(oobabooga/text-generation-webui pull request #3881)"): where the thread lives
+_VENUE = re.compile(
+    r"[(（](?P<v>[^()（）]*?\b(?:issues?|pull\s+requests?|PRs?|discussions?|README|comments?)\b[^()（）]*)[)）]\s*$",
+    re.IGNORECASE,
+)
 
 
 def engine_of_cell(cell: str, named: set[str]) -> str | None:
