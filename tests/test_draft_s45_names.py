@@ -24,7 +24,6 @@ from drafting import drafted as _drafted
         ("Qwen3-VL 235B fits in 72 GB", "Qwen3-VL 235B"),
         ("GLM-4.6V 108B on a Threadripper", "GLM-4.6V 108B"),
         ("Mistral Large at 8 bit", "Mistral Large"),
-        ("Mistral Small 3.1 is quick", "Mistral Small 3.1"),
         ("Tested on a 7B LLaMA model", "LLaMA 7B"),
         ("the 13B Llama 2 runs", "Llama 2 13B"),
     ],
@@ -147,3 +146,8 @@ def test_a_threads_venue_is_the_engine_where_the_title_names_none(tmp_path):
     cf = _drafted("# Speed on A100 (exllama issue)\n\nA 7B model ran at 131 t/s.\n", tmp_path)
     (c,) = cf.claims
     assert _cond(cf, c)["engine"] == "ExLlama"
+
+
+@pytest.mark.parametrize("text", ["the Qwen3 model family", "all Llama 3 models", "the DeepSeek V3 series"])
+def test_a_family_of_models_is_no_model(text):
+    assert [m.value for m in mentions(text) if m.path == "model"] == []

@@ -225,15 +225,23 @@ _FAMILY_MODEL = re.compile(
 )
 #: a model named by its family and version with no size, or with a size the main pattern does not
 #: read: "DeepSeek V3", "DeepSeek-R1", "Kimi K2", "Qwen3", "Llama 3.1", "Gemma 4 E4B" (an effective
-#: size), "Qwen3-VL 235B", "GLM-4.6V 108B" (a modality or variant letter before the size), a family's
-#: size class ("Mistral Large", "Mistral Small 3.1"); a weaker name than ``_MODEL``'s: the post's
-#: fuller one replaces it (``draftcontext``'s ``fuller``)
+#: size), "Qwen3-VL 235B", "GLM-4.6V 108B" (a modality or variant letter before the size), "Mistral
+#: Large" (one model; "Mistral Small" is several, a test's control); a weaker name than
+#: ``_MODEL``'s: the post's fuller one replaces it (``draftcontext``'s ``fuller``)
 _VERSIONED_MODEL = re.compile(
-    r"(?<![\w./:-])(?P<name>(?i:" + MODEL_FAMILIES + r")"
-    r"(?:[\s-]?(?:[VvRrKk]\d+(?:\.\d+)?|\d+(?:\.\d+)?[a-zA-Z]?)"
+    r"(?<![\w./:-])(?P<name>(?i:" + MODEL_FAMILIES + r")(?:"
+    # the version: glued or after "-" ("Qwen3", "Phi-4", "DeepSeek-R1"), or after a space with a
+    # series letter or a decimal ("DeepSeek V3", "Qwen 3.5"); a bare whole number after a space only
+    # with a size after it ("Gemma 4 E4B"; "Falcon 40 times" is no model)
+    r"(?:-?(?:[VvRrKk]\d+(?:\.\d+)?|\d+(?:\.\d+)?[a-zA-Z]?)"
+    r"|\s(?:[VvRrKk]\d+(?:\.\d+)?|\d+\.\d+[a-zA-Z]?(?!\s*(?:[a-zA-Z]+/|tok|%|x\b|ms\b|s\b|[kMG]i?B)))"
+    r"|\s\d+(?=\s+E?\d+(?:\.\d+)?[Bb]\b))"
     r"(?:-(?:VL|Coder|Vision|Omni|Instruct|Chat|MoE|Turbo|Air|Flash|Next))?"
     r"(?:[\s-]E?\d+(?:\.\d+)?[Bb](?:[\s-][Aa]\d+(?:\.\d+)?[Bb])?)?"
-    r"|\s(?:Large|Small|Medium|Nemo)(?:\s\d+(?:\.\d+)?)?))(?![\w.:/-]*\w)(?!\.\w)",
+    r"|\sLarge(?:\s\d+(?:\.\d+)?)?"
+    r"))(?![\w.:/-]*\w)(?!\.\w)"
+    # a family of models, not one ("the Qwen3 model family", "Llama 3 models")
+    r"(?!\s+(?:models?\s+)?(?:family|series|lineup|models)\b)",
     re.ASCII,
 )
 #: a model named by its size before its family ("a 7B LLaMA model", "the 13B Llama 2"): the family
