@@ -20,6 +20,7 @@ import re
 from dataclasses import replace
 
 from ..ingest.settings import flash_attn_word
+from .draftbyvalue import as_multiple, decimals_of, stated_interval
 from .draftcolumn import column_machine
 from .draftcommand import has_path
 from .draftcontext import cell_conditions, header_settings
@@ -84,8 +85,8 @@ _CELL_KINDS = (
 #: "提升", "배율", "향상", "Beschleunigung", "ускорение", "прирост")
 _RELATING_HEADER = re.compile(
     # words from their start: "ratio" is no "Generation", "gain" no "Again"
-    r"\bvs\.?\b|\b(?:versus|speed-?up|gain|change|delta|diff|ratio|relative|improvement|uplift|"
-    r"faster|slower|boost|loss|beschleunigung|ускорени|прирост)|Δ|\bx\b|×|"
+    r"\bvs\.?\b|\b(?:versus|speed-?up|slow-?down|gain|change|delta|diff|ratio|relative|improvement|uplift|"
+    r"faster|slower|boost|loss|regression|beschleunigung|ускорени|прирост)|Δ|\bx\b|×|"
     r"倍率|改善|高速化|加速比|提升|差异|差距|배율|향상|차이",
     re.IGNORECASE,
 )
@@ -140,6 +141,37 @@ def _relating_column(header: str, cells: list[str]) -> bool:
         return False
     signed = [c for c in cells if re.match(r"\s*\**\s*[+\-−]\s*\d", c)]
     return bool(_RELATING_HEADER.search(header)) or (bool(cells) and len(signed) >= max(1, len(cells) // 2))
+
+
+#: a relating header whose plain numbers are multiples ("Speedup": 1.412, "Eval Relative Performance":
+#: 1.946, "加速比", "배율"), not changes in % nor a setting
+_MULTIPLE_HEADER = re.compile(
+    r"\b(?:speed-?up|relative|faster|slower)|×|\bx\b|倍率|加速比|倍|배율|배", re.IGNORECASE
+)
+#: a relating column's cell naming its row as the one the others are relative to ("baseline", "ref")
+_BASELINE_CELL = re.compile(
+    r"\W*(?:baseline|base|ref(?:erence)?|基准|基線|ベースライン|기준)\W*", re.IGNORECASE
+)
+
+
+def _multiple_column(header: str, cells: list[str]) -> str | None:
+    """ "x" for a relating column (``_relating_column``) of plain numbers under a header naming a
+    multiple (``_MULTIPLE_HEADER``: "Speedup" over 1.412, 2.089; "Eval Relative Performance" over
+    1.946, 1.000), a cell naming the baseline allowed ("baseline"); else None: the header gives
+    no unit and the numbers write none, so without it they were read as rates ("Speedup" names
+    speed) or as the rows' labels."""
+    if _header_unit(header) is not None or not _MULTIPLE_HEADER.search(header):
+        return None
+    stated = [c for c in cells if not _EMPTY.match(c) and not _BASELINE_CELL.fullmatch(c)]
+    if not stated or not _relating_column(header, stated):
+        return None
+    for c in stated:
+        found = numbers(c)
+        if len(found) != 1 or found[0].unit is not None or found[0].range is not None:
+            return None
+        if not re.fullmatch(r"\W*[~≈]?\s*\d+(?:\.\d+)?\s*\W*", c):
+            return None
+    return "x"
 
 
 def _cells_condition(cells: list[str]) -> str | None:
@@ -418,6 +450,8 @@ def _relation_sides(
     ]
     if any(_BASELINE.search(lab) for lab in kinds_of_rows):
         return "row"
+    if any(j < len(row) and _BASELINE_CELL.fullmatch(row[j]) for row in body):
+        return "row"  # "| 11 tokens | 83.6 | baseline |" under "Slowdown"
     one = 1.0 if unit == "x" else 0.0
     if any(plain_value(n.text) == one for row in body if j < len(row) for n in numbers(row[j])[:1]):
         return "row"
@@ -618,6 +652,7 @@ class Tables(Sides):
             ]
             head_unit = (
                 _header_unit(h)
+                or _multiple_column(h, cells)
                 or _ratio_column(h, cells)
                 or (_tokens_column(h, cells) if j else None)
                 or (_timing_unit(h) if not with_unit else None)
@@ -686,6 +721,7 @@ class Tables(Sides):
             unit = (
                 (lead_unit if kinds[j] == "lead" else None)
                 or _header_unit(h)
+                or _multiple_column(h, [r[j] for r in body if j < len(r)])
                 or _ratio_column(h, [r[j] for r in body if j < len(r)])
                 or _tokens_column(h, [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])
                 or next((u for r in body if j < len(r) and (u := _cell_unit(r[j]))), None)
@@ -1024,9 +1060,12 @@ class Tables(Sides):
         one family in the row ("Standard t/s | TurboQuant t/s | Gain"), it relates the first two: a
         percent change from the first to the second, a ratio of the second to the first; with one,
         it relates the row's cell to the same column's cell of the baseline row (the row labelled
-        baseline/plain/off/without..., else the row whose multiple is 1 or change 0;
-        ``_relation_sides`` decides beforehand that the table gives both sides): a ratio of the row
-        over the baseline, a percent change from the baseline to the row.  The baseline row's own
+        baseline/plain/off/without..., or whose cell says "baseline", else the row whose multiple is
+        1 or change 0; ``_relation_sides`` decides beforehand that the table gives both sides): a
+        ratio of the row over the baseline, a percent change from the baseline to the row.  Where
+        exactly one pair of those cells (either order; any rate column against any baseline row:
+        "Eval Relative Performance" against the 1.000 row of the same quant) gives the stated value,
+        that pair (``_fitting_cells``).  The baseline row's own
         cell ("1.00×") relates it to itself: no statement."""
         fam = {j: family(self.groups[g].fields.get("unit")) for j, g in groups.items()}
         col_of = {c: k for (_, k), c in cells.items()}
@@ -1039,15 +1078,25 @@ class Tables(Sides):
             base_row = next((r for r, lab in enumerate(row_labels) if _BASELINE.search(lab)), None)
             if base_row is None:
                 base_row = next(
-                    (
-                        r
-                        for r, row in enumerate(body)
-                        if j < len(row)
-                        for n in numbers(row[j])[:1]
-                        if plain_value(n.text) == (1.0 if unit == "x" else 0.0)
-                    ),
+                    (r for r, row in enumerate(body) if j < len(row) and _BASELINE_CELL.fullmatch(row[j])),
                     None,
                 )
+            # the rows the column is relative to: the one a label or a cell names the baseline, else
+            # those whose cell is 1× / 0% ("1.000" for llama.cpp's Q8_0 and its Q4_K_M rows); beside a
+            # named baseline a row of 1.00× is a relation of its own (13.47 / 13.53)
+            base_rows = (
+                [base_row]
+                if base_row is not None
+                else [
+                    r
+                    for r, row in enumerate(body)
+                    if j < len(row)
+                    for n in numbers(row[j])[:1]
+                    if plain_value(n.text) == (1.0 if unit == "x" else 0.0)
+                ]
+            )
+            if base_row is None and base_rows:
+                base_row = base_rows[0]
             for r, row in enumerate(body):
                 if j >= len(row) or _EMPTY.match(row[j]):
                     continue
@@ -1061,7 +1110,13 @@ class Tables(Sides):
                 if related_fam is not None:
                     mine = [c for c in mine if fam.get(col_of[c]) == related_fam]
                 same = [c for c in mine if fam.get(col_of[c]) == fam.get(col_of[mine[0]])] if mine else []
-                if len(same) >= 2:
+                against = [(base, col_of[c], c) for base in base_rows for c in mine if r not in base_rows]
+                fitted = self._fitting_cells(kind, n, same, against, cells) if n.range is None else None
+                if fitted is None and r in base_rows:
+                    continue  # "1.000", "baseline": the row the others are relative to, none of its own
+                if fitted is not None:
+                    sides = fitted  # the one pair of cells giving the stated value
+                elif len(same) >= 2:
                     a, b = same[0], same[1]
                     sides = [b, a] if kind == "ratio" else [a, b]
                 else:
@@ -1093,6 +1148,41 @@ class Tables(Sides):
                     **source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
                 }
                 self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+
+    def _fitting_cells(
+        self,
+        kind: str,
+        n: Number,
+        same: list[str],
+        against: list[tuple[int, int, str]],
+        cells: dict[tuple[int, int], str],
+    ) -> list[str] | None:
+        """The sides of a relating cell ``n`` (a multiple or change of ``kind``) that give its value
+        as written (``draftbyvalue.stated_interval``, within 1% where the digits are coarser): of the
+        ordered pairs of the row's cells of one family (``same``: "PP-512 (PR) | PP-512 (master) |
+        Speedup": PR over master, 157.5 / 111.5 = 1.412) and of a row's cell with the same column's
+        cell of a baseline row (``against``: (baseline row, column, the row's claim); "Eval Relative
+        Performance" 1.946 = 5.80 / 2.98, the llama.cpp row of the same quant), the only one that
+        fits; None where none or several do (then the column's default order stands)."""
+        stated = plain_value(n.text.replace("−", "-").lstrip("+"))
+        if stated is None:
+            return None
+        options: list[list[str]] = [[a, b] for a in same for b in same if a != b]
+        for base, col, mine_c in against:
+            if (base, col) in cells:
+                base_c = cells[base, col]
+                options.append([mine_c, base_c] if kind == "ratio" else [base_c, mine_c])
+        lo, hi = stated_interval(stated, decimals_of(n.text.lstrip("+-−")), n.about)
+        slack = 0.01 * abs(as_multiple(kind, stated))
+        fits = []
+        for a, b in options:
+            got = self._implied(kind, a, b)
+            if got is None:
+                continue
+            if lo <= got <= hi or abs(as_multiple(kind, got) - as_multiple(kind, stated)) <= slack:
+                fits.append([a, b])
+        fits = [f for i, f in enumerate(fits) if f not in fits[:i]]
+        return fits[0] if len(fits) == 1 else None
 
     def command_after_table(self, conditions: dict) -> None:
         """A command line right after a table (only a label such as "Server command:" between) that
