@@ -106,7 +106,8 @@ _PHASE_WORDS = {
         re.I,
     ),
     "decode_tps": re.compile(
-        r"\b(?:(?:token\s+)?generation|generating|generierung|textgenerierung|tg\d*|"
+        r"\b(?:(?:token\s+)?generation|generating|generierung|textgenerierung|geração|generación|"
+        r"génération|генераци\w*|tg\d*|"
         r"decod(?:e|ing)\s+(?:speed|rate|throughput)|"
         r"(?<!speculative\s)(?<!self-speculative\s)decod(?:e|ing)|output\s+(?:speed|rate))\b"
         r"|(?<!推测)(?:生成|解码)(?:速度|速率)",
@@ -174,6 +175,13 @@ _CHANGE_OF = [
 ]
 
 
+#: words of a percent change that say it is one of speed (``_change_metric``), in any language
+_CHANGE_SPEED = (
+    r"fast|slow|speed|throughput|rate|outperform|\bbeat|performance|advantage|rápid|rapide|\blent[oa]?s?\b|"
+    r"schnell|langsam|быстр|медлен|성능|性能|速|遅|快|慢|领先|优"
+)
+
+
 def _change_metric(clause: str, sentence: str, at: int) -> str:
     """The metric of a percent change whose sides are not stated (``Sides.change_claim``), from the
     phase its ``clause`` names nearest the number at offset ``at`` (``rate_named``: "PP +28% while
@@ -184,7 +192,7 @@ def _change_metric(clause: str, sentence: str, at: int) -> str:
         return "prefill_change" if phase == "prefill_tps" else "decode_change"
     # "speculative decoding can speed up inference by 50-80%": a method, no phase
     words = _SPEC_DECODING.sub(" ", clause.lower())
-    speed = r"fast|slow|speed|throughput|rate|outperform|성능|速|遅|快|慢|领先|优"
+    speed = _CHANGE_SPEED
     if not re.search(speed, words):
         for pattern, metric in _CHANGE_OF:
             if re.search(pattern, words):
@@ -197,8 +205,10 @@ def _change_metric(clause: str, sentence: str, at: int) -> str:
         return "decode_change"
     if re.search(r"throughput|吞吐", words):
         return "throughput_change"  # "~60% higher throughput" (SOURCES.md's convention)
-    if re.search(r"fast|slow|speed|throughput|t/s|tok/s|rate|outperform|성능|速|遅|快|慢|领先|优", words):
-        return "speed_change"  # "10%程度高速化", "15%程度遅くなった", "略优 4–5%", "outperforms (+25%)"
+    if re.search(rf"{_CHANGE_SPEED}|t/s|tok/s", words):
+        # "10%程度高速化", "15%程度遅くなった", "略优 4–5%", "outperforms (+25%)", "9% mais rápido",
+        # "12% 的性能提升", "beat vLLM by 21%", "a 45% performance advantage"
+        return "speed_change"
     return "change"
 
 
