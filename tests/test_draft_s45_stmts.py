@@ -100,3 +100,92 @@ def test_a_change_column_with_no_baseline_row_stays_claims_control(tmp_path):
         tmp_path,
     )
     assert not cf.statements
+
+
+# --- prose changes: what changed between the number and its word; other languages ------------------
+
+
+def _claim(cf, value):
+    (c,) = [c for c in cf.claims if c.value == value and c.unit == "%"]
+    return c
+
+
+def test_a_performance_advantage_after_a_pair_relates_the_pair(tmp_path):
+    """ "A delivered 150.5 tok/s versus B's 100.2, representing a roughly 50% performance advantage":
+    a percent change from the smaller to the larger (+50.2%), about; no claim of 50%."""
+    cf = _drafted(
+        "On my RX 6800, Vulkan delivered 150.5 tokens per second versus ROCm's 100.2 tokens per second, "
+        "representing a roughly 50% performance advantage.\n",
+        tmp_path,
+    )
+    assert _statements(cf) == [("percent_change", 50.0, "%", [100.2, 150.5])]
+    assert cf.statements[0].about
+    assert not [c for c in cf.claims if c.unit == "%"]
+
+
+def test_an_improvement_of_a_time_is_a_decrease(tmp_path):
+    """ "35% TTFT improvement": the time to first token 35% lower, a ttft_change of -35."""
+    cf = _drafted(
+        "Key optimizations: prefix caching (35% TTFT improvement in our tests), chunked prefill.\n", tmp_path
+    )
+    c = _claim(cf, -35.0)
+    assert c.metric == "ttft_change"
+
+
+def test_a_higher_time_stays_an_increase_control(tmp_path):
+    """Control: "the TTFT came out 20% higher" is a rise (+20); "TTFT was 40% of the total" a share."""
+    cf = _drafted(
+        "Our notes.\n\nWith the new build the TTFT came out 20% higher than before.\n\n"
+        "TTFT was 40% of the total request time.\n",
+        tmp_path,
+    )
+    assert (_claim(cf, 20.0).metric, _claim(cf, 40.0).metric) == ("ttft_change", "share")
+
+
+def test_changes_of_speed_in_other_languages_and_beat_by(tmp_path):
+    """ "9% mais rápido" (Portuguese), "约有 12% 的性能提升" (Chinese: about, the word for performance
+    between), "SGLang beat vLLM by 21%": speed changes with no rate on either side."""
+    cf = _drafted(
+        "O Ollama fica 9% mais rápido com a nova versão.\n\n"
+        "通过 MLX 框架相比 GGUF 格式约有 12% 的性能提升。\n\n"
+        "In our test SGLang beat vLLM by 21% in every run.\n",
+        tmp_path,
+    )
+    got = {c.value: (c.metric, c.about) for c in cf.claims if c.unit == "%"}
+    assert got == {9.0: ("speed_change", False), 12.0: ("speed_change", True), 21.0: ("speed_change", False)}
+
+
+def test_a_percentage_of_performance_cores_is_no_change_control(tmp_path):
+    """Control: "The performance cores sat at 45%" names no comparison: a share, no change."""
+    cf = _drafted("Our notes.\n\nThe performance cores sat at 45% the whole run.\n", tmp_path)
+    assert _claim(cf, 45.0).metric == "share"
+    assert not cf.statements
+
+
+# --- a multiple whose own line states the pair after it ----------------------------------------------
+
+
+def test_a_bold_multiple_whose_bullet_states_the_pair_after_it_relates_that_pair(tmp_path):
+    """ "**Cached prompts 6.2× faster.** ... first token drops from 248 ms to 40 ms": the larger
+    over the smaller (6.2), a ratio statement, no speedup claim."""
+    cf = _drafted(
+        "## What changed\n\n"
+        "- **Cached prompts 6.2× faster.** A new prompt cache skips the template: on a 2000-token prompt "
+        "the time to first token drops from 248 ms to 40 ms.\n",
+        tmp_path,
+    )
+    assert _statements(cf) == [("ratio", 6.2, "x", [248.0, 40.0])]
+    assert not [c for c in cf.claims if c.metric == "speedup"]
+
+
+def test_a_coarse_multiple_beside_a_pair_that_does_not_give_it_stays_a_claim_control(tmp_path):
+    """Control: "3.5× faster" beside 248 ms and 40 ms (6.2) relates another pair: a speedup claim,
+    no statement; "2×" is too coarse to pick a pair."""
+    cf = _drafted(
+        "## What changed\n\n"
+        "- **Cached prompts 3.5× faster.** On a 2000-token prompt the time to first token drops from "
+        "248 ms to 40 ms.\n\n- **Long chats 2× faster.** The wall goes from 90 ms to 45 ms.\n",
+        tmp_path,
+    )
+    assert not cf.statements
+    assert sorted(c.value for c in cf.claims if c.metric == "speedup") == [2.0, 3.5]
