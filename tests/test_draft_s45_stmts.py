@@ -189,3 +189,36 @@ def test_a_coarse_multiple_beside_a_pair_that_does_not_give_it_stays_a_claim_con
     )
     assert not cf.statements
     assert sorted(c.value for c in cf.claims if c.metric == "speedup") == [2.0, 3.5]
+
+
+# --- a "vs" column its row's cells do not give --------------------------------------------------------
+
+
+def test_a_vs_column_of_percentages_of_an_engine_not_in_the_table_is_claims_of_ratios(tmp_path):
+    """ "vs upstream" over "75% → 98%" beside Before 100.0 and After 130.0 (+30%): each build
+    against another engine the table does not give, no change from Before to After: no statement;
+    the percentages (unsigned, around 100%) are claims of a ratio (``speedup`` in %)."""
+    cf = _drafted(
+        "## Decode (tok/s)\n\n| Model | Before | After | vs upstream |\n|---|---|---|---|\n"
+        "| model-a | 100.0 | 130.0 | 75% → 98% |\n| model-b | 90.0 | 120.0 | 101% → 135% |\n",
+        tmp_path,
+    )
+    assert not cf.statements
+    assert sorted((c.value, c.metric) for c in cf.claims if c.unit == "%") == [
+        (75.0, "speedup"),
+        (101.0, "speedup"),
+    ]
+
+
+def test_a_gain_column_its_row_gives_stays_statements_control(tmp_path):
+    """Control: "Gain" over "+30.0%" beside Before 100.0 and After 130.0: the change from Before to
+    After, a statement per row."""
+    cf = _drafted(
+        "## Decode (tok/s)\n\n| Model | Before | After | Gain |\n|---|---|---|---|\n"
+        "| model-a | 100.0 | 130.0 | +30.0% |\n| model-b | 90.0 | 120.0 | +33.3% |\n",
+        tmp_path,
+    )
+    assert sorted(_statements(cf)) == [
+        ("percent_change", 30.0, "%", [100.0, 130.0]),
+        ("percent_change", 33.3, "%", [90.0, 120.0]),
+    ]

@@ -458,6 +458,68 @@ def _relation_sides(
     return None
 
 
+def _percent_ratios(cells: list[str]) -> bool:
+    """Whether a relating column's percentages are ratios, not changes: every cell's first number
+    unsigned, from 20% to 500%, one at least 100% ("vs upstream": 73%, 102%, 127% of the other
+    engine's rate); a change is written signed ("+6.2%") or is small."""
+    firsts = [ns[0] for c in cells if not _EMPTY.match(c) and (ns := numbers(c))]
+    values = [plain_value(n.text) for n in firsts if n.unit == "%" and n.range is None]
+    if not firsts or len(values) != len(firsts) or any(re.match(r"\W*[+\-−]", c) for c in cells):
+        return False
+    return all(v is not None and 20 <= v <= 500 for v in values) and max(v or 0 for v in values) >= 100
+
+
+def _column_relates(
+    header: list[str], body: list[list[str]], kinds: list[str], j: int, unit: str, lead: str | None = None
+) -> bool:
+    """Whether a relating column's cells (``_relation_sides`` found where its sides are) are what
+    the sides give: False where no row's number is, within a tenth, the quotient or change of two
+    rate cells of its row (either order) or of its rate cell and the same column's cell of a
+    baseline row (labelled baseline, or whose cell is 1× / 0% / "baseline"): "vs upstream" over
+    "73% → 97% (mlx-lm)" beside Before 120.68 and After 160.90 (+33%) states each build against a
+    third engine the table does not give, no change from Before to After.  True where the table
+    gives no two cells to test (a baseline in the prose above it).  ``lead``: the unit of "lead"
+    columns (``_rate_columns``)."""
+    cols = _rate_columns(header, body, kinds, j, lead)
+    if any(f in ("rate", "requests") for f in cols.values()):  # beside a file size and VRAM: the rates
+        cols = {k: f for k, f in cols.items() if f in ("rate", "requests")}
+    labels = [
+        " ".join(c for k, c in enumerate(row[: len(header)]) if kinds[k] == "label" and not _EMPTY.match(c))
+        for row in body
+    ]
+    one = 1.0 if unit == "x" else 0.0
+    bases = [
+        r
+        for r, row in enumerate(body)
+        if _BASELINE.search(labels[r])
+        or (j < len(row) and _BASELINE_CELL.fullmatch(row[j]))
+        or (j < len(row) and any(plain_value(n.text) == one for n in numbers(row[j])[:1]))
+    ]
+    tested = False
+    for r, row in enumerate(body):
+        # "73% → 97%": the first, as drafted; "+4.2s (+110.53%)": the change, not the difference
+        first = [n for n in numbers(row[j]) if n.unit in ("x", "%", None)][:1] if j < len(row) else []
+        stated = plain_value(first[0].text.replace("−", "-")) if first and first[0].range is None else None
+        if stated is None or r in bases:
+            continue
+        cells = {k: v for k in cols if k < len(row) and (v := _mid_of(row[k]))}
+        options = [
+            (a, b) for ka, a in cells.items() for kb, b in cells.items() if ka != kb and cols[ka] == cols[kb]
+        ]
+        options += [
+            (b, a)
+            for base in bases
+            for k, a in cells.items()
+            if k < len(body[base]) and (b := _mid_of(body[base][k]))
+        ]
+        for a, b in options:
+            tested = True
+            got = b / a if unit == "x" else (b / a - 1) * 100
+            if abs(got - stated) <= 0.1 * max(abs(stated), 1.0):
+                return True
+    return not tested
+
+
 def _ratio_column(header: str, cells: list[str]) -> str | None:
     """ "ratio" for an acceptance column written as fractions with no unit ("Acceptance": 0.73,
     "0.38-0.90"): every cell with a number has numbers from 0 to 1 only; else None."""
@@ -743,13 +805,20 @@ class Tables(Sides):
                     _relation_sides(header, body, kinds, j, unit, lead_unit) is not None
                     or self.prose_baseline(header, body, kinds, j) is not None
                 )
+                and _column_relates(header, body, kinds, j, unit, lead_unit)
             ):
                 related[j] = unit  # a "vs baseline" / "Gain" column: statements, not claims
                 continue
             if unit in ("x", "%") and _relating_column(h, [r[j] for r in body if j < len(r)]):
                 # "Best speedup" against a speculative rate the table does not give, or with no row
                 # to read as the baseline: claims of the change (the metric "speedup"), no sides guessed
-                metric = "speedup" if unit == "x" else "speed_change" if label_metric(h, "t/s") else "change"
+                metric = (
+                    "speedup"
+                    if unit == "x" or _percent_ratios([r[j] for r in body if j < len(r)])
+                    else "speed_change"
+                    if label_metric(h, "t/s")
+                    else "change"
+                )
             test = re.search(r"\b(pp|tg)\s?(?:\(\s*)?(\d+)\b", h, re.IGNORECASE)  # "tg128", "TG (256)"
             method = None
             if test:
