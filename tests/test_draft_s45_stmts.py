@@ -222,3 +222,33 @@ def test_a_gain_column_its_row_gives_stays_statements_control(tmp_path):
         ("percent_change", 30.0, "%", [100.0, 130.0]),
         ("percent_change", 33.3, "%", [90.0, 120.0]),
     ]
+
+
+# --- a difference and a change in one cell, under version columns --------------------------------------
+
+
+def test_a_cell_stating_a_difference_and_a_change_gives_both_statements(tmp_path):
+    """ "| 2.5s | 6s | **+3.5s (+140%)** |" under "v1.2.x | v1.3.x | Regression (% Change)": the
+    difference 6 - 2.5 = 3.5 s and the change from 2.5 to 6 (+140%); "-0.5s (-25%)" from 2 to 1.5;
+    "v1.2.x" is a version, no column of multiples."""
+    cf = _drafted(
+        "| Test | v1.2.x | v1.3.x | Regression (% Change) |\n|---|---|---|---|\n"
+        "| Cold start | 2.5s | 6s | **+3.5s (+140%)** |\n| Hot start | 2s | 1.5s | **-0.5s (-25%)** |\n",
+        tmp_path,
+    )
+    assert sorted(_statements(cf)) == [
+        ("difference", -0.5, "s", [1.5, 2.0]),
+        ("difference", 3.5, "s", [6.0, 2.5]),
+        ("percent_change", -25.0, "%", [2.0, 1.5]),
+        ("percent_change", 140.0, "%", [2.5, 6.0]),
+    ]
+
+
+def test_a_time_in_a_change_cell_no_pair_gives_is_no_difference_control(tmp_path):
+    """Control: "+9.0s (+140%)" beside 2.5s and 6s (3.5 apart): no difference statement."""
+    cf = _drafted(
+        "| Test | v1.2.x | v1.3.x | Regression (% Change) |\n|---|---|---|---|\n"
+        "| Cold start | 2.5s | 6s | **+9.0s (+140%)** |\n| Hot start | 2s | 1.5s | **-0.5s (-25%)** |\n",
+        tmp_path,
+    )
+    assert not [s for s in cf.statements if s.kind == "difference" and s.value == 9.0]

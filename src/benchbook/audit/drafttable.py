@@ -54,6 +54,7 @@ from .draftsides import Sides
 from .draftwords import NOT_A_PROMPT, count
 from .post import Block
 from .toollines import label_metric, label_unit
+from .units import UnitError, factor
 
 _PAREN = re.compile(r"[(\[].*")
 #: a cell that states nothing
@@ -86,7 +87,7 @@ _CELL_KINDS = (
 _RELATING_HEADER = re.compile(
     # words from their start: "ratio" is no "Generation", "gain" no "Again"
     r"\bvs\.?\b|\b(?:versus|speed-?up|slow-?down|gain|change|delta|diff|ratio|relative|improvement|uplift|"
-    r"faster|slower|boost|loss|regression|beschleunigung|ускорени|прирост)|Δ|\bx\b|×|"
+    r"faster|slower|boost|loss|regression|beschleunigung|ускорени|прирост)|Δ|(?<!\.)\bx\b|×|"
     r"倍率|改善|高速化|加速比|提升|差异|差距|배율|향상|차이",
     re.IGNORECASE,
 )
@@ -146,7 +147,7 @@ def _relating_column(header: str, cells: list[str]) -> bool:
 #: a relating header whose plain numbers are multiples ("Speedup": 1.412, "Eval Relative Performance":
 #: 1.946, "加速比", "배율"), not changes in % nor a setting
 _MULTIPLE_HEADER = re.compile(
-    r"\b(?:speed-?up|relative|faster|slower)|×|\bx\b|倍率|加速比|倍|배율|배", re.IGNORECASE
+    r"\b(?:speed-?up|relative|faster|slower)|×|(?<!\.)\bx\b|倍率|加速比|倍|배율|배", re.IGNORECASE
 )
 #: a relating column's cell naming its row as the one the others are relative to ("baseline", "ref")
 _BASELINE_CELL = re.compile(
@@ -456,6 +457,14 @@ def _relation_sides(
     if any(plain_value(n.text) == one for row in body if j < len(row) for n in numbers(row[j])[:1]):
         return "row"
     return None
+
+
+def _unit_factor(unit: str | None, to: str | None) -> float:
+    """``units.factor`` (a difference in ms of claims in s: 1000), 1 where not one known quantity."""
+    try:
+        return factor(unit, to)
+    except UnitError:
+        return 1.0
 
 
 def _percent_ratios(cells: list[str]) -> bool:
@@ -1169,6 +1178,10 @@ class Tables(Sides):
             for r, row in enumerate(body):
                 if j >= len(row) or _EMPTY.match(row[j]):
                     continue
+                line = at[r + 1] if r + 1 < len(at) else start
+                self.cell_differences(
+                    header[j], row[j], line, [cells[r, k] for k in sorted(groups) if (r, k) in cells]
+                )
                 found = [n for n in numbers(row[j]) if n.unit in ("x", "%", None)]
                 if not found or not stateable(found[0]):
                     continue
@@ -1217,6 +1230,42 @@ class Tables(Sides):
                     **source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
                 }
                 self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+
+    def cell_differences(self, header: str, cell: str, line: int, mine: list[str]) -> None:
+        """The numbers of a relating cell in the unit of its row's cells ("+4.2s" of "**+4.2s
+        (+110.53%)**" beside 3.8s and 8s): each a ``difference`` statement of the one ordered pair
+        of the row's claims (``mine``) of its unit's family whose difference it is, to its stated
+        digits (8 - 3.8 = 4.2; "-0.88s": 0.68 - 1.56); none where no single pair gives it."""
+        for n in numbers(cell):
+            fam = family(n.unit)
+            if fam in (None, "ratio", "multiple") or n.range is not None:
+                continue
+            stated = plain_value(n.text.replace("−", "-").lstrip("+"))
+            if stated is None:
+                continue
+            step = 10.0 ** -decimals_of(n.text.lstrip("+-−"))
+            same = [c for c in mine if family(self.profile[c][0]) == fam]
+            fits = []
+            for a in same:
+                for b in same:
+                    got = self._implied("difference", a, b) if a != b else None
+                    if (
+                        got is not None
+                        and abs(got * _unit_factor(self.profile[a][0], n.unit) - stated) <= step / 2 + 1e-9
+                    ):
+                        fits.append([a, b])
+            if len(fits) != 1:
+                continue
+            sid = self.new_id(f"s-l{line}")
+            fields = {
+                "kind": "difference",
+                "statement": f"{header}: {cell}",
+                "of": [self.first_stated(c) for c in fits[0]],
+                "value": Num(n.text.replace("−", "-").lstrip("+")),
+                "unit": n.unit,
+                **source_fields(line, f"{header}: {cell} — {self.post.line(line)}"),
+            }
+            self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
     def _fitting_cells(
         self,
