@@ -252,3 +252,21 @@ def test_a_time_in_a_change_cell_no_pair_gives_is_no_difference_control(tmp_path
         tmp_path,
     )
     assert not [s for s in cf.statements if s.kind == "difference" and s.value == 9.0]
+
+
+# --- the two sides in one cell: "Ollama 28 tok/s · vLLM 32 tok/s | vLLM +14%" ---------------------------
+
+
+def test_a_change_naming_its_side_relates_the_two_numbers_of_the_cell_beside_it(tmp_path):
+    """ "| Ollama 30 tok/s · vLLM 36 tok/s | vLLM +20% |" (rows with no header): the change from
+    Ollama's 30 to vLLM's 36, a percent change per row, no share claim."""
+    cf = _drafted(
+        "| Model A · 1× RTX 4090 | Ollama 30 tok/s · vLLM 36 tok/s | vLLM +20% |\n"
+        "| Model B · 1× RTX 4090 | Ollama 50 tok/s · vLLM 55 tok/s | vLLM +10% |\n",
+        tmp_path,
+    )
+    assert sorted(_statements(cf)) == [
+        ("percent_change", 10.0, "%", [50.0, 55.0]),
+        ("percent_change", 20.0, "%", [30.0, 36.0]),
+    ]
+    assert not [c for c in cf.claims if c.unit == "%"]

@@ -140,7 +140,8 @@ def _relating_column(header: str, cells: list[str]) -> bool:
     ("+6.2%", "-11%"); an acceptance or utilisation column is a quantity of its own."""
     if re.search(r"accept|util|share|hit|rate\b|occupancy|load", header, re.IGNORECASE):
         return False
-    signed = [c for c in cells if re.match(r"\s*\**\s*[+\-−]\s*\d", c)]
+    # "+6.2%", "**−11%**", "vLLM +14%" (the side it is of named before it)
+    signed = [c for c in cells if re.match(r"\s*\**\s*(?:[^\W\d][\w.\-]*\s+)?[+\-−]\s*\d", c)]
     return bool(_RELATING_HEADER.search(header)) or (bool(cells) and len(signed) >= max(1, len(cells) // 2))
 
 
@@ -443,6 +444,10 @@ def _relation_sides(
     fams = list(rate_units.values())
     if any(fams.count(f) >= 2 for f in fams):
         return "pair"
+    if any(
+        len(cell_pieces(row[k], header[k], None)) >= 2 for k in rate_units for row in body if k < len(row)
+    ):
+        return "pair"  # "Ollama 28 tok/s · vLLM 32 tok/s": the two sides in one cell
     if len(rate_units) != 1 or _BASELINE.search(header[next(iter(rate_units))]):
         return None  # "Baseline | Best speedup": the row's other rate is not in the table
     kinds_of_rows = [
@@ -784,6 +789,7 @@ class Tables(Sides):
         related: dict[int, str] = {}
         efficiency: dict[int, tuple[int, int]] = {}
         cell_ids: dict[tuple[int, int], str] = {}  # (row, column) -> the claim drafted for the cell
+        piece_ids: dict[tuple[int, int], list[str]] = {}  # a cell of several numbers: each one's claim
         changes: list[tuple[int, int, Number, int]] = []  # a row of changes under rate columns
         row_labels: list[str] = []
         for j, h in enumerate(header):
@@ -981,6 +987,7 @@ class Tables(Sides):
                             fields, f"{gid}-r{r + 1}-{k + 1}", gid, " ".join([header[j], *labels])
                         )
                         cell_ids.setdefault((r, j), cid)
+                        piece_ids.setdefault((r, j), []).append(cid)
                     continue
                 if n.unit and family(n.unit) != family(self.groups[gid].fields.get("unit")):
                     # "-23%" under a t/s column (a row of changes): not a rate of the column; a
@@ -1054,7 +1061,7 @@ class Tables(Sides):
                 self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         if related:
             self.table_relations(
-                header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels
+                header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels, piece_ids
             )
 
     def mean_cells(self, header: str, body: list[list[str]], block: Block, j: int, of: list) -> None:
@@ -1132,6 +1139,7 @@ class Tables(Sides):
         related: dict[int, str],
         cells: dict[tuple[int, int], str],
         row_labels: list[str],
+        pieces: dict[tuple[int, int], list[str]] | None = None,
     ) -> None:
         """A table column of multiples or percentages that relate the row's numbers ("vs baseline",
         "Speedup", "Gain": ``_relating_column``): a statement per cell.  With two or more columns of
@@ -1192,6 +1200,8 @@ class Tables(Sides):
                 if related_fam is not None:
                     mine = [c for c in mine if fam.get(col_of[c]) == related_fam]
                 same = [c for c in mine if fam.get(col_of[c]) == fam.get(col_of[mine[0]])] if mine else []
+                if len(same) == 1 and len((pieces or {}).get((r, col_of[same[0]]), [])) >= 2:
+                    same = (pieces or {})[r, col_of[same[0]]]  # "Ollama 28 tok/s · vLLM 32 tok/s": its two
                 against = [(base, col_of[c], c) for base in base_rows for c in mine if r not in base_rows]
                 fitted = self._fitting_cells(kind, n, same, against, cells) if n.range is None else None
                 if fitted is None and r in base_rows:
