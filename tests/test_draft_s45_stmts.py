@@ -270,3 +270,29 @@ def test_a_change_naming_its_side_relates_the_two_numbers_of_the_cell_beside_it(
         ("percent_change", 20.0, "%", [30.0, 36.0]),
     ]
     assert not [c for c in cf.claims if c.unit == "%"]
+
+
+# --- a side the post states twice, once rounded ----------------------------------------------------------
+
+
+def test_a_change_whose_other_side_is_stated_twice_cites_the_precise_one(tmp_path):
+    """ "~1500 tokens/s" in the summary and "1500.64 tokens/s" in the list: one number, rounded
+    once; "400.17 tokens/s (-73.3% decrease)" is from the precise one (400.17 / 1500.64 - 1)."""
+    cf = _drafted(
+        "The prompt rate fell from ~1500 tokens/s to ~400 tokens/s.\n\n"
+        "#### Old version\n\n* **Prompt eval rate:** **1500.64 tokens/s**\n\n"
+        "#### New version\n\n* **Prompt eval rate:** **400.17 tokens/s** (**-73.3% decrease**)\n",
+        tmp_path,
+    )
+    assert ("percent_change", -73.3, "%", [1500.64, 400.17]) in _statements(cf)
+
+
+def test_two_different_earlier_sides_that_both_fit_stay_unpicked_control(tmp_path):
+    """Control: 1500.64 and 1499.9 (no rounding of one another) both give -73.3%: no side picked."""
+    cf = _drafted(
+        "#### Old version\n\n* **Prompt eval rate:** **1500.64 tokens/s**\n\n"
+        "#### Older version\n\n* **Prompt eval rate:** **1499.9 tokens/s**\n\n"
+        "#### New version\n\n* **Prompt eval rate:** **400.17 tokens/s** (**-73.3% decrease**)\n",
+        tmp_path,
+    )
+    assert not [s for s in _statements(cf) if s[1] == -73.3]

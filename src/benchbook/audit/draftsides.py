@@ -1143,8 +1143,28 @@ class Sides(DraftCore):
         if not scored or scored[0][0] > tol:
             return None
         if len(scored) > 1 and scored[1][0] <= 2 * scored[0][0] + 0.01:
-            return None
+            precise = self._more_precise(options[scored[0][1]], options[scored[1][1]])
+            if precise is None or (len(scored) > 2 and scored[2][0] <= 2 * scored[0][0] + 0.01):
+                return None
+            return precise, "the pair whose values give the stated value (a side the post rounds elsewhere)"
         return options[scored[0][1]], "the pair whose values give the stated value"
+
+    def _more_precise(self, one: list[str], other: list[str]) -> list[str] | None:
+        """Of two candidate sides differing in one claim whose values are one number stated twice,
+        once rounded ("~1326 tokens/s" in the summary, "1326.78 tokens/s" in the list: within one
+        unit of the coarser one's last digit), the one citing the more precise; else None."""
+        diff = [k for k in range(len(one)) if one[k] != other[k]]
+        if len(one) != len(other) or len(diff) != 1:
+            return None
+        a, b = one[diff[0]], other[diff[0]]
+        va, vb = self._value(a), self._value(b)
+        da = decimals_of(str(self.claims[a].fields.get("value") or ""))
+        db = decimals_of(str(self.claims[b].fields.get("value") or ""))
+        if va is None or vb is None or da == db or self.profile[a][0] != self.profile[b][0]:
+            return None
+        if abs(va - vb) > 10.0 ** -min(da, db):
+            return None
+        return one if da > db else other
 
     def _condition_pairs(self, context: str, ids: list[str]) -> list[tuple[str, str]]:
         """Pairs of ``ids`` told apart by one condition whose two values the ``context`` names in
