@@ -296,3 +296,15 @@ def test_two_different_earlier_sides_that_both_fit_stay_unpicked_control(tmp_pat
         tmp_path,
     )
     assert not [s for s in _statements(cf) if s[1] == -73.3]
+
+
+def test_a_change_far_from_the_only_pair_of_another_line_is_no_statement_control(tmp_path):
+    """Control: "SGLang beat vLLM by 15%, reaching 6,000 tokens/second" after a line stating 8,000
+    tokens/second of another setup (+33% from 6,000): no statement citing that pair."""
+    cf = _drafted(
+        "- The Speed King: vLLM with FP4 weights hit 8,000 tokens/second, the highest throughput.\n"
+        "- The Efficiency Winner: with INT4 weights on both, SGLang beat vLLM by 15%, reaching 6,000 "
+        "tokens/second.\n",
+        tmp_path,
+    )
+    assert not [s for s in cf.statements if s.value == 15.0]
