@@ -482,6 +482,8 @@ class DraftCore:
         #: whether the relating phrase being drafted is about speed ("faster", "slower", ``_SPEED``):
         #: its sides are rates (``relation``, ``_scope``)
         self.rates_only = False
+        #: the post line of the relating phrase being drafted (``Sides.relation``, ``Sides._pick``)
+        self.phrase_line = 0
         #: the timing lines of each log excerpt: (where in ``out.entries``, results, log name, the
         #: command in force), drafted at the end where no claim names the log (``uncited_timings``)
         self.timing_logs: list[tuple[int, list[Result], str, dict]] = []

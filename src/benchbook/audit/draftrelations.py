@@ -19,16 +19,26 @@ from .draftprose import Number
 #: top of the baseline")
 _MORE = (
     r"faster|quicker|more|higher|better|greater|larger|increase|gain|speed-?up|up|boost|improvement|"
-    r"uplift|jump|bump|on top|"
+    r"uplift|jump|bump|on top|advantage|edge|"
     r"빠른|빨라|빠르|높|향상|증가|더|速い|速く|高速|高い|向上|増加|増|快|提升|提高|增加|加快|"
-    r"schneller|höher|plus rapide|más rápido"
+    r"schneller|höher|plus rapide|más rápid[oa]|mais rápid[oa]|быстрее|выше"
 )
 _LESS = (
     r"slower|less|lower|fewer|worse|smaller|decrease|drop|down|loss|reduction|regression|slowdown|"
     r"penalty|hit|"
     r"느린|느려|느리|낮|감소|遅い|遅く|低い|低下|削減|減少|減|慢|减少|降低|下降|"
-    r"langsamer|niedriger|plus lent|más lento"
+    r"langsamer|niedriger|plus lent|más lent[oa]|mais lent[oa]|медленнее|ниже"
 )
+#: what a change may be said of between its percentage and its comparison word ("a 45% performance
+#: advantage", "40% TTFT improvement", "15% 的性能提升", "19~27% 성능 향상")
+_CHANGED = (
+    r"성능이?|性能|パフォーマンス|performance|perf|speed|throughput|ttft|tpot|itl|latency|"
+    r"decode|prefill|(?:token\s+)?generation|inference"
+)
+#: metrics a lower value of is better: an improvement of them is a decrease
+_LOWER_BETTER = r"ttft|tpot|itl|latency"
+#: comparison words saying better, not higher ("improvement", "gain"): of ``_LOWER_BETTER`` a decrease
+_BETTER = r"improvement|better|gain|boost|uplift|advantage|edge|speed-?up"
 #: verbs right before a percentage that make it a change ("throughput drops 11%", "increases
 #: roughly 50%", "速度提升了23%", "improved by 12%", "flash attention adds 9%", "is worth 10%", "the
 #: cache saves 30%", "offloading costs 12%"; Chinese with a precision word between: "快约 14%",
@@ -36,7 +46,8 @@ _LESS = (
 _MORE_BEFORE = (
     r"increas\w*|ris(?:e|es|ing)|rose|gr(?:ow|ows|ew|owing)|improv\w*|gain(?:s|ed)?|jump(?:s|ed)?|"
     r"climb(?:s|ed)?|boost(?:s|ed)?|speeds? up|sped up|went up|goes up|up|add(?:s|ed|ing)?|"
-    r"rais(?:e|es|ed|ing)|lift(?:s|ed)?|worth|"
+    r"rais(?:e|es|ed|ing)|lift(?:s|ed)?|worth|beat(?:s|ing)?|outperform(?:s|ed|ing)?|"
+    r"aceler\w*|ganhos?|ganancias?|melhor\w*|mejor\w*|"
     r"(?:(?:提升|提高|增加|加快|快|领先|快出|高出)了?|略优于?|优于)(?:约|大约|近|将近|超过)?"
 )
 _LESS_BEFORE = (
@@ -50,7 +61,8 @@ _LESS_BEFORE = (
 #: multiple P40s by about 30%")
 _BEFORE = re.compile(
     # a whole word ("long-form prose ~31%" holds no "rose"; Chinese verbs follow Chinese letters)
-    rf"(?<![A-Za-z])(?:(?P<less>{_LESS_BEFORE})|(?P<more>{_MORE_BEFORE}))(?:(?:\s+[\w./-]+){{0,5}}?\s+by)?\s*(?:of\s+)?$",
+    rf"(?<![A-Za-z])(?:(?P<less>{_LESS_BEFORE})|(?P<more>{_MORE_BEFORE}))"
+    rf"(?:(?:\s+[\w./-]+){{0,5}}?\s+(?:by|em|en|por|um|на))?\s*(?:(?:of|de)\s+)?$",
     re.IGNORECASE,
 )
 #: what a word multiple may multiply that is a setting, not a result: "for twice the load", "doubling
@@ -110,7 +122,8 @@ _ABOUT_AFTER = r"程度|ほど|くらい|ぐらい|前後|左右|上下"
 #: acceptance words: a percentage beside them is an acceptance rate, no relation
 _ACCEPT = re.compile(r"accept|수락|採択|受理|接受", re.IGNORECASE)
 _ABOUT_BEFORE = re.compile(
-    r"(?:about|around|roughly|nearly|almost|approximately|~|≈|약|約|ほぼ|大约|约|大概|etwa|ungefähr|fast)\s*$",
+    r"(?:about|around|roughly|nearly|almost|approximately|~|≈|약|約|ほぼ|(?:大约|约|大概)有?|etwa|ungefähr|fast|"
+    r"cerca de|aproximadamente|примерно|около)\s*$",
     re.IGNORECASE,
 )
 #: "3 times" counting repetitions: after a verb of running ("ran it 3 times", "repeated 5 times"),
@@ -254,9 +267,10 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
                 continue
             # no word boundary after a word of a script that writes none ("70% 削減となった"); "程度",
             # "ほど", "くらい", "左右" between (about): "10%程度高速化", "15%程度遅くなった"
-            # a word for performance may stand between: "19~27% 성능 향상", "10% 性能提升"
+            # a word for performance or for what changed may stand between: "19~27% 성능 향상", "15%
+            # 的性能提升", "a 45% performance advantage", "40% TTFT improvement"
             m = re.match(
-                rf"\s*(?P<about>{_ABOUT_AFTER})?\s*(?:(?:성능이?|性能|パフォーマンス)\s*)?"
+                rf"\s*(?P<about>{_ABOUT_AFTER})?\s*(?:(?:的\s*)?(?P<what>{_CHANGED})\s*)?"
                 rf"(?:(?P<less>{_LESS})|(?P<more>{_MORE}))(?:\b|(?<=[^\x00-\x7f]))",
                 tail,
                 re.IGNORECASE,
@@ -267,6 +281,12 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             signed = re.match(r"[+\-−]\d", text[n.start : n.end]) is not None
             if m:
                 sign = -1 if m.group("less") or text[n.start] in "-−" else 1
+                if (
+                    m.group("more")
+                    and re.fullmatch(_LOWER_BETTER, m.group("what") or "", re.IGNORECASE)
+                    and re.fullmatch(_BETTER, m.group("more"), re.IGNORECASE)
+                ):
+                    sign = -1  # "40% TTFT improvement": the time to first token 40% lower
                 other = re.sub(r"^\s*(?:than|over|vs\.?|versus|compared (?:to|with))\s+", "", tail[m.end() :])
                 if re.search(r"[^\x00-\x7f]", m.group("less") or m.group("more") or ""):
                     # "12%速くなりました", "30% 빨라졌다": Japanese, Korean and Chinese name the other

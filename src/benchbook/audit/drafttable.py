@@ -20,6 +20,7 @@ import re
 from dataclasses import replace
 
 from ..ingest.settings import flash_attn_word
+from .draftbyvalue import as_multiple, decimals_of, stated_interval
 from .draftcolumn import column_machine
 from .draftcommand import has_path
 from .draftcontext import cell_conditions, header_settings
@@ -53,6 +54,7 @@ from .draftsides import Sides
 from .draftwords import NOT_A_PROMPT, count
 from .post import Block
 from .toollines import label_metric, label_unit
+from .units import UnitError, factor
 
 _PAREN = re.compile(r"[(\[].*")
 #: a cell that states nothing
@@ -84,8 +86,8 @@ _CELL_KINDS = (
 #: "提升", "배율", "향상", "Beschleunigung", "ускорение", "прирост")
 _RELATING_HEADER = re.compile(
     # words from their start: "ratio" is no "Generation", "gain" no "Again"
-    r"\bvs\.?\b|\b(?:versus|speed-?up|gain|change|delta|diff|ratio|relative|improvement|uplift|"
-    r"faster|slower|boost|loss|beschleunigung|ускорени|прирост)|Δ|\bx\b|×|"
+    r"\bvs\.?\b|\b(?:versus|speed-?up|slow-?down|gain|change|delta|diff|ratio|relative|improvement|uplift|"
+    r"faster|slower|boost|loss|regression|beschleunigung|ускорени|прирост)|Δ|(?<!\.)\bx\b|×|"
     r"倍率|改善|高速化|加速比|提升|差异|差距|배율|향상|차이",
     re.IGNORECASE,
 )
@@ -138,8 +140,40 @@ def _relating_column(header: str, cells: list[str]) -> bool:
     ("+6.2%", "-11%"); an acceptance or utilisation column is a quantity of its own."""
     if re.search(r"accept|util|share|hit|rate\b|occupancy|load", header, re.IGNORECASE):
         return False
-    signed = [c for c in cells if re.match(r"\s*\**\s*[+\-−]\s*\d", c)]
+    # "+6.2%", "**−11%**", "vLLM +14%" (the side it is of named before it)
+    signed = [c for c in cells if re.match(r"\s*\**\s*(?:[^\W\d][\w.\-]*\s+)?[+\-−]\s*\d", c)]
     return bool(_RELATING_HEADER.search(header)) or (bool(cells) and len(signed) >= max(1, len(cells) // 2))
+
+
+#: a relating header whose plain numbers are multiples ("Speedup": 1.412, "Eval Relative Performance":
+#: 1.946, "加速比", "배율"), not changes in % nor a setting
+_MULTIPLE_HEADER = re.compile(
+    r"\b(?:speed-?up|relative|faster|slower)|×|(?<!\.)\bx\b|倍率|加速比|倍|배율|배", re.IGNORECASE
+)
+#: a relating column's cell naming its row as the one the others are relative to ("baseline", "ref")
+_BASELINE_CELL = re.compile(
+    r"\W*(?:baseline|base|ref(?:erence)?|基准|基線|ベースライン|기준)\W*", re.IGNORECASE
+)
+
+
+def _multiple_column(header: str, cells: list[str]) -> str | None:
+    """ "x" for a relating column (``_relating_column``) of plain numbers under a header naming a
+    multiple (``_MULTIPLE_HEADER``: "Speedup" over 1.412, 2.089; "Eval Relative Performance" over
+    1.946, 1.000), a cell naming the baseline allowed ("baseline"); else None: the header gives
+    no unit and the numbers write none, so without it they were read as rates ("Speedup" names
+    speed) or as the rows' labels."""
+    if _header_unit(header) is not None or not _MULTIPLE_HEADER.search(header):
+        return None
+    stated = [c for c in cells if not _EMPTY.match(c) and not _BASELINE_CELL.fullmatch(c)]
+    if not stated or not _relating_column(header, stated):
+        return None
+    for c in stated:
+        found = numbers(c)
+        if len(found) != 1 or found[0].unit is not None or found[0].range is not None:
+            return None
+        if not re.fullmatch(r"\W*[~≈]?\s*\d+(?:\.\d+)?\s*\W*", c):
+            return None
+    return "x"
 
 
 def _cells_condition(cells: list[str]) -> str | None:
@@ -418,6 +452,10 @@ def _relation_sides(
     fams = list(rate_units.values())
     if any(fams.count(f) >= 2 for f in fams):
         return "pair"
+    if any(
+        len(cell_pieces(row[k], header[k], None)) >= 2 for k in rate_units for row in body if k < len(row)
+    ):
+        return "pair"  # "Ollama 28 tok/s · vLLM 32 tok/s": the two sides in one cell
     if len(rate_units) != 1 or _BASELINE.search(header[next(iter(rate_units))]):
         return None  # "Baseline | Best speedup": the row's other rate is not in the table
     kinds_of_rows = [
@@ -426,10 +464,82 @@ def _relation_sides(
     ]
     if any(_BASELINE.search(lab) for lab in kinds_of_rows):
         return "row"
+    if any(j < len(row) and _BASELINE_CELL.fullmatch(row[j]) for row in body):
+        return "row"  # "| 11 tokens | 83.6 | baseline |" under "Slowdown"
     one = 1.0 if unit == "x" else 0.0
     if any(plain_value(n.text) == one for row in body if j < len(row) for n in numbers(row[j])[:1]):
         return "row"
     return None
+
+
+def _unit_factor(unit: str | None, to: str | None) -> float:
+    """``units.factor`` (a difference in ms of claims in s: 1000), 1 where not one known quantity."""
+    try:
+        return factor(unit, to)
+    except UnitError:
+        return 1.0
+
+
+def _percent_ratios(cells: list[str]) -> bool:
+    """Whether a relating column's percentages are ratios, not changes: every cell's first number
+    unsigned, from 20% to 500%, one at least 100% ("vs upstream": 73%, 102%, 127% of the other
+    engine's rate); a change is written signed ("+6.2%") or is small."""
+    firsts = [ns[0] for c in cells if not _EMPTY.match(c) and (ns := numbers(c))]
+    values = [plain_value(n.text) for n in firsts if n.unit == "%" and n.range is None]
+    if not firsts or len(values) != len(firsts) or any(re.match(r"\W*[+\-−]", c) for c in cells):
+        return False
+    return all(v is not None and 20 <= v <= 500 for v in values) and max(v or 0 for v in values) >= 100
+
+
+def _column_relates(
+    header: list[str], body: list[list[str]], kinds: list[str], j: int, unit: str, lead: str | None = None
+) -> bool:
+    """Whether a relating column's cells (``_relation_sides`` found where its sides are) are what
+    the sides give: False where no row's number is, within a tenth, the quotient or change of two
+    rate cells of its row (either order) or of its rate cell and the same column's cell of a
+    baseline row (labelled baseline, or whose cell is 1× / 0% / "baseline"): "vs upstream" over
+    "73% → 97% (mlx-lm)" beside Before 120.68 and After 160.90 (+33%) states each build against a
+    third engine the table does not give, no change from Before to After.  True where the table
+    gives no two cells to test (a baseline in the prose above it).  ``lead``: the unit of "lead"
+    columns (``_rate_columns``)."""
+    cols = _rate_columns(header, body, kinds, j, lead)
+    if any(f in ("rate", "requests") for f in cols.values()):  # beside a file size and VRAM: the rates
+        cols = {k: f for k, f in cols.items() if f in ("rate", "requests")}
+    labels = [
+        " ".join(c for k, c in enumerate(row[: len(header)]) if kinds[k] == "label" and not _EMPTY.match(c))
+        for row in body
+    ]
+    one = 1.0 if unit == "x" else 0.0
+    bases = [
+        r
+        for r, row in enumerate(body)
+        if _BASELINE.search(labels[r])
+        or (j < len(row) and _BASELINE_CELL.fullmatch(row[j]))
+        or (j < len(row) and any(plain_value(n.text) == one for n in numbers(row[j])[:1]))
+    ]
+    tested = False
+    for r, row in enumerate(body):
+        # "73% → 97%": the first, as drafted; "+4.2s (+110.53%)": the change, not the difference
+        first = [n for n in numbers(row[j]) if n.unit in ("x", "%", None)][:1] if j < len(row) else []
+        stated = plain_value(first[0].text.replace("−", "-")) if first and first[0].range is None else None
+        if stated is None or r in bases:
+            continue
+        cells = {k: v for k in cols if k < len(row) and (v := _mid_of(row[k]))}
+        options = [
+            (a, b) for ka, a in cells.items() for kb, b in cells.items() if ka != kb and cols[ka] == cols[kb]
+        ]
+        options += [
+            (b, a)
+            for base in bases
+            for k, a in cells.items()
+            if k < len(body[base]) and (b := _mid_of(body[base][k]))
+        ]
+        for a, b in options:
+            tested = True
+            got = b / a if unit == "x" else (b / a - 1) * 100
+            if abs(got - stated) <= 0.1 * max(abs(stated), 1.0):
+                return True
+    return not tested
 
 
 def _ratio_column(header: str, cells: list[str]) -> str | None:
@@ -626,6 +736,7 @@ class Tables(Sides):
             ]
             head_unit = (
                 _header_unit(h)
+                or _multiple_column(h, cells)
                 or _ratio_column(h, cells)
                 or (_tokens_column(h, cells) if j else None)
                 or (_timing_unit(h) if not with_unit else None)
@@ -686,6 +797,7 @@ class Tables(Sides):
         related: dict[int, str] = {}
         efficiency: dict[int, tuple[int, int]] = {}
         cell_ids: dict[tuple[int, int], str] = {}  # (row, column) -> the claim drafted for the cell
+        piece_ids: dict[tuple[int, int], list[str]] = {}  # a cell of several numbers: each one's claim
         changes: list[tuple[int, int, Number, int]] = []  # a row of changes under rate columns
         row_labels: list[str] = []
         for j, h in enumerate(header):
@@ -694,6 +806,7 @@ class Tables(Sides):
             unit = (
                 (lead_unit if kinds[j] == "lead" else None)
                 or _header_unit(h)
+                or _multiple_column(h, [r[j] for r in body if j < len(r)])
                 or _ratio_column(h, [r[j] for r in body if j < len(r)])
                 or _tokens_column(h, [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])
                 or next((u for r in body if j < len(r) and (u := _cell_unit(r[j]))), None)
@@ -715,13 +828,20 @@ class Tables(Sides):
                     _relation_sides(header, body, kinds, j, unit, lead_unit) is not None
                     or self.prose_baseline(header, body, kinds, j) is not None
                 )
+                and _column_relates(header, body, kinds, j, unit, lead_unit)
             ):
                 related[j] = unit  # a "vs baseline" / "Gain" column: statements, not claims
                 continue
             if unit in ("x", "%") and _relating_column(h, [r[j] for r in body if j < len(r)]):
                 # "Best speedup" against a speculative rate the table does not give, or with no row
                 # to read as the baseline: claims of the change (the metric "speedup"), no sides guessed
-                metric = "speedup" if unit == "x" else "speed_change" if label_metric(h, "t/s") else "change"
+                metric = (
+                    "speedup"
+                    if unit == "x" or _percent_ratios([r[j] for r in body if j < len(r)])
+                    else "speed_change"
+                    if label_metric(h, "t/s")
+                    else "change"
+                )
             test = re.search(r"\b(pp|tg)\s?(?:\(\s*)?(\d+)\b", h, re.IGNORECASE)  # "tg128", "TG (256)"
             method = None
             if test:
@@ -875,6 +995,7 @@ class Tables(Sides):
                             fields, f"{gid}-r{r + 1}-{k + 1}", gid, " ".join([header[j], *labels])
                         )
                         cell_ids.setdefault((r, j), cid)
+                        piece_ids.setdefault((r, j), []).append(cid)
                     continue
                 if n.unit and family(n.unit) != family(self.groups[gid].fields.get("unit")):
                     # "-23%" under a t/s column (a row of changes): not a rate of the column; a
@@ -948,7 +1069,7 @@ class Tables(Sides):
                 self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         if related:
             self.table_relations(
-                header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels
+                header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels, piece_ids
             )
 
     def mean_cells(self, header: str, body: list[list[str]], block: Block, j: int, of: list) -> None:
@@ -1026,15 +1147,19 @@ class Tables(Sides):
         related: dict[int, str],
         cells: dict[tuple[int, int], str],
         row_labels: list[str],
+        pieces: dict[tuple[int, int], list[str]] | None = None,
     ) -> None:
         """A table column of multiples or percentages that relate the row's numbers ("vs baseline",
         "Speedup", "Gain": ``_relating_column``): a statement per cell.  With two or more columns of
         one family in the row ("Standard t/s | TurboQuant t/s | Gain"), it relates the first two: a
         percent change from the first to the second, a ratio of the second to the first; with one,
         it relates the row's cell to the same column's cell of the baseline row (the row labelled
-        baseline/plain/off/without..., else the row whose multiple is 1 or change 0;
-        ``_relation_sides`` decides beforehand that the table gives both sides): a ratio of the row
-        over the baseline, a percent change from the baseline to the row.  The baseline row's own
+        baseline/plain/off/without..., or whose cell says "baseline", else the row whose multiple is
+        1 or change 0; ``_relation_sides`` decides beforehand that the table gives both sides): a
+        ratio of the row over the baseline, a percent change from the baseline to the row.  Where
+        exactly one pair of those cells (either order; any rate column against any baseline row:
+        "Eval Relative Performance" against the 1.000 row of the same quant) gives the stated value,
+        that pair (``_fitting_cells``).  The baseline row's own
         cell ("1.00×") relates it to itself: no statement."""
         fam = {j: family(self.groups[g].fields.get("unit")) for j, g in groups.items()}
         col_of = {c: k for (_, k), c in cells.items()}
@@ -1047,18 +1172,32 @@ class Tables(Sides):
             base_row = next((r for r, lab in enumerate(row_labels) if _BASELINE.search(lab)), None)
             if base_row is None:
                 base_row = next(
-                    (
-                        r
-                        for r, row in enumerate(body)
-                        if j < len(row)
-                        for n in numbers(row[j])[:1]
-                        if plain_value(n.text) == (1.0 if unit == "x" else 0.0)
-                    ),
+                    (r for r, row in enumerate(body) if j < len(row) and _BASELINE_CELL.fullmatch(row[j])),
                     None,
                 )
+            # the rows the column is relative to: the one a label or a cell names the baseline, else
+            # those whose cell is 1× / 0% ("1.000" for llama.cpp's Q8_0 and its Q4_K_M rows); beside a
+            # named baseline a row of 1.00× is a relation of its own (13.47 / 13.53)
+            base_rows = (
+                [base_row]
+                if base_row is not None
+                else [
+                    r
+                    for r, row in enumerate(body)
+                    if j < len(row)
+                    for n in numbers(row[j])[:1]
+                    if plain_value(n.text) == (1.0 if unit == "x" else 0.0)
+                ]
+            )
+            if base_row is None and base_rows:
+                base_row = base_rows[0]
             for r, row in enumerate(body):
                 if j >= len(row) or _EMPTY.match(row[j]):
                     continue
+                line = at[r + 1] if r + 1 < len(at) else start
+                self.cell_differences(
+                    header[j], row[j], line, [cells[r, k] for k in sorted(groups) if (r, k) in cells]
+                )
                 found = [n for n in numbers(row[j]) if n.unit in ("x", "%", None)]
                 if not found or not stateable(found[0]):
                     continue
@@ -1069,7 +1208,15 @@ class Tables(Sides):
                 if related_fam is not None:
                     mine = [c for c in mine if fam.get(col_of[c]) == related_fam]
                 same = [c for c in mine if fam.get(col_of[c]) == fam.get(col_of[mine[0]])] if mine else []
-                if len(same) >= 2:
+                if len(same) == 1 and len((pieces or {}).get((r, col_of[same[0]]), [])) >= 2:
+                    same = (pieces or {})[r, col_of[same[0]]]  # "Ollama 28 tok/s · vLLM 32 tok/s": its two
+                against = [(base, col_of[c], c) for base in base_rows for c in mine if r not in base_rows]
+                fitted = self._fitting_cells(kind, n, same, against, cells) if n.range is None else None
+                if fitted is None and r in base_rows:
+                    continue  # "1.000", "baseline": the row the others are relative to, none of its own
+                if fitted is not None:
+                    sides = fitted  # the one pair of cells giving the stated value
+                elif len(same) >= 2:
                     a, b = same[0], same[1]
                     sides = [b, a] if kind == "ratio" else [a, b]
                 else:
@@ -1101,6 +1248,77 @@ class Tables(Sides):
                     **source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
                 }
                 self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+
+    def cell_differences(self, header: str, cell: str, line: int, mine: list[str]) -> None:
+        """The numbers of a relating cell in the unit of its row's cells ("+4.2s" of "**+4.2s
+        (+110.53%)**" beside 3.8s and 8s): each a ``difference`` statement of the one ordered pair
+        of the row's claims (``mine``) of its unit's family whose difference it is, to its stated
+        digits (8 - 3.8 = 4.2; "-0.88s": 0.68 - 1.56); none where no single pair gives it."""
+        for n in numbers(cell):
+            fam = family(n.unit)
+            if fam in (None, "ratio", "multiple") or n.range is not None:
+                continue
+            stated = plain_value(n.text.replace("−", "-").lstrip("+"))
+            if stated is None:
+                continue
+            step = 10.0 ** -decimals_of(n.text.lstrip("+-−"))
+            same = [c for c in mine if family(self.profile[c][0]) == fam]
+            fits = []
+            for a in same:
+                for b in same:
+                    got = self._implied("difference", a, b) if a != b else None
+                    if (
+                        got is not None
+                        and abs(got * _unit_factor(self.profile[a][0], n.unit) - stated) <= step / 2 + 1e-9
+                    ):
+                        fits.append([a, b])
+            if len(fits) != 1:
+                continue
+            sid = self.new_id(f"s-l{line}")
+            fields = {
+                "kind": "difference",
+                "statement": f"{header}: {cell}",
+                "of": [self.first_stated(c) for c in fits[0]],
+                "value": Num(n.text.replace("−", "-").lstrip("+")),
+                "unit": n.unit,
+                **source_fields(line, f"{header}: {cell} — {self.post.line(line)}"),
+            }
+            self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+
+    def _fitting_cells(
+        self,
+        kind: str,
+        n: Number,
+        same: list[str],
+        against: list[tuple[int, int, str]],
+        cells: dict[tuple[int, int], str],
+    ) -> list[str] | None:
+        """The sides of a relating cell ``n`` (a multiple or change of ``kind``) that give its value
+        as written (``draftbyvalue.stated_interval``, within 1% where the digits are coarser): of the
+        ordered pairs of the row's cells of one family (``same``: "PP-512 (PR) | PP-512 (master) |
+        Speedup": PR over master, 157.5 / 111.5 = 1.412) and of a row's cell with the same column's
+        cell of a baseline row (``against``: (baseline row, column, the row's claim); "Eval Relative
+        Performance" 1.946 = 5.80 / 2.98, the llama.cpp row of the same quant), the only one that
+        fits; None where none or several do (then the column's default order stands)."""
+        stated = plain_value(n.text.replace("−", "-").lstrip("+"))
+        if stated is None:
+            return None
+        options: list[list[str]] = [[a, b] for a in same for b in same if a != b]
+        for base, col, mine_c in against:
+            if (base, col) in cells:
+                base_c = cells[base, col]
+                options.append([mine_c, base_c] if kind == "ratio" else [base_c, mine_c])
+        lo, hi = stated_interval(stated, decimals_of(n.text.lstrip("+-−")), n.about)
+        slack = 0.01 * abs(as_multiple(kind, stated))
+        fits = []
+        for a, b in options:
+            got = self._implied(kind, a, b)
+            if got is None:
+                continue
+            if lo <= got <= hi or abs(as_multiple(kind, got) - as_multiple(kind, stated)) <= slack:
+                fits.append([a, b])
+        fits = [f for i, f in enumerate(fits) if f not in fits[:i]]
+        return fits[0] if len(fits) == 1 else None
 
     def command_after_table(self, conditions: dict) -> None:
         """A command line right after a table (only a label such as "Server command:" between) that
