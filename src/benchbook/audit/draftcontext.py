@@ -599,17 +599,42 @@ _NOT_USED = re.compile(
 
 #: flash attention named as a feature the setup uses ("llama.cpp (FlashAttention + CUDA Graph)",
 #: "Flash Attention, CUDA graphs"); "no"/"without"/"off"/"disabled" around it names it off
-_FEATURE_FA = re.compile(r"(?<![\w-])flash[\s_-]?att(?:ention|n)\b", re.IGNORECASE)
+_FEATURE_FA = re.compile(r"(?<![\w-])(?:--)?flash[\s_-]?att(?:ention|n)\b", re.IGNORECASE)
 _FEATURE_OFF = re.compile(
     r"\b(?:no|not|without|w/o)\s+$|^\s*[:=]?\s*(?:off|disabled|0|false)\b", re.IGNORECASE
 )
 
 
+#: a setup declaration saying the runs draft nothing ("Spec decoding: none", "| Speculative decoding |
+#: off |", "Draft model: n/a", "MTP: disabled")
+_DECODING_OFF = re.compile(
+    r"\b(?:spec(?:ulative|ulation)?(?:[ _-]decoding)?|draft(?:ing|[ _-]model)?|MTP)\s*[:=|]?\s*"
+    r"(?:none|off|disabled|no|n/a|not used)(?![\w-])",
+    re.IGNORECASE,
+)
+#: a run of flags inside a setup declaration's words ("| Runtime | llama.cpp, --flash-attn on, --jinja |",
+#: "Settings: -ngl 99 -c 32768, one slot"): each flag and its value, up to a comma, a semicolon or a
+#: closing bracket
+_INLINE_FLAGS = re.compile(
+    r"(?<![\w-])(?:{flag})(?:\s+(?:{flag}))*".format(flag=r"-{1,2}[A-Za-z][\w-]*(?:[ =](?!-)[^\s,;|)\]]+)?")
+)
+#: what flags inside a declaration's words may state: the settings, not the model (its ``-m`` file
+#: is read where the command is)
+_INLINE_PATHS = CARRIED - {"engine", "model", "quant", "hardware", "build", "backend", "prompt"}
+
+
 def _features(text: str) -> list[tuple[str, object]]:
     """What a setup declaration's words switch on by naming it (``_FEATURE_FA``): ``flash_attn``
-    True for "FlashAttention" in "Engine: llama.cpp (FlashAttention + CUDA Graph)", False for "no
-    flash attention" or "flash attention: off"; nothing where it is not named."""
+    True for "FlashAttention" in "Engine: llama.cpp (FlashAttention + CUDA Graph)" or "--flash-attn
+    on", False for "no flash attention" or "flash attention: off"; nothing where it is not named.
+    And the settings of the llama.cpp flags its words hold (``_INLINE_FLAGS``: "llama.cpp, -ngl 99,
+    -c 32768" -> ``offload.n_gpu_layers`` 99, ``ctx`` 32768; ``draftcommand`` reads them)."""
     out: list[tuple[str, object]] = []
+    if _DECODING_OFF.search(text):
+        out.append(("decoding", "plain"))
+    for run in _INLINE_FLAGS.finditer(text):
+        flat = _flat(conditions_of("flags", run.group(0).replace("=", " ").split()))
+        out += [(k, v) for k, v in flat.items() if k in _INLINE_PATHS]
     for m in _FEATURE_FA.finditer(text):
         off = _FEATURE_OFF.search(text[max(0, m.start() - 12) : m.start()]) or _FEATURE_OFF.match(
             text[m.end() :]
@@ -1167,8 +1192,8 @@ class Context:
                     continue  # a section's decoding is its own: "### With MTP" is one arm of the post
                 (scope.weak if apart else scope.body).setdefault(path, []).extend(values)
             for path, values in child.declared.items():
-                if path in _HEADING_ONLY or path in child.local:
-                    continue
+                if path in child.local:
+                    continue  # (a setup's decoding is the post's: "Spec decoding: none")
                 (scope.weak if apart else scope.declared).setdefault(path, []).extend(values)
             for path, values in child.weak.items():
                 if path not in _HEADING_ONLY:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 import re
 
-_K = r"(?P<n>\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
+#: a token count, its thousands grouped by commas or not ("32,768 tokens", "32768", "32K", "1.5K")
+_K = r"(?P<n>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
 _ENGINE_WORDS = (
     r"(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm[ -]?studio|exllamav2|"
     r"tensorrt-llm|koboldcpp)"
@@ -48,14 +49,25 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # "q4_0 KV", "q8 target KV" (the target model's; "f16 draft KV" is the draft's: none)
             r"(?<![\w.])(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|q8|q4|iq4_nl|f16|fp16|f32|fp32|bf16"
             r"|fp8(?:[_ ]e4m3|[_ ]e5m2)?|turbo\d)"
-            r"\s+(?:(?:target|main)\s+)?(?:K/V|KV|kv)(?:[ -]cache)?\b",
+            r"\s+(?:(?:target|main)\s+)?(?:K/V|KV|kv|K\s?(?:and|&|\+)\s?V)(?:[ -]cache)?\b",
             re.I,
         ),
         "kv",
     ),
+    # one side of the cache on its own ("K cache q8_0, V cache q4_0", "type_k: q8_0", a config's
+    # "cache_type_v": "q4_0", "K-cache type = q5_0"): ``type_k`` or ``type_v`` alone
     (
         re.compile(
-            r"\b(?:KV|K/V)[ -]cache(?:\s+type)?\s*(?:=|:|in|of)?\s*"
+            r"(?<![\w/&+-])(?:(?:cache[_ -])?type[_ -](?P<s>[kv])|(?P<c>[KV])[ -]cache(?:[ _-]type)?)[\"']?"
+            r"\s*(?:=|:|in|of)?\s*[\"']?"
+            r"(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|iq4_nl|f16|fp16|f32|fp32|bf16|turbo\d)(?![\w])",
+            re.I,
+        ),
+        "kv-side",
+    ),
+    (
+        re.compile(
+            r"\b(?:KV|K/V|K\s?(?:and|&|\+)\s?V)[ -]cache(?:\s+(?:type|quant\w*))?\s*(?:=|:|in|of)?\s*"
             r"(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|iq4_nl|f16|fp16|f32|fp32|bf16|fp8(?:_e4m3|_e5m2)?)(?![\w])",
             re.I,
         ),
@@ -106,6 +118,19 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (re.compile(r"(?<![\w-])(?:--parallel|-np)[ =](?P<n>\d+)\b"), "concurrency"),
     # Ollama's layers on the GPU: "num_gpu 99", "num_gpu: 0", "\"num_gpu\": 40"
     (re.compile(r"(?<![\w-])num_gpu[\"']?\s*[:=]?\s*(?P<n>\d{1,3})(?![\w.])"), "layers"),
+    # the layers on the GPU in words or by llama.cpp's setting: "all 65 layers offloaded", "offloaded
+    # 48 layers to the GPU", "48/48 layers on GPU", "n_gpu_layers: 99", "GPU layers = 99" (not a
+    # share: "30 of 65 layers" -- 30, the layers named on the GPU)
+    (
+        re.compile(
+            r"(?<![\w.])(?<!of\s)(?:all\s+)?(?P<n>\d{1,3})(?:\s*(?:/|of|out\s+of)\s*\d{1,3})?\s+(?:\w+\s+)?layers?\s+"
+            r"(?:(?:are|were|is|was)\s+)?(?:offloaded|on\s+(?:the\s+)?GPU|in\s+VRAM)\b"
+            r"|\boffload(?:ed|ing)?\s+(?:all\s+)?(?P<o>\d{1,3})\s+layers\b"
+            r"|(?<![\w-])(?:n_gpu_layers|gpu[_ -]layers|ngl)[\"']?\s*[:=]?\s*(?P<g>\d{1,3})(?![\w.])",
+            re.I,
+        ),
+        "layers",
+    ),
     # requests at once in words: "concurrency = 4", "at concurrency 16", "10 concurrency", "8 concurrent
     # request streams", "128 concurrent requests", "8-stream throughput" (not a range's end: "1-8
     # concurrent")
@@ -315,7 +340,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
     for pat, kind in _SETTINGS:
         for m in pat.finditer(text):
             if kind == "ctx":
-                v = count(m.group("n"), m.group("k"))
+                v = count(m.group("n").replace(",", ""), m.group("k"))
                 if v is not None and v >= 256:
                     out.append(("ctx", v))
             elif kind == "kv":
@@ -343,7 +368,11 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "concurrency":
                 out.append(("concurrency", int(m.group("n"))))
             elif kind == "layers":
-                out.append(("offload.n_gpu_layers", int(m.group("n"))))
+                out.append(("offload.n_gpu_layers", int(next(g for g in m.groups() if g))))
+            elif kind == "kv-side":
+                t = re.sub(r"^fp(16|32)$", r"f\1", m.group("t").lower())
+                side = (m.group("s") or m.group("c")).lower()
+                out.append((f"type_{side}", t))
             elif kind == "concurrent":
                 n = int(m.group("n") or m.group("m") or m.group("s"))
                 if n >= 1:

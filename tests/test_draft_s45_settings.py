@@ -1,0 +1,72 @@
+"""Settings and workload a post states once for the runs it reports (``draftwords``, ``draftcontext``,
+``draftcommand``, issue 29, session 45): a setup table or list written in words and inline flags, a
+code block of flags with no tool, a serving benchmark's report of its concurrency, workload columns
+and sentences; each with a control that must not become that condition."""
+
+from __future__ import annotations
+
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+def test_a_setup_table_in_words_states_cache_context_layers_flash_attention_and_no_drafting(tmp_path):
+    cf = _drafted(
+        "# Mistral-Small-24B on a 4090\n\n"
+        "## Configuration\n\n"
+        "| Item | Value |\n|---|---|\n"
+        "| Engine | llama.cpp, --flash-attn on, --jinja |\n"
+        "| Context | 16,384 tokens, q4_0 K and V cache |\n"
+        "| GPU | RTX 4090, all 41 layers offloaded |\n"
+        "| Speculative decoding | none |\n\n"
+        "## Results\n\n"
+        "| prompt | gen tok/s |\n|---|---|\n| haiku | 61.2 |\n| essay | 58.4 |\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 61.2)
+    got = _cond(cf, c)
+    assert got["ctx"] == 16384
+    assert (got["type_k"], got["type_v"]) == ("q4_0", "q4_0")
+    assert got["flash_attn"] is True
+    assert got["offload"] == {"n_gpu_layers": 41}
+    assert got["decoding"] == "plain"
+
+
+def test_cache_sides_layers_and_grouped_counts_in_a_setup_list(tmp_path):
+    cf = _drafted(
+        "# Qwen3-14B, long prompts\n\n"
+        "Setup:\n\n"
+        "- Hardware: RTX 3090\n"
+        "- Settings: K cache q8_0, V cache q4_1, context 65,536 tokens, offloaded 30 layers to the GPU\n\n"
+        "Generation ran at 21.5 t/s.\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 21.5)
+    got = _cond(cf, c)
+    assert (got["type_k"], got["type_v"], got["ctx"]) == ("q8_0", "q4_1", 65536)
+    assert got["offload"] == {"n_gpu_layers": 30}
+
+
+def test_flags_inside_a_setup_line_are_read_by_their_names(tmp_path):
+    cf = _drafted(
+        "# Gemma on a 3060\n\nRuntime: llama.cpp b5000 with -ngl 99 -c 8192 -ctk q8_0 -ctv q8_0\n\n"
+        "It generated at 33.3 t/s.\n",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    got = _cond(cf, c)
+    assert got["offload"] == {"n_gpu_layers": 99}
+    assert (got["ctx"], got["type_k"], got["type_v"]) == (8192, "q8_0", "q8_0")
+
+
+def test_controls_a_share_of_layers_a_passing_cache_word_and_a_speculative_setup(tmp_path):
+    cf = _drafted(
+        "# Llama 70B split\n\nSetup:\n\n- GPU: RTX 4090, 30 of 81 layers on GPU\n"
+        "- Notes: the K cache dominates memory at long context\n\n"
+        "Generation ran at 4.4 t/s.\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 4.4)
+    got = _cond(cf, c)
+    assert got["offload"] == {"n_gpu_layers": 30}  # the layers on the GPU, not the model's 81
+    assert "type_k" not in got and "type_v" not in got
+    assert "decoding" not in got or got["decoding"] == "plain"
