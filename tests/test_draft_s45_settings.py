@@ -70,3 +70,73 @@ def test_controls_a_share_of_layers_a_passing_cache_word_and_a_speculative_setup
     assert got["offload"] == {"n_gpu_layers": 30}  # the layers on the GPU, not the model's 81
     assert "type_k" not in got and "type_v" not in got
     assert "decoding" not in got or got["decoding"] == "plain"
+
+
+def test_a_code_block_of_flags_alone_sets_the_runs_it_introduces(tmp_path):
+    cf = _drafted(
+        "# Qwen3-32B with MTP on two 3090s\n\nThe flags I used:\n\n"
+        "```\n--flash-attn on\n--cache-type-k q8_0 --cache-type-v q8_0\n"
+        "--spec-type draft-mtp --spec-draft-n-max 2\n```\n\n"
+        "| ctx | tok/s |\n|---|---|\n| 4K | 55.1 |\n| 32K | 49.8 |\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 55.1)
+    got = _cond(cf, c)
+    assert (got["flash_attn"], got["type_k"], got["type_v"]) == (True, "q8_0", "q8_0")
+    assert (got["decoding"], got["block_max"]) == ("draft-self", 2)
+
+
+def test_control_a_code_block_of_help_text_sets_nothing(tmp_path):
+    cf = _drafted(
+        "# llama-server help\n\n```\n-ngl N, --n-gpu-layers N   number of layers to store in VRAM\n```\n\n"
+        "It generated at 12.5 t/s.\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 12.5)
+    assert "offload" not in _cond(cf, c)
+
+
+def test_a_serving_benchmark_report_states_its_concurrency(tmp_path):
+    cf = _drafted(
+        "# Qwen3-8B on vLLM\n\n```\n============ Serving Benchmark Result ============\n"
+        "Successful requests:                     50\nMaximum request concurrency:             4\n"
+        "Output token throughput (tok/s):         310.5\n```\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 310.5)
+    assert _cond(cf, c)["concurrency"] == 4
+
+
+def test_concurrency_columns_abbreviated_and_in_chinese(tmp_path):
+    cf = _drafted(
+        "# Rig page\n\n| Model | Conc. | Gen tok/s |\n|---|---|---|\n"
+        "| Llama-3.1-8B | 1 | 101.2 |\n| Llama-3.1-8B | 4 | 310.4 |\n\n"
+        "## 第二轮\n\n| 并发请求数 | 吞吐 (tok/s) |\n|---|---|\n| 16 | 3.1 |\n| 32 | 5.9 |\n",
+        tmp_path,
+    )
+    by_value = {c.value: _cond(cf, c).get("concurrency") for c in cf.claims}
+    assert (by_value[101.2], by_value[310.4], by_value[3.1], by_value[5.9]) == (1, 4, 16, 32)
+
+
+def test_workload_sentences_output_length_tokens_decoded_and_requests_in_words(tmp_path):
+    cf = _drafted(
+        "# DeepSeek on EPYC\n\n## Setup\n\n- Engine: llama.cpp b4700\n"
+        "- The output length was set to 256 tokens for every run.\n"
+        "- All runs with four concurrent requests.\n\n## Results\n\nGeneration ran at 9.4 t/s.\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 9.4)
+    got = _cond(cf, c)
+    assert (got["tokens_generated"], got["concurrency"]) == (256, 4)
+
+
+def test_controls_a_bound_on_the_output_and_parallel_hardware(tmp_path):
+    cf = _drafted(
+        "# DeepSeek on EPYC\n\n## Setup\n\n- Engine: llama.cpp b4700 on two parallel GPUs\n"
+        "- The max output length of 1024 tokens was never reached.\n\n"
+        "## Results\n\nGeneration ran at 9.4 t/s.\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 9.4)
+    got = _cond(cf, c)
+    assert "tokens_generated" not in got and "concurrency" not in got

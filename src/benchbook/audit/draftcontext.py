@@ -229,6 +229,18 @@ def _stated(
         commands.append((c.line, got))
     out: list[tuple[str, object]] = []
     rest = [(n, t) for n, t in lines if n not in in_command]
+    if kind == "code" and not found and rest and all(FLAGS_ONLY.match(t) for _, t in rest if t.strip()):
+        # a block of flags alone, no tool ("The key new flags:" over "--flash-attn on" /
+        # "--cache-type-k q8_0 --cache-type-v q8_0"): the settings of the runs it introduces
+        try:
+            words = shlex.split(" ".join(t for _, t in rest))
+        except ValueError:
+            words = " ".join(t for _, t in rest).split()
+        cond = conditions_of("flags", words)
+        cond.pop("engine", None)
+        got = []
+        _command_names(cond, got)
+        return [(rest[0][0], got)] if got else [], []
     if kind == "code":
         # output and logs: no names of the setting (a model's file name in a log), but where a line
         # reports it under its label ("Device 0: NVIDIA GeForce RTX 4070 Ti, compute capability
@@ -248,6 +260,8 @@ def _stated(
                     out.append(("ctx", int(r.group("n"))))
                 elif what == "build":
                     out.append(("build", r.group("n")))
+                elif what == "concurrency":
+                    out.append(("concurrency", int(r.group("n"))))
                 elif float(r.group("n")) <= 2:
                     out.append(("sampling", f"temperature {r.group('n')}"))
         _backends(text, out)  # and a build's or a run's own words for its backend

@@ -19,6 +19,20 @@ _ENGINE_WORDS = (
     r"(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm[ -]?studio|exllamav2|"
     r"tensorrt-llm|koboldcpp)"
 )
+#: a small count written as a word ("four concurrent requests"): ``_COUNT_OF`` gives its number
+_COUNT_OF = {
+    **dict(
+        zip(
+            "one two three four five six seven eight nine ten eleven twelve".split(),
+            range(1, 13),
+            strict=True,
+        )
+    ),
+    "sixteen": 16,
+    "thirty-two": 32,
+    "sixty-four": 64,
+}
+_COUNT_WORDS = "|".join(sorted(_COUNT_OF, key=len, reverse=True))
 #: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
 _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
@@ -29,7 +43,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     ),
     (
         re.compile(
-            rf"\b(?:context(?:[ _-](?:length|size|window))?|ctx(?:[ _-]size)?|n_ctx)\s*(?:=|:|of)?\s*{_K}\b",
+            rf"\b(?:context(?:[ _-](?:length|size|window))?|ctx(?:[ _-]size)?|n_ctx|num_ctx)"
+            rf"\s*(?:=|:|of)?\s*{_K}\b",
             re.I,
         ),
         "ctx",
@@ -107,8 +122,13 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # "generating 512 tokens", "512 gen" (llama-bench's tg512)
             r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?P<task>(?:[^\W\d]+\s+){0,2})(?:output|generation|completion)\b"
             r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
-            # "512 tokens generated", "256 tokens were generated"; "128 tokens input, 256 tokens output"
-            r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?generated\b"
+            # "512 tokens generated", "256 tokens were generated", "300 tokens decoded"; "128 tokens
+            # input, 256 tokens output"
+            r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?(?:generated|decoded)\b"
+            # the length of each run's output: "output length of 300 tokens", "generation length: 256
+            # tokens", "output length was set to 300 tokens" (a "max output length" is a cap: no match)
+            r"|(?<!max )(?<!maximum )\b(?:output|generation|gen|decode|completion)\s+length\s*"
+            r"(?:(?:was|is)\s+)?(?:set\s+to|of|=|:)?\s*(?P<L>\d+)\s*tokens?\b"
             # (not a bound: "a 300 tokens output limit")
             r"|(?<![\w.])(?P<u>\d+)\s+tokens?\s+output\b(?!\s+(?:limit|cap|max|budget)\b)",
             re.I,
@@ -132,13 +152,17 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "layers",
     ),
     # requests at once in words: "concurrency = 4", "at concurrency 16", "10 concurrency", "8 concurrent
-    # request streams", "128 concurrent requests", "8-stream throughput" (not a range's end: "1-8
-    # concurrent")
+    # request streams", "128 concurrent requests", "8-stream throughput", "four concurrent requests",
+    # "16 parallel requests", "8 simultaneous users", "32 requests in parallel", "并发 8", "8 并发",
+    # "并发数为 8" (not a range's end: "1-8 concurrent")
     (
         re.compile(
             r"\bconcurrency(?:\s+level)?\s*(?:=|:|of)?\s*(?P<n>\d{1,4})(?![\d.%]|\s?[–-]\s?\d)"
-            r"|(?<![\w.–-])(?P<m>\d{1,4})\s+(?:concurrency\b|concurrent(?:ly)?\b)"
-            r"|(?<![\w.–-])(?P<s>\d{1,4})-(?:streams?|users?|clients?)\b",
+            rf"|(?<![\w.–-])(?P<m>\d{{1,4}}|{_COUNT_WORDS})\s+(?:concurrency\b|concurrent(?:ly)?\b"
+            r"|(?:parallel|simultaneous)\s+(?:requests?|users?|clients?|streams?|sequences?)\b"
+            r"|(?:requests?|users?|clients?|streams?|sequences?)\s+(?:in\s+parallel|at\s+once|simultaneously)\b)"
+            r"|(?<![\w.–-])(?P<s>\d{1,4})-(?:streams?|users?|clients?)\b"
+            r"|并发(?:数|请求数|请求|用户数)?\s*(?:为|是|=|:|：)?\s*(?P<z>\d{1,4})(?!\d)|(?<![\d.])(?P<y>\d{1,4})\s*(?:路)?并发",
             re.I,
         ),
         "concurrent",
@@ -227,6 +251,9 @@ REQUEST_SETTINGS: list[tuple[re.Pattern, str]] = [
     (re.compile(r"\bsequence\s+length\s*[:=]\s*(?P<n>\d{3,7})(?![\d.])", re.I), "ctx"),
     # a launch script's environment: "MAX_LEN=150000 bash start.sh", "max_model_len=32768"
     (re.compile(r"(?<![\w-])max[-_]?(?:model[-_]?)?len\s*[=:]\s*(?P<n>\d{3,7})(?![\d.])", re.I), "ctx"),
+    # a serving benchmark's report of the requests it kept in flight (vLLM's and SGLang's "Maximum
+    # request concurrency:  8", "Max request concurrency: 8"; "None" where unbounded: no number)
+    (re.compile(r"\bmax(?:imum)?\s+request\s+concurrency\s*:\s*(?P<n>\d{1,5})\b", re.I), "concurrency"),
     # a run's record of its build: "vllm_commit": "5cbc982", commit=5cbc982
     (
         re.compile(r"(?<![\w-])(?:\w+_)?commit[\\\"']*\s*[:=]\s*[\\\"']*(?P<n>[0-9a-f]{7,40})(?![\w.])"),
@@ -356,7 +383,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "generated":
                 if _BOUND_BEFORE.search(text, max(0, m.start() - 40), m.start()):
                     continue  # "above roughly 900 output tokens": a threshold, no run's length
-                told = next(g for g in m.group("n", "m", "o", "g", "b", "t", "u") if g)
+                told = next(g for g in m.group("n", "m", "o", "g", "b", "t", "u", "L") if g)
                 out.append(("tokens_generated", int(told)))
                 task = (m.group("task") or "").strip()
                 if task and not NOT_A_PROMPT.match(task) and not _NO_TASK.fullmatch(task):
@@ -374,7 +401,8 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                 side = (m.group("s") or m.group("c")).lower()
                 out.append((f"type_{side}", t))
             elif kind == "concurrent":
-                n = int(m.group("n") or m.group("m") or m.group("s"))
+                told = next(g for g in m.group("n", "m", "s", "z", "y") if g)
+                n = _COUNT_OF[told.lower()] if told.lower() in _COUNT_OF else int(told)
                 if n >= 1:
                     out.append(("concurrency", n))
             elif kind == "single":
