@@ -738,10 +738,20 @@ def cell_conditions(cell: str) -> dict[str, object]:
 _BEFORE_AFTER = re.compile(r"(?<=\S)\s+(pre|post|before|after)\s*$", re.IGNORECASE)
 
 
+#: a value column's header opening with "single" before what it measures ("Single TTFT (ms)", "single-user
+#: tok/s", "Single-stream decode"): one request at a time (not "Single GPU tok/s": a machine)
+_SINGLE_HEADER = re.compile(
+    r"^\W*single(?:[- ](?:stream|user|request|batch|sequence|client))?[\s-]+"
+    r"(?:ttft|tpot|itl|e2e|latency|decode|prefill|generation|gen|tok|tokens|t/s|throughput|speed|rate)\b",
+    re.IGNORECASE,
+)
+
+
 def header_settings(header: str) -> dict[str, object]:
     """The draft size a value column's header states for its column ("MTP (n_max=6 --spec-draft-p-min
     0.75)", "`n_max:16`", "k=4 tok/s": ``block_max``; a size of 0, the column beside them that drafts
-    nothing: ``decoding: plain``), or the build a header's last word names by its side of the change
+    nothing: ``decoding: plain``), else its requests in flight ("Single TTFT (ms)", ``_SINGLE_HEADER``;
+    "8-stream tok/s": ``concurrency``), or the build a header's last word names by its side of the change
     measured ("gen tok/s pre" -> ``build: pre``, ``_BEFORE_AFTER``); empty when it states none or
     several."""
     side = _BEFORE_AFTER.search(header)
@@ -749,9 +759,14 @@ def header_settings(header: str) -> dict[str, object]:
         # "prompt tok/s pre" beside "prompt tok/s post": the build before or after the change the
         # post measures (a pull request's), the word as written
         return {"build": side.group(1).lower()}
-    sizes = {v for p, v in stated([(0, header)], "text", heading=True) if p == "block_max"}
+    said = stated([(0, header)], "text", heading=True)
+    streams = {v for p, v in said if p == "concurrency"}
+    if _SINGLE_HEADER.match(header):
+        streams.add(1)
+    sizes = {v for p, v in said if p == "block_max"}
     if len(sizes) != 1:
-        return {}
+        # "Single TTFT (ms)", "8-stream tok/s", "C1 latency": the requests in flight of its column
+        return {"concurrency": streams.pop()} if len(streams) == 1 else {}
     size = sizes.pop()
     return {"decoding": "plain"} if size == 0 else {"block_max": size}
 
