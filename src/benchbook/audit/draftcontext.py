@@ -190,6 +190,10 @@ _CHAT_LABEL = re.compile(
 )
 
 
+#: a prompt named by its size alone before the word "prompt" ("the long prompt", "Short Prompt")
+_SIZED_PROMPT = re.compile(r"(?:long|longer|short|shorter|medium)", re.IGNORECASE)
+
+
 def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> None:
     """The prompts a block's lines name (``_PROMPT_LABEL``, ``_PROMPT_WORDS``; ``_CHAT_LABEL``
     where the block runs a chat at the terminal, ``_CHAT_RUN``), as written."""
@@ -204,7 +208,11 @@ def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> Non
                 out.append(("prompt", f"{w.group('n')} prompt"))
                 continue
             words = w.group("v").strip("*_`")
-            if not NOT_A_PROMPT.match(words):
+            if _SIZED_PROMPT.fullmatch(words):
+                # "on the long prompt", "1. Short Prompt (\"Hello\"):": a scenario named by its size,
+                # the word "prompt" kept (the size alone names nothing)
+                out.append(("prompt", f"{words.lower()} prompt"))
+            elif not NOT_A_PROMPT.match(words):
                 out.append(("prompt", words))
 
 
