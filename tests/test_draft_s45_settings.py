@@ -173,3 +173,16 @@ def test_controls_phases_and_use_cases_are_no_prompts(tmp_path):
         tmp_path,
     )
     assert all("prompt" not in _cond(cf, c) for c in cf.claims)
+
+
+def test_control_a_long_heading_using_the_word_system_is_no_setup(tmp_path):
+    """A setting an observation cell names under "System causal model and hard constraints" is that
+    row's, not the setup of every claim around it."""
+    cf = _drafted(
+        "# Mac mini guide\n\n## 1. System causal model and hard constraints\n\n"
+        "| Layer | Observation |\n|---|---|\n| Capacity | 14B OOM; num_ctx=65536 silent timeout |\n"
+        "| Bandwidth | 8B median 28.8 tok/s |\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 28.8)
+    assert "ctx" not in _cond(cf, c)

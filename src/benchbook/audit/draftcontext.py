@@ -532,6 +532,14 @@ _SETUP_HEADING = re.compile(
 )
 
 
+def setup_heading(title: str) -> bool:
+    """Whether a heading is over the setup (``_SETUP_HEADING``): a short title of at most five words
+    ("Test setup", "## 2. Hardware and software", "测试环境与模型配置"), not a longer one using the word
+    otherwise ("1. System causal model and hard constraints")."""
+    words = re.findall(r"[^\W\d_]+", title)
+    return bool(_SETUP_HEADING.search(title)) and len(words) <= 5
+
+
 #: an issue form's heading over the build the reporter ran (llama.cpp's and its forks' bug template:
 #: "### Name and Version")
 _VERSION_HEADING = re.compile(r"[#\s]*(?:name\s+and\s+)?version\s*", re.IGNORECASE)
@@ -1004,7 +1012,7 @@ class Context:
                     first,
                     last,
                     level,
-                    setup=bool(_SETUP_HEADING.search(title)),
+                    setup=setup_heading(title),
                     version=_VERSION_HEADING.fullmatch(title) is not None,
                 )
                 _add(section.head, names)
