@@ -186,3 +186,37 @@ def test_control_a_long_heading_using_the_word_system_is_no_setup(tmp_path):
     )
     c = next(c for c in cf.claims if c.value == 28.8)
     assert "ctx" not in _cond(cf, c)
+
+
+def test_mlx_lm_benchmark_flags_are_its_own(tmp_path):
+    cf = _drafted(
+        "# Batching for Mamba models\n\n```\n> mlx_lm.benchmark --model mlx-community/Falcon-H1-1.5B-4bit "
+        "-p 256 -g 64 -n 3 -b 16\nAverages: prompt_tps=2010.5, generation_tps=655.25, peak_memory=3.1\n```\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 655.25)
+    got = _cond(cf, c)
+    assert (got["engine"], got["concurrency"], got["tokens_generated"]) == ("MLX", 16, 64)
+    assert "cap" not in got and "batch" not in got
+
+
+def test_control_llama_bench_keeps_its_letters(tmp_path):
+    cf = _drafted(
+        "# bench\n\n```\nllama-bench -m qwen2-7b-q4_0.gguf -p 512 -n 128 -b 2048\n```\n\n"
+        "It generated at 88.8 t/s.\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 88.8)
+    got = _cond(cf, c)
+    assert got.get("batch") == 2048 and "concurrency" not in got
+
+
+def test_a_speculative_example_summary_states_its_decoding(tmp_path):
+    cf = _drafted(
+        "# Speculative PoC\n\n```\ngenerated 200 tokens in 40.0 seconds, speed: 5.001 t/s\n\n"
+        "n_draft   = 6\nn_predict = 200\nn_drafted = 150\nn_accept  = 90\naccept    = 60.000%\n```\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 5.001)
+    got = _cond(cf, c)
+    assert (got["decoding"], got["block_max"]) == ("speculative", 6)

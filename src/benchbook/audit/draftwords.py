@@ -301,10 +301,12 @@ _SPEC_COUNTS = re.compile(r"(?<![\w-])(?P<k>n_draft|n_predict)\s*=\s*(?P<n>\d+)(
 
 def spec_summary(text: str, out: list[tuple[str, object]]) -> str:
     """Add the draft size and the tokens generated a llama-speculative summary in ``text`` states
-    (``_SPEC_SUMMARY``) to ``out``; ``text`` without those lines' counts (no cap of them), or
-    ``text`` unchanged where it holds no such summary."""
+    (``_SPEC_SUMMARY``) to ``out``, and its decoding (speculative: the example runs a draft model);
+    ``text`` without those lines' counts (no cap of them), or ``text`` unchanged where it holds no
+    such summary."""
     if not _SPEC_SUMMARY.search(text):
         return text
+    out.append(("decoding", "speculative"))  # the example drafts with a draft model (``-md``)
     for m in _SPEC_COUNTS.finditer(text):
         out.append(("block_max" if m.group("k") == "n_draft" else "tokens_generated", int(m.group("n"))))
     return _SPEC_COUNTS.sub(" ", text)
