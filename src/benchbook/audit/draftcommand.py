@@ -3,7 +3,8 @@
 A command line is a line that starts a llama.cpp tool (``llama-server``, ``llama-bench``,
 ``llama-cli``, ``llama-sweep-bench``, ``llama-speculative-simple``, older ``main``/``server``), vLLM
 (``vllm serve MODEL``, ``vllm bench serve|latency|throughput``, ``python -m vllm.entrypoints...``)
-or SGLang (``python -m sglang.launch_server``, ``python -m sglang.bench_serving``), a ``$`` or ``>``
+or SGLang (``python -m sglang.launch_server``, ``python -m sglang.bench_serving``) or MLX LM
+(``mlx_lm.benchmark``: its ``-p``/``-g``/``-b``/``-n`` its own, ``_MLX_FLAGS``), a ``$`` or ``>``
 prompt and environment settings (``CUDA_VISIBLE_DEVICES=0 GGML_CUDA_FORCE_MMQ=1``) allowed before it
 (a build suffix after the tool's name, ``llama-server-be0e35``, allowed; a release folder before
 it, ``llama-b6318-bin-win-cuda-12.4-x64/``, names the build and backend: ``folder_build``),
@@ -40,7 +41,9 @@ _TOOL = re.compile(
     r"main|server|vllm\s+(?:bench\s+)?serve|vllm\s+bench\s+(?:latency|throughput)|"
     r"python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server|sglang\.bench_\w+)|"
     # vLLM's example scripts that run the model offline ("python examples/offline_inference/eagle.py")
-    r"python3?\s+(?:\S*/)?examples/offline_inference/\w+\.py)"
+    r"python3?\s+(?:\S*/)?examples/offline_inference/\w+\.py|"
+    # MLX LM's benchmark ("mlx_lm.benchmark --model ... -p 128 -g 128 -b 32", "python -m mlx_lm.benchmark")
+    r"(?:python3?\s+-m\s+)?mlx_lm[._]benchmark)"
     r"(?:-(?P<build>[0-9a-f]{6,40}))?(?:\.exe)?(?=\s|$)"
 )
 #: flag -> (condition path, kind): kind int | str | fa | model | draft | flag
@@ -99,6 +102,19 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--max-concurrency": ("concurrency", "int"),
     "--max-num-seqs": ("concurrency", "int"),
 }
+#: MLX LM's benchmark's own flags (``mlx_lm.benchmark``), where llama.cpp's letters mean other things:
+#: ``-p``/``-g`` the prompt's and the generation's lengths in tokens, ``-b`` the sequences batched
+#: (requests at once), ``-n`` the trials averaged
+_MLX_FLAGS: dict[str, tuple[str, str]] = {
+    "-p": ("other.prompt_tokens", "int"),
+    "--prompt-tokens": ("other.prompt_tokens", "int"),
+    "-g": ("tokens_generated", "int"),
+    "--generation-tokens": ("tokens_generated", "int"),
+    "-b": ("concurrency", "int"),
+    "--batch-size": ("concurrency", "int"),
+    "-n": ("other.trials", "int"),
+    "--num-trials": ("other.trials", "int"),
+}
 #: the drafting a ``--spec-type``/``--speculative-algorithm`` value or a ``--speculative-config``
 #: method names: the model's own heads (MTP; SGLang's NEXTN) draft for themselves, anything else
 #: (a draft model, EAGLE heads, n-gram lookup) is speculative decoding
@@ -131,7 +147,9 @@ class Command:
 
 
 def engine_of(tool: str) -> str:
-    """llama.cpp | vLLM | SGLang: the engine a tool belongs to."""
+    """llama.cpp | vLLM | SGLang | MLX: the engine a tool belongs to."""
+    if "mlx_lm" in tool:
+        return "MLX"
     if "vllm" in tool or "offline_inference" in tool:
         return "vLLM"
     if "sglang" in tool:
@@ -300,7 +318,9 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             value = ""  # the next word is a flag: this one had no value (-fa before newer builds)
         i += 1 + (takes and not eq and value != "")
         # vLLM and SGLang take ``--num_speculative_tokens`` for ``--num-speculative-tokens``
-        spec = _FLAGS.get(flag) or _FLAGS.get(flag[:2] + flag[2:].replace("_", "-"))
+        spec = (_MLX_FLAGS.get(flag) if out["engine"] == "MLX" else None) or (
+            _FLAGS.get(flag) or _FLAGS.get(flag[:2] + flag[2:].replace("_", "-"))
+        )
         if spec is None:
             put_path(out, "other." + flag.lstrip("-").replace("-", "_"), value or True)
             continue

@@ -190,6 +190,10 @@ _CHAT_LABEL = re.compile(
 )
 
 
+#: a prompt named by its size alone before the word "prompt" ("the long prompt", "Short Prompt")
+_SIZED_PROMPT = re.compile(r"(?:long|longer|short|shorter|medium)", re.IGNORECASE)
+
+
 def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> None:
     """The prompts a block's lines name (``_PROMPT_LABEL``, ``_PROMPT_WORDS``; ``_CHAT_LABEL``
     where the block runs a chat at the terminal, ``_CHAT_RUN``), as written."""
@@ -204,7 +208,11 @@ def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> Non
                 out.append(("prompt", f"{w.group('n')} prompt"))
                 continue
             words = w.group("v").strip("*_`")
-            if not NOT_A_PROMPT.match(words):
+            if _SIZED_PROMPT.fullmatch(words):
+                # "on the long prompt", "1. Short Prompt (\"Hello\"):": a scenario named by its size,
+                # the word "prompt" kept (the size alone names nothing)
+                out.append(("prompt", f"{words.lower()} prompt"))
+            elif not NOT_A_PROMPT.match(words):
                 out.append(("prompt", words))
 
 
@@ -229,6 +237,18 @@ def _stated(
         commands.append((c.line, got))
     out: list[tuple[str, object]] = []
     rest = [(n, t) for n, t in lines if n not in in_command]
+    if kind == "code" and not found and rest and all(FLAGS_ONLY.match(t) for _, t in rest if t.strip()):
+        # a block of flags alone, no tool ("The key new flags:" over "--flash-attn on" /
+        # "--cache-type-k q8_0 --cache-type-v q8_0"): the settings of the runs it introduces
+        try:
+            words = shlex.split(" ".join(t for _, t in rest))
+        except ValueError:
+            words = " ".join(t for _, t in rest).split()
+        cond = conditions_of("flags", words)
+        cond.pop("engine", None)
+        got = []
+        _command_names(cond, got)
+        return [(rest[0][0], got)] if got else [], []
     if kind == "code":
         # output and logs: no names of the setting (a model's file name in a log), but where a line
         # reports it under its label ("Device 0: NVIDIA GeForce RTX 4070 Ti, compute capability
@@ -248,6 +268,8 @@ def _stated(
                     out.append(("ctx", int(r.group("n"))))
                 elif what == "build":
                     out.append(("build", r.group("n")))
+                elif what == "concurrency":
+                    out.append(("concurrency", int(r.group("n"))))
                 elif float(r.group("n")) <= 2:
                     out.append(("sampling", f"temperature {r.group('n')}"))
         _backends(text, out)  # and a build's or a run's own words for its backend
@@ -510,6 +532,14 @@ _SETUP_HEADING = re.compile(
 )
 
 
+def setup_heading(title: str) -> bool:
+    """Whether a heading is over the setup (``_SETUP_HEADING``): a short title of at most five words
+    ("Test setup", "## 2. Hardware and software", "测试环境与模型配置"), not a longer one using the word
+    otherwise ("1. System causal model and hard constraints")."""
+    words = re.findall(r"[^\W\d_]+", title)
+    return bool(_SETUP_HEADING.search(title)) and len(words) <= 5
+
+
 #: an issue form's heading over the build the reporter ran (llama.cpp's and its forks' bug template:
 #: "### Name and Version")
 _VERSION_HEADING = re.compile(r"[#\s]*(?:name\s+and\s+)?version\s*", re.IGNORECASE)
@@ -599,17 +629,42 @@ _NOT_USED = re.compile(
 
 #: flash attention named as a feature the setup uses ("llama.cpp (FlashAttention + CUDA Graph)",
 #: "Flash Attention, CUDA graphs"); "no"/"without"/"off"/"disabled" around it names it off
-_FEATURE_FA = re.compile(r"(?<![\w-])flash[\s_-]?att(?:ention|n)\b", re.IGNORECASE)
+_FEATURE_FA = re.compile(r"(?<![\w-])(?:--)?flash[\s_-]?att(?:ention|n)\b", re.IGNORECASE)
 _FEATURE_OFF = re.compile(
     r"\b(?:no|not|without|w/o)\s+$|^\s*[:=]?\s*(?:off|disabled|0|false)\b", re.IGNORECASE
 )
 
 
+#: a setup declaration saying the runs draft nothing ("Spec decoding: none", "| Speculative decoding |
+#: off |", "Draft model: n/a", "MTP: disabled")
+_DECODING_OFF = re.compile(
+    r"\b(?:spec(?:ulative|ulation)?(?:[ _-]decoding)?|draft(?:ing|[ _-]model)?|MTP)\s*[:=|]?\s*"
+    r"(?:none|off|disabled|no|n/a|not used)(?![\w-])",
+    re.IGNORECASE,
+)
+#: a run of flags inside a setup declaration's words ("| Runtime | llama.cpp, --flash-attn on, --jinja |",
+#: "Settings: -ngl 99 -c 32768, one slot"): each flag and its value, up to a comma, a semicolon or a
+#: closing bracket
+_INLINE_FLAGS = re.compile(
+    r"(?<![\w-])(?:{flag})(?:\s+(?:{flag}))*".format(flag=r"-{1,2}[A-Za-z][\w-]*(?:[ =](?!-)[^\s,;|)\]]+)?")
+)
+#: what flags inside a declaration's words may state: the settings, not the model (its ``-m`` file
+#: is read where the command is)
+_INLINE_PATHS = CARRIED - {"engine", "model", "quant", "hardware", "build", "backend", "prompt"}
+
+
 def _features(text: str) -> list[tuple[str, object]]:
     """What a setup declaration's words switch on by naming it (``_FEATURE_FA``): ``flash_attn``
-    True for "FlashAttention" in "Engine: llama.cpp (FlashAttention + CUDA Graph)", False for "no
-    flash attention" or "flash attention: off"; nothing where it is not named."""
+    True for "FlashAttention" in "Engine: llama.cpp (FlashAttention + CUDA Graph)" or "--flash-attn
+    on", False for "no flash attention" or "flash attention: off"; nothing where it is not named.
+    And the settings of the llama.cpp flags its words hold (``_INLINE_FLAGS``: "llama.cpp, -ngl 99,
+    -c 32768" -> ``offload.n_gpu_layers`` 99, ``ctx`` 32768; ``draftcommand`` reads them)."""
     out: list[tuple[str, object]] = []
+    if _DECODING_OFF.search(text):
+        out.append(("decoding", "plain"))
+    for run in _INLINE_FLAGS.finditer(text):
+        flat = _flat(conditions_of("flags", run.group(0).replace("=", " ").split()))
+        out += [(k, v) for k, v in flat.items() if k in _INLINE_PATHS]
     for m in _FEATURE_FA.finditer(text):
         off = _FEATURE_OFF.search(text[max(0, m.start() - 12) : m.start()]) or _FEATURE_OFF.match(
             text[m.end() :]
@@ -699,10 +754,20 @@ def cell_conditions(cell: str) -> dict[str, object]:
 _BEFORE_AFTER = re.compile(r"(?<=\S)\s+(pre|post|before|after)\s*$", re.IGNORECASE)
 
 
+#: a value column's header opening with "single" before what it measures ("Single TTFT (ms)", "single-user
+#: tok/s", "Single-stream decode"): one request at a time (not "Single GPU tok/s": a machine)
+_SINGLE_HEADER = re.compile(
+    r"^\W*single(?:[- ](?:stream|user|request|batch|sequence|client))?[\s-]+"
+    r"(?:ttft|tpot|itl|e2e|latency|decode|prefill|generation|gen|tok|tokens|t/s|throughput|speed|rate)\b",
+    re.IGNORECASE,
+)
+
+
 def header_settings(header: str) -> dict[str, object]:
     """The draft size a value column's header states for its column ("MTP (n_max=6 --spec-draft-p-min
     0.75)", "`n_max:16`", "k=4 tok/s": ``block_max``; a size of 0, the column beside them that drafts
-    nothing: ``decoding: plain``), or the build a header's last word names by its side of the change
+    nothing: ``decoding: plain``), else its requests in flight ("Single TTFT (ms)", ``_SINGLE_HEADER``;
+    "8-stream tok/s": ``concurrency``), or the build a header's last word names by its side of the change
     measured ("gen tok/s pre" -> ``build: pre``, ``_BEFORE_AFTER``); empty when it states none or
     several."""
     side = _BEFORE_AFTER.search(header)
@@ -710,9 +775,14 @@ def header_settings(header: str) -> dict[str, object]:
         # "prompt tok/s pre" beside "prompt tok/s post": the build before or after the change the
         # post measures (a pull request's), the word as written
         return {"build": side.group(1).lower()}
-    sizes = {v for p, v in stated([(0, header)], "text", heading=True) if p == "block_max"}
+    said = stated([(0, header)], "text", heading=True)
+    streams = {v for p, v in said if p == "concurrency"}
+    if _SINGLE_HEADER.match(header):
+        streams.add(1)
+    sizes = {v for p, v in said if p == "block_max"}
     if len(sizes) != 1:
-        return {}
+        # "Single TTFT (ms)", "8-stream tok/s", "C1 latency": the requests in flight of its column
+        return {"concurrency": streams.pop()} if len(streams) == 1 else {}
     size = sizes.pop()
     return {"decoding": "plain"} if size == 0 else {"block_max": size}
 
@@ -942,7 +1012,7 @@ class Context:
                     first,
                     last,
                     level,
-                    setup=bool(_SETUP_HEADING.search(title)),
+                    setup=setup_heading(title),
                     version=_VERSION_HEADING.fullmatch(title) is not None,
                 )
                 _add(section.head, names)
@@ -1167,8 +1237,8 @@ class Context:
                     continue  # a section's decoding is its own: "### With MTP" is one arm of the post
                 (scope.weak if apart else scope.body).setdefault(path, []).extend(values)
             for path, values in child.declared.items():
-                if path in _HEADING_ONLY or path in child.local:
-                    continue
+                if path in child.local:
+                    continue  # (a setup's decoding is the post's: "Spec decoding: none")
                 (scope.weak if apart else scope.declared).setdefault(path, []).extend(values)
             for path, values in child.weak.items():
                 if path not in _HEADING_ONLY:

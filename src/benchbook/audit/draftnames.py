@@ -293,7 +293,9 @@ DECODING_PHRASE = re.compile(
     r"without speculat\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|MTP off|"
     r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive|"
     # "MTP model with spec disabled", "drafting disabled", "with MTP turned off"
-    r"(?:spec(?:ulation|ulative decoding)?|MTP|draft(?:ing)?)\s+(?:disabled|turned off|switched off))\b"
+    r"(?:spec(?:ulation|ulative decoding)?|MTP|draft(?:ing)?)\s+(?:disabled|turned off|switched off)|"
+    # a drafting method denied or off ("without EAGLE", "no n-gram", "w/o Medusa", "EAGLE off")
+    rf"(?:without|w/o|no|non-)\s?(?:{_METHOD_WORDS})|(?:{_METHOD_WORDS})\s+(?:off|disabled|turned off))\b"
     # the baseline in Chinese, Japanese, Korean (no word boundary between CJK characters)
     r"|基线|基準|ベースライン|베이스라인|单模型|單模型)"
     # MTP's own speculative decoding ("MTP speculative decoding", "MTP-based speculation"): one phrase

@@ -195,7 +195,28 @@ def _cells_condition(cells: list[str]) -> str | None:
         m.path in ("model", "quant") for ms in named for m in ms
     ):
         return "model"
+    if any(_PROMPT_CELL.search(c) for c in cells) and all(_scenario(c) for c in cells):
+        return "prompt"
     return None
+
+
+#: a label cell naming a workload by the word prompt ("Short prompt", "コードのプロンプト"), never a
+#: phase ("Prompt processing", "prompt eval": ``_PHASE_CELL``); "No GPU scenarios" or "Production
+#: workloads" under "Best use case" is a use, not a run's prompt
+_PROMPT_CELL = re.compile(r"\bprompts?\b|プロンプト|提示词", re.I)
+_PHASE_CELL = re.compile(r"\bprompt\s+(?:processing|process|eval\w*|tokens?|phase|speed|rate)\b|\bpp\d", re.I)
+
+
+def _scenario(cell: str) -> bool:
+    """Whether a label cell may name a workload scenario (``_cells_condition``: a column of "Short
+    Prompt", "Long Prompt", "Reasoning"): one to four words, the first no number, naming no metric,
+    phase, setting, decoding, machine, engine, model or quant."""
+    text = cell.strip().strip("*_`").strip()
+    if not re.fullmatch(r"[^\W\d_][\w.+#/'-]*(?:\s+[\w.+#/'()-]+){0,3}", text):
+        return False
+    if _PHASE_CELL.search(text) or _names_metric(text) or cell_conditions(text):
+        return False
+    return not (mentions(text) or header_decoding(text) or header_settings(text))
 
 
 #: a table header naming a setting as a flag does: words joined by "-" or "_" ("draft-p-min", "n_ctx")

@@ -13,11 +13,26 @@ from __future__ import annotations
 import math
 import re
 
-_K = r"(?P<n>\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
+#: a token count, its thousands grouped by commas or not ("32,768 tokens", "32768", "32K", "1.5K")
+_K = r"(?P<n>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
 _ENGINE_WORDS = (
     r"(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm[ -]?studio|exllamav2|"
     r"tensorrt-llm|koboldcpp)"
 )
+#: a small count written as a word ("four concurrent requests"): ``_COUNT_OF`` gives its number
+_COUNT_OF = {
+    **dict(
+        zip(
+            "one two three four five six seven eight nine ten eleven twelve".split(),
+            range(1, 13),
+            strict=True,
+        )
+    ),
+    "sixteen": 16,
+    "thirty-two": 32,
+    "sixty-four": 64,
+}
+_COUNT_WORDS = "|".join(sorted(_COUNT_OF, key=len, reverse=True))
 #: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
 _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
@@ -28,7 +43,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     ),
     (
         re.compile(
-            rf"\b(?:context(?:[ _-](?:length|size|window))?|ctx(?:[ _-]size)?|n_ctx)\s*(?:=|:|of)?\s*{_K}\b",
+            rf"\b(?:context(?:[ _-](?:length|size|window))?|ctx(?:[ _-]size)?|n_ctx|num_ctx)"
+            rf"\s*(?:=|:|of)?\s*{_K}\b",
             re.I,
         ),
         "ctx",
@@ -48,14 +64,25 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # "q4_0 KV", "q8 target KV" (the target model's; "f16 draft KV" is the draft's: none)
             r"(?<![\w.])(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|q8|q4|iq4_nl|f16|fp16|f32|fp32|bf16"
             r"|fp8(?:[_ ]e4m3|[_ ]e5m2)?|turbo\d)"
-            r"\s+(?:(?:target|main)\s+)?(?:K/V|KV|kv)(?:[ -]cache)?\b",
+            r"\s+(?:(?:target|main)\s+)?(?:K/V|KV|kv|K\s?(?:and|&|\+)\s?V)(?:[ -]cache)?\b",
             re.I,
         ),
         "kv",
     ),
+    # one side of the cache on its own ("K cache q8_0, V cache q4_0", "type_k: q8_0", a config's
+    # "cache_type_v": "q4_0", "K-cache type = q5_0"): ``type_k`` or ``type_v`` alone
     (
         re.compile(
-            r"\b(?:KV|K/V)[ -]cache(?:\s+type)?\s*(?:=|:|in|of)?\s*"
+            r"(?<![\w/&+-])(?:(?:cache[_ -])?type[_ -](?P<s>[kv])|(?P<c>[KV])[ -]cache(?:[ _-]type)?)[\"']?"
+            r"\s*(?:=|:|in|of)?\s*[\"']?"
+            r"(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|iq4_nl|f16|fp16|f32|fp32|bf16|turbo\d)(?![\w])",
+            re.I,
+        ),
+        "kv-side",
+    ),
+    (
+        re.compile(
+            r"\b(?:KV|K/V|K\s?(?:and|&|\+)\s?V)[ -]cache(?:\s+(?:type|quant\w*))?\s*(?:=|:|in|of)?\s*"
             r"(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|iq4_nl|f16|fp16|f32|fp32|bf16|fp8(?:_e4m3|_e5m2)?)(?![\w])",
             re.I,
         ),
@@ -95,8 +122,13 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # "generating 512 tokens", "512 gen" (llama-bench's tg512)
             r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?P<task>(?:[^\W\d]+\s+){0,2})(?:output|generation|completion)\b"
             r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
-            # "512 tokens generated", "256 tokens were generated"; "128 tokens input, 256 tokens output"
-            r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?generated\b"
+            # "512 tokens generated", "256 tokens were generated", "300 tokens decoded"; "128 tokens
+            # input, 256 tokens output"
+            r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?(?:generated|decoded)\b"
+            # the length of each run's output: "output length of 300 tokens", "generation length: 256
+            # tokens", "output length was set to 300 tokens" (a "max output length" is a cap: no match)
+            r"|(?<!max )(?<!maximum )\b(?:output|generation|gen|decode|completion)\s+length\s*"
+            r"(?:(?:was|is)\s+)?(?:set\s+to|of|=|:)?\s*(?P<L>\d+)\s*tokens?\b"
             # (not a bound: "a 300 tokens output limit")
             r"|(?<![\w.])(?P<u>\d+)\s+tokens?\s+output\b(?!\s+(?:limit|cap|max|budget)\b)",
             re.I,
@@ -106,14 +138,31 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (re.compile(r"(?<![\w-])(?:--parallel|-np)[ =](?P<n>\d+)\b"), "concurrency"),
     # Ollama's layers on the GPU: "num_gpu 99", "num_gpu: 0", "\"num_gpu\": 40"
     (re.compile(r"(?<![\w-])num_gpu[\"']?\s*[:=]?\s*(?P<n>\d{1,3})(?![\w.])"), "layers"),
+    # the layers on the GPU in words or by llama.cpp's setting: "all 65 layers offloaded", "offloaded
+    # 48 layers to the GPU", "48/48 layers on GPU", "n_gpu_layers: 99", "GPU layers = 99" (not a
+    # share: "30 of 65 layers" -- 30, the layers named on the GPU)
+    (
+        re.compile(
+            r"(?<![\w.])(?<!of\s)(?:all\s+)?(?P<n>\d{1,3})(?:\s*(?:/|of|out\s+of)\s*\d{1,3})?\s+(?:\w+\s+)?layers?\s+"
+            r"(?:(?:are|were|is|was)\s+)?(?:offloaded|on\s+(?:the\s+)?GPU|in\s+VRAM)\b"
+            r"|\boffload(?:ed|ing)?\s+(?:all\s+)?(?P<o>\d{1,3})\s+layers\b"
+            r"|(?<![\w-])(?:n_gpu_layers|gpu[_ -]layers|ngl)[\"']?\s*[:=]?\s*(?P<g>\d{1,3})(?![\w.])",
+            re.I,
+        ),
+        "layers",
+    ),
     # requests at once in words: "concurrency = 4", "at concurrency 16", "10 concurrency", "8 concurrent
-    # request streams", "128 concurrent requests", "8-stream throughput" (not a range's end: "1-8
-    # concurrent")
+    # request streams", "128 concurrent requests", "8-stream throughput", "four concurrent requests",
+    # "16 parallel requests", "8 simultaneous users", "32 requests in parallel", "并发 8", "8 并发",
+    # "并发数为 8" (not a range's end: "1-8 concurrent")
     (
         re.compile(
             r"\bconcurrency(?:\s+level)?\s*(?:=|:|of)?\s*(?P<n>\d{1,4})(?![\d.%]|\s?[–-]\s?\d)"
-            r"|(?<![\w.–-])(?P<m>\d{1,4})\s+(?:concurrency\b|concurrent(?:ly)?\b)"
-            r"|(?<![\w.–-])(?P<s>\d{1,4})-(?:streams?|users?|clients?)\b",
+            rf"|(?<![\w.–-])(?P<m>\d{{1,4}}|{_COUNT_WORDS})\s+(?:concurrency\b|concurrent(?:ly)?\b"
+            r"|(?:parallel|simultaneous)\s+(?:requests?|users?|clients?|streams?|sequences?)\b"
+            r"|(?:requests?|users?|clients?|streams?|sequences?)\s+(?:in\s+parallel|at\s+once|simultaneously)\b)"
+            r"|(?<![\w.–-])(?P<s>\d{1,4})-(?:streams?|users?|clients?)\b"
+            r"|并发(?:数|请求数|请求|用户数)?\s*(?:为|是|=|:|：)?\s*(?P<z>\d{1,4})(?!\d)|(?<![\d.])(?P<y>\d{1,4})\s*(?:路)?并发",
             re.I,
         ),
         "concurrent",
@@ -202,6 +251,9 @@ REQUEST_SETTINGS: list[tuple[re.Pattern, str]] = [
     (re.compile(r"\bsequence\s+length\s*[:=]\s*(?P<n>\d{3,7})(?![\d.])", re.I), "ctx"),
     # a launch script's environment: "MAX_LEN=150000 bash start.sh", "max_model_len=32768"
     (re.compile(r"(?<![\w-])max[-_]?(?:model[-_]?)?len\s*[=:]\s*(?P<n>\d{3,7})(?![\d.])", re.I), "ctx"),
+    # a serving benchmark's report of the requests it kept in flight (vLLM's and SGLang's "Maximum
+    # request concurrency:  8", "Max request concurrency: 8"; "None" where unbounded: no number)
+    (re.compile(r"\bmax(?:imum)?\s+request\s+concurrency\s*:\s*(?P<n>\d{1,5})\b", re.I), "concurrency"),
     # a run's record of its build: "vllm_commit": "5cbc982", commit=5cbc982
     (
         re.compile(r"(?<![\w-])(?:\w+_)?commit[\\\"']*\s*[:=]\s*[\\\"']*(?P<n>[0-9a-f]{7,40})(?![\w.])"),
@@ -249,10 +301,12 @@ _SPEC_COUNTS = re.compile(r"(?<![\w-])(?P<k>n_draft|n_predict)\s*=\s*(?P<n>\d+)(
 
 def spec_summary(text: str, out: list[tuple[str, object]]) -> str:
     """Add the draft size and the tokens generated a llama-speculative summary in ``text`` states
-    (``_SPEC_SUMMARY``) to ``out``; ``text`` without those lines' counts (no cap of them), or
-    ``text`` unchanged where it holds no such summary."""
+    (``_SPEC_SUMMARY``) to ``out``, and its decoding (speculative: the example runs a draft model);
+    ``text`` without those lines' counts (no cap of them), or ``text`` unchanged where it holds no
+    such summary."""
     if not _SPEC_SUMMARY.search(text):
         return text
+    out.append(("decoding", "speculative"))  # the example drafts with a draft model (``-md``)
     for m in _SPEC_COUNTS.finditer(text):
         out.append(("block_max" if m.group("k") == "n_draft" else "tokens_generated", int(m.group("n"))))
     return _SPEC_COUNTS.sub(" ", text)
@@ -315,7 +369,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
     for pat, kind in _SETTINGS:
         for m in pat.finditer(text):
             if kind == "ctx":
-                v = count(m.group("n"), m.group("k"))
+                v = count(m.group("n").replace(",", ""), m.group("k"))
                 if v is not None and v >= 256:
                     out.append(("ctx", v))
             elif kind == "kv":
@@ -331,7 +385,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "generated":
                 if _BOUND_BEFORE.search(text, max(0, m.start() - 40), m.start()):
                     continue  # "above roughly 900 output tokens": a threshold, no run's length
-                told = next(g for g in m.group("n", "m", "o", "g", "b", "t", "u") if g)
+                told = next(g for g in m.group("n", "m", "o", "g", "b", "t", "u", "L") if g)
                 out.append(("tokens_generated", int(told)))
                 task = (m.group("task") or "").strip()
                 if task and not NOT_A_PROMPT.match(task) and not _NO_TASK.fullmatch(task):
@@ -343,9 +397,14 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "concurrency":
                 out.append(("concurrency", int(m.group("n"))))
             elif kind == "layers":
-                out.append(("offload.n_gpu_layers", int(m.group("n"))))
+                out.append(("offload.n_gpu_layers", int(next(g for g in m.groups() if g))))
+            elif kind == "kv-side":
+                t = re.sub(r"^fp(16|32)$", r"f\1", m.group("t").lower())
+                side = (m.group("s") or m.group("c")).lower()
+                out.append((f"type_{side}", t))
             elif kind == "concurrent":
-                n = int(m.group("n") or m.group("m") or m.group("s"))
+                told = next(g for g in m.group("n", "m", "s", "z", "y") if g)
+                n = _COUNT_OF[told.lower()] if told.lower() in _COUNT_OF else int(told)
                 if n >= 1:
                     out.append(("concurrency", n))
             elif kind == "single":
