@@ -69,3 +69,18 @@ def test_a_range_with_a_between_its_ends_in_portuguese_and_spanish(tmp_path):
 def test_control_from_a_to_b_after_a_verb_stays_two_numbers(tmp_path):
     got = _numbers("A velocidade passou de 20 a 30 t/s depois da atualização.\n", tmp_path)
     assert [(v, r, u) for _, v, r, u, _ in got] == [(20.0, None, "t/s"), (30.0, None, "t/s")]
+
+
+def test_a_list_indented_past_its_parent_is_prose_not_code(tmp_path):
+    got = _numbers(
+        "1. 第一级测试\n\n  1. 1.1. 纯CPU运行\n\n"
+        "    1. 机器价格约为$550。\n    2. 纯CPU性能为12.5 tokens/秒\n",
+        tmp_path,
+    )
+    assert [(u, v, d) for _, v, _, u, d in got] == [("tok/s", 12.5, 1)]
+
+
+def test_control_an_indented_command_stays_code(tmp_path):
+    text = "Run:\n\n    1. llama-bench -m x.gguf -p 512 -n 128\n    2. llama-cli -m x.gguf -n 64\n"
+    got = _numbers(text, tmp_path)
+    assert got == []
