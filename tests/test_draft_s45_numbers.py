@@ -84,3 +84,35 @@ def test_control_an_indented_command_stays_code(tmp_path):
     text = "Run:\n\n    1. llama-bench -m x.gguf -p 512 -n 128\n    2. llama-cli -m x.gguf -n 64\n"
     got = _numbers(text, tmp_path)
     assert got == []
+
+
+def test_a_section_header_states_the_unit_of_its_bare_labels(tmp_path):
+    cf = _drafted(
+        "Output:\n\n```\n-- Time To First Token (ms) -----\n\n[TTFT] P50    : 812.4402\n"
+        "[TTFT] P99    : 1490.0171\n```\n",
+        tmp_path,
+    )
+    assert [(c.value, c.unit, c.decimals) for c in cf.claims] == [(812.4402, "ms", 4), (1490.0171, "ms", 4)]
+
+
+def test_control_a_banner_with_no_unit_gives_its_bare_labels_none(tmp_path):
+    cf = _drafted("```\n= RUN DETAILS\n\nNumber of Requests: 5000\nWarmup: 2\n```\n", tmp_path)
+    assert all(c.unit not in ("ms", "s") for c in cf.claims)
+
+
+def test_a_prose_label_naming_a_rate_with_about_before_the_value(tmp_path):
+    got = _drafted("Results:\n\n* prompt_token/s: around 512.6\n* eval_token/s: about 21.04\n", tmp_path)
+    assert [(c.metric, c.value, c.unit, c.about) for c in got.claims] == [
+        ("prefill_tps", 512.6, "tok/s", True),
+        ("decode_tps", 21.04, "tok/s", True),
+    ]
+
+
+def test_a_rate_per_user_in_a_label_is_a_rate(tmp_path):
+    cf = _drafted("```\nOutput Throughput (tokens/s/user):   42.7310\n```\n", tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(42.731, "tok/s")]
+
+
+def test_control_a_prose_label_naming_no_rate_stays_unplaced(tmp_path):
+    cf = _drafted("Notes:\n\n* max_new_tokens: 16384\n* seed: 42\n", tmp_path)
+    assert cf.claims == []
