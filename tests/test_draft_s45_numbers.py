@@ -116,3 +116,22 @@ def test_a_rate_per_user_in_a_label_is_a_rate(tmp_path):
 def test_control_a_prose_label_naming_no_rate_stays_unplaced(tmp_path):
     cf = _drafted("Notes:\n\n* max_new_tokens: 16384\n* seed: 42\n", tmp_path)
     assert cf.claims == []
+
+
+def test_a_row_of_a_measured_size_under_columns_of_rates_is_its_own_claim(tmp_path):
+    cf = _drafted(
+        "| Metric | Model A | Model B |\n|---|---|---|\n| Generation | 88 tok/s | 61 tok/s |\n"
+        "| Memory used | 3.4 GB | 5.0 GB |\n",
+        tmp_path,
+    )
+    sizes = [(c.value, c.unit, c.decimals) for c in cf.claims if c.unit == "GB"]
+    assert sizes == [(3.4, "GB", 1), (5.0, "GB", 1)]
+
+
+def test_control_a_row_of_card_memory_under_columns_of_rates_stays_unplaced(tmp_path):
+    cf = _drafted(
+        "| Metric | A100 | H100 |\n|---|---|---|\n| Decode | 40 tok/s | 60 tok/s |\n"
+        "| VRAM | 80 GB | 94 GB |\n",
+        tmp_path,
+    )
+    assert [c.unit for c in cf.claims] == ["tok/s", "tok/s"]
