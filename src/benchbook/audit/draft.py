@@ -197,6 +197,8 @@ class _Drafter(Tables, Sentences):
             fields["decimals"] = None
         if r.spread is not None:
             fields["spread"] = Num(r.spread)
+        if r.about:
+            fields["about"] = True
         if r.method:
             fields["method"] = r.method
         if r.counts:

@@ -166,13 +166,24 @@ UNITS: dict[str, str] = {
     "token": "tokens",
     "tok": "tokens",
     "토큰": "tokens",
+    "トークン": "tokens",
+    # tokens in Chinese words ("10.2 個詞元", "9.7 个词元"): a rate where "每秒" stands before ("_per_second")
+    "个词元": "tokens",
+    "个token": "tokens",
+    "個token": "tokens",
+    "個詞元": "tokens",
+    "词元": "tokens",
+    "詞元": "tokens",
     "layers": "layers",
     "layer": "layers",
 }
 #: a rate of tokens spelled any way the field writes it, spaces around the slash or not: "toks/s",
 #: "tokens / sec", "tok / s", "tkn/s", "tk/s", "token/secs", "tokens per sec" (each one unit: tok/s)
+#: and in the words of other languages: "71 tokens por segundo", "45 tokens par seconde", "33 Tokens pro
+#: Sekunde", "20 token al secondo"
 _RATE_SPELLED = (
-    r"(?:tokens?|toks|tkns?|tks?)\s*(?:/|\s+per\s+)\s*(?:s|secs?|seconds?)(?![A-Za-z])|t\s+/\s+s(?![A-Za-z])"
+    r"(?:tokens?|toks?|tkns?|tks?)\s*(?:/|\s+(?:per|por|par|pro|al|a)\s+)\s*"
+    r"(?:s|secs?|seconds?|segundos?|seconde|sekunde|secondo)(?![A-Za-z])|t\s+/\s+s(?![A-Za-z])"
 )
 _UNIT_ALT = "|".join(
     re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("x", "s", "h", "tok", "min")
@@ -195,7 +206,7 @@ _UNIT = (
 #: a hyphen joining a number to a time word it qualifies ("15-minute engine rebuilds", "a 2-hour
 #: run", "30-second warm-up"): the number in that unit; a range ("15-20 minutes") keeps its hyphen
 _HYPHENED = r"[-\u2010\u2011](?=(?:minute|hour|second)s?\b)"
-_RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|до)\s*"
+_RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|(?<=\s)a(?=\s)|до)\s*"
 _NUMBER = re.compile(
     rf"(?P<about>(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+]))?"
     rf"(?:(?:\s*|{_HYPHENED})(?P<ua>{_UNIT}))?"
@@ -354,6 +365,14 @@ _GLUE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-.")
 #: the word before a pair that makes it "from A to B", not a range (the last five characters)
 _WINDOW = 256  # characters before a number the reader looks at
 _FROM = re.compile(r"(?:^|\W)(?:from|von|de)$", re.I)
+#: a noun of a change or an amount before "de" ("um ganho de 2% a 3%", "una mejora de 2 a 3%"): "a
+#: gain of A to B", a range, not "from A to B"
+_AMOUNT_OF = re.compile(
+    r"(?:ganhos?|ganancias?|aumentos?|mejoras?|melhorias?|melhoras?|incrementos?|acr[eé]scimos?|"
+    r"reducci[oó]n|redu[cç][aã]o|quedas?|ca[ií]das?|p[eé]rdidas?|perdas?|diferen[cç]as?|"
+    r"velocidad|velocidade|entre)\s+de$",
+    re.I,
+)
 
 
 #: words near "k/n" that make it a count of successes ("39/40 correct", "438/438 accepted", "GSM8K")
@@ -733,7 +752,11 @@ def numbers(text: str) -> list[Number]:
                 continue
             low, high = number_text(m.group("a")), number_text(m.group("b"))
             try:
-                worded = bool(m.group("sep").isalpha() and _FROM.search(before.rstrip()[-5:]))
+                worded = bool(
+                    m.group("sep").isalpha()
+                    and _FROM.search(before.rstrip()[-5:])
+                    and not _AMOUNT_OF.search(before.rstrip()[-20:])
+                )
                 if float(low) > float(high) or low.startswith("-") or glued_before or worded:
                     raise ValueError
             except ValueError:  # a date 2026-10-28, a descending pair, "from 310 to 1,420 t/s": no range
@@ -778,6 +801,7 @@ def numbers(text: str) -> list[Number]:
         )
         pos = end
     out = _minutes_seconds(text, out)
+    out = [_dot_thousands(_per_second(text, n)) for n in out]
     out = _leading_times(text, out)
     out = _carried(text, out)
     # "13 min read", "1 분 소요", "5分で読めます": a page's reading time, no measurement
@@ -791,6 +815,39 @@ def numbers(text: str) -> list[Number]:
         replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n
         for n in out
     ]
+
+
+#: "per second" written before a count of tokens ("每秒 10.2 個詞元", "每秒钟约 30 个token", "초당 25 토큰",
+#: "1秒あたり 40 トークン"): the count is a rate
+_PER_SECOND_BEFORE = re.compile(
+    r"(?:每秒钟?|每一秒|1秒あたり|一秒あたり|毎秒|초당)\s*(?:大约|大概|约|約|达到?|達到?|可达|可達|能|可以|生成|输出|輸出)*\s*$"
+)
+
+
+#: a unit written in the words of a language that groups thousands with a dot ("tokens por segundo",
+#: "Tokens pro Sekunde", "токенов в секунду")
+_DOT_GROUPING_UNIT = re.compile(r"\s(?:por|pro|par|al|в|за|на)\s|токен|секунд", re.IGNORECASE)
+
+
+def _dot_thousands(n: Number) -> Number:
+    """``n`` with its dots read as thousands separators where its unit is written in the words of a
+    language grouping thousands with a dot (``_DOT_GROUPING_UNIT``) and every group after the first
+    has three digits: "5.800 tokens por segundo" is 5800 tok/s; "5.8 tokens por segundo" stays."""
+    if n.range is not None or not n.unit_written or not _DOT_GROUPING_UNIT.search(n.unit_written):
+        return n
+    if not re.fullmatch(r"[1-9]\d{0,2}(?:\.\d{3})+", n.text):
+        return n
+    return replace(n, text=n.text.replace(".", ""))
+
+
+def _per_second(text: str, n: Number) -> Number:
+    """``n`` in tok/s where it counts tokens and "per second" stands right before it
+    (``_PER_SECOND_BEFORE``), else ``n``."""
+    if n.unit != "tokens" or n.range is None and n.of is not None:
+        return n
+    if not _PER_SECOND_BEFORE.search(text[max(0, n.start - 16) : n.start]):
+        return n
+    return replace(n, unit="tok/s")
 
 
 #: a multiplication sign written before its number, where no number or word stands before it

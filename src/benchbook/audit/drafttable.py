@@ -56,6 +56,13 @@ from .post import Block
 from .toollines import label_metric, label_unit
 from .units import UnitError, factor
 
+#: row labels under which a size is a measured one ("Peak memory", "Memory used", "KV cache size"),
+#: not a card's or a machine's
+_MEASURED_SIZE = re.compile(
+    r"\b(?:peak|used|usage|use|consum\w*|footprint|resident|rss|alloc\w*|model size|file size|kv cache)\b",
+    re.IGNORECASE,
+)
+
 _PAREN = re.compile(r"[(\[].*")
 #: a cell that states nothing
 _EMPTY = re.compile(r"^\s*(?:|[-—–?]+|n/?a|none|null|oom|x)\s*$", re.IGNORECASE)
@@ -1023,6 +1030,16 @@ class Tables(Sides):
                     # change of the column's two rows when the table has two (``column_changes``)
                     if n.unit in ("x", "%") and not labels and stateable(n) and n.range is None:
                         changes.append((r, j, n, line))
+                    elif (own := self.own_unit_cell(n, labels)) is not None:
+                        # "| Peak memory | 1.1 GB | 2.0 GB |" under columns of rates (a row per
+                        # measurement): a claim in the cell's unit, the row naming its metric
+                        fields = {**number_fields(n), "metric": own}
+                        shared = self.groups[gid].fields.get("conditions")
+                        if merged(shared if isinstance(shared, dict) else {}, cond):
+                            fields["conditions"] = merged(shared if isinstance(shared, dict) else {}, cond)
+                        fields.update(source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))
+                        label = " ".join([header[j], *labels])
+                        cell_ids[r, j] = self.add_claim(fields, f"{gid}-r{r + 1}", None, label)
                     else:
                         self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
                     continue
@@ -1092,6 +1109,23 @@ class Tables(Sides):
             self.table_relations(
                 header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels, piece_ids
             )
+
+    def own_unit_cell(self, n: Number, labels: list[str]) -> str | None:
+        """The metric of a cell ``n`` written in a unit of another quantity than its column's, where
+        its row's label cells (``labels``) name the measurement ("Peak memory" over "1.1 GB", "TTFT"
+        over "230 ms"): a size only under a label naming a measured one (``_MEASURED_SIZE``: not
+        "VRAM" over a card's "24 GB"); None where no metric is named so."""
+        words = " ".join(labels)
+        if (
+            not words
+            or n.range is not None
+            or not stateable(n)
+            or family(n.unit) not in ("size", "time", "rate")
+        ):
+            return None
+        if family(n.unit) == "size" and not _MEASURED_SIZE.search(words):
+            return None
+        return label_metric(words, str(n.unit))
 
     def mean_cells(self, header: str, body: list[list[str]], block: Block, j: int, of: list) -> None:
         """Each row's cell of a mean column (``_mean_columns``) as a statement of kind mean over the

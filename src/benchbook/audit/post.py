@@ -509,6 +509,11 @@ def blocks_of(text: str) -> list[Block]:
             lines = [(n, raw[n - 1]) for n in range(tok.map[0] + 1, tok.map[1] + 1) if n <= len(raw)]
             out.append(Block("table", lines, rows, row_lines))
             i = j
+        elif tok.type == "code_block" and tok.map and _indented_list(tok.content):
+            # a nested list indented past its parent's content ("    1. 性能为9 tokens/秒"): prose
+            first = tok.map[0] + 1
+            lines = [(first + k, t.strip()) for k, t in enumerate(tok.content.splitlines()) if t.strip()]
+            out.append(Block("text", lines))
         elif tok.type in ("fence", "code_block") and tok.map:
             first = tok.map[0] + 1 + (tok.type == "fence")
             lines = [(first + k, t) for k, t in enumerate(tok.content.splitlines())]
@@ -527,6 +532,20 @@ def blocks_of(text: str) -> list[Block]:
                     out.append(Block("text", pieces, heading=heading))
         i += 1
     return out
+
+
+#: a list item's line: a number or bullet, then words
+_LIST_ITEM = re.compile(r"\s*(?:\d{1,3}[.)]|[-*+•])\s+\S")
+
+
+def _indented_list(content: str) -> bool:
+    """Whether an indented code block's ``content`` is a list indented too far to nest under its
+    parent (a note exporter's "  1. 2.1. …" then "    1. …"): every line a list item
+    (``_LIST_ITEM``) holding no command, no log line and no tab."""
+    lines = [t for t in content.splitlines() if t.strip()]
+    return bool(lines) and all(
+        _LIST_ITEM.match(t) and not _looks_code(t) and not _looks_command(t) and "\t" not in t for t in lines
+    )
 
 
 def _looks_command(line: str) -> bool:

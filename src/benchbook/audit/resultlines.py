@@ -65,6 +65,8 @@ class Result:
     method: str | None = None
     #: the ± printed beside the value (llama-perplexity's ``PPL = 5.9066 +/- 0.03336``), as written
     spread: str | None = None
+    #: "about" written before the value ("prompt_token/s: around 303.8")
+    about: bool = False
 
 
 def results(lines: list[tuple[int, str]]) -> list[Result]:

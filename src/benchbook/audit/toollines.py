@@ -61,8 +61,10 @@ _GROUPED = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 #: between the label's end, the separator and the value was tried, a line of 400 spaces took
 #: minutes: the same matches, as what follows each run starts with no white space)
 _LABELLED = re.compile(
-    rf"^[\s>*•+\-]*+(?P<label>[^\W\d_][^:=\n]{{0,60}}?)(?>\s*(?::|=)|\s{{2,}}|\s*\t)\s*+"
+    rf"^[\s>*•+\-]*+(?P<label>(?:\[[A-Za-z][\w ]{{0,20}}\]\s*+)?[^\W\d_][^:=\n]{{0,60}}?)"
+    rf"(?>\s*(?::|=)|\s{{2,}}|\s*\t)\s*+"
     rf"(?:\[[\w:./-]{{1,20}}\]\s*+)?"  # the device it was read on: "VRAM, Model: [cuda:0] 3,390.76 MB"
+    r"(?P<about>(?:around|about|approx\.?|approximately|roughly|~|≈)\s*+)?"  # "prompt_token/s: around 303.8"
     rf"(?P<v>{_GROUPED})(?![\d.,]\d)(?:\s*+(?P<unit>[^\s\d(),;|:=]+(?:\(s\))?))?"
     r"\s*+(?P<rest>\([^()]*\)|[#;|].*|//.*)?\s*$"
 )
@@ -196,12 +198,19 @@ def _counted(label: str) -> tuple[str, str] | None:
     return noun, "_".join(words)
 
 
+#: whom a rate in a label's parentheses is counted per ("tps/user", "tokens/s/gpu"): the rate's unit
+#: is what stands before it
+_PER_WHOM = re.compile(
+    r"\s*/\s*(?:users?|gpus?|req(?:uest)?s?|seqs?|sequences?|cards?|devices?)$", re.IGNORECASE
+)
+
+
 def label_unit(label: str) -> str | None:
     """The unit a label names: in parentheses or brackets of any script (``TTFT (ms)``, ``吞吐（tokens/s）``),
     as a word of two or more characters (``Prompt tok/s``, ``Decode TPS``), or a rate of tokens in
     words (``_RATE_WORDS``: ``每秒生成的令牌数`` -> tok/s); None if none."""
     for m in re.finditer(r"[(\[（]\s*([^()\[\]（）]{1,20}?)\s*[)\]）]", label):
-        u = unit_of(m.group(1))
+        u = unit_of(m.group(1)) or unit_of(_PER_WHOM.sub("", m.group(1)))
         if u is not None:
             return u
     words = label.split()
@@ -212,7 +221,8 @@ def label_unit(label: str) -> str | None:
         if k > 0 and re.fullmatch(r"[(\[（]?[\d.,]+", words[k - 1]):
             continue  # "Theoretical max (5.1 GB model)": the GB is the 5.1's, not the label's
         if len(word) >= 2 and word.lower() not in ("x", "s", "h", "min", "tok"):
-            u = unit_of(word)
+            # "prompt_token/s": the unit after a word it is joined to by "_"
+            u = unit_of(word) or (unit_of(word.rsplit("_", 1)[1]) if "_" in word and "/" in word else None)
             if u is not None:
                 return u
     return "tok/s" if _RATE_WORDS.search(label) else None
@@ -376,9 +386,10 @@ def _row_values(n: int, text: str) -> list[Result] | None:
     return out
 
 
-def _labelled(n: int, text: str) -> list[Result]:
+def _labelled(n: int, text: str, section: str | None = None) -> list[Result]:
     """The result of a ``label: value unit`` line (module doc), or none; an aligned row of several
-    values (``_row_values``) gives one each."""
+    values (``_row_values``) gives one each; ``section``: the unit the section's header states
+    ("-- Request Latency Breakdown (ms) ---"), for a label naming none."""
     row = _row_values(n, text)
     if row is not None:
         return row
@@ -421,7 +432,7 @@ def _labelled(n: int, text: str) -> list[Result]:
         counted = _counted(label) if "." not in value else None
         if counted is not None:
             return [Result(n, counted[1], value, counted[0], m.start("v"), m.end(), None, _stat(label))]
-        unit = label_unit(label)
+        unit = label_unit(label) or section
         if unit is None and re.search(r"\btokens?\b|\bcount\b", label, re.IGNORECASE):
             unit = "tokens" if "." not in value else None
         if unit is None and _LENGTH_LABEL.search(label):
@@ -431,7 +442,9 @@ def _labelled(n: int, text: str) -> list[Result]:
     metric = label_metric(_STAT.sub("", label), unit)
     if metric is None:
         return []
-    return [Result(n, metric, value, unit, m.start("v"), m.end(), None, _stat(label))]
+    found = Result(n, metric, value, unit, m.start("v"), m.end(), None, _stat(label))
+    found.about = m.group("about") is not None
+    return [found]
 
 
 #: where a line of several ``label: value`` results splits ("#questions: 80, Throughput: 276.30
@@ -553,6 +566,24 @@ def _tap(n: int, text: str) -> list[Result]:
     return out
 
 
+#: a section's header in a tool's output, no value on it: a banner ("= PERFORMANCE OVERVIEW", a rule
+#: of "=") or a title ruled off by dashes, with the unit of the section's values in parentheses
+#: ("-- Request Latency Breakdown (ms) -----"); the unit (``u``) holds for the section's labels
+#: naming none
+_SECTION = re.compile(
+    r"^\s*(?:[=#]+\s*[A-Za-z][^:=\d]*|-{2,}\s*[A-Za-z][^:=\d()]*?(?:\((?P<u>[^()\d]{1,12})\))?\s*-{2,}|[=\-]{3,})\s*$"
+)
+
+
+def _rate_labelled(text: str) -> bool:
+    """Whether a prose line is one ``label: value`` whose label names a rate's or a time's unit and
+    no unit follows the value ("prompt_token/s: around 303.8", "TTFT (ms): 41"): a result."""
+    m = _LABELLED.match(text)
+    return (
+        m is not None and m.group("unit") is None and family(label_unit(m.group("label"))) in ("rate", "time")
+    )
+
+
 def _pasted(lines: list[tuple[int, str]]) -> set[int]:
     """The lines of ``lines`` that are tool output pasted without a code fence: two or more
     consecutive lines each ``label: value`` with no unit written after the value (``Total output
@@ -569,11 +600,15 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
     the prose reader's."""
     out: list[Result] = []
     pasted = set() if code else _pasted(lines)
+    section: str | None = None
     for n, t in lines:
         if len(t) > 400:
             continue  # no tool prints a result line this long; a long line is prose or data
+        if code and (head := _SECTION.match(t)) is not None:
+            section = unit_of(head.group("u")) if head.group("u") else None
+            continue
         got = _timing(n, t)
-        if not got and n in pasted:
+        if not got and (n in pasted or not code and _rate_labelled(t)):
             got = _labelled(n, t)
         if not got and TIMING_LINE.search(t) is None and code:
             got = (
@@ -581,7 +616,7 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
                 if _TAP.match(t)
                 else _memory(n, t)
                 or _perplexity(n, t)
-                or _labelled(n, t)
+                or _labelled(n, t, section)
                 or _segments(n, t)
                 or _pairs(n, t)
                 or _computed(n, t)
