@@ -220,3 +220,39 @@ def test_a_speculative_example_summary_states_its_decoding(tmp_path):
     c = next(c for c in cf.claims if c.value == 5.001)
     got = _cond(cf, c)
     assert (got["decoding"], got["block_max"]) == ("speculative", 6)
+
+
+def test_workload_words_batch_cap_and_generation_in_other_languages(tmp_path):
+    cf = _drafted(
+        "# Qwen3-8B на vLLM\n\n## Настройка\n\n- Engine: vLLM 0.9.1\n"
+        "- batch size 8, генерация 256 токенов\n\n"
+        "## Результаты\n\nThroughput reached 1450.5 tok/s.\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 1450.5)
+    got = _cond(cf, c)
+    assert (got["concurrency"], got["tokens_generated"]) == (8, 256)  # a serving engine's batch
+
+
+def test_a_cap_in_chinese_and_a_prompt_then_generated_count(tmp_path):
+    cf = _drafted(
+        "# 测试\n\n## 配置\n\n- 引擎: llama.cpp b5000\n- 最大输出 1024 token\n"
+        "- 500 token prompt, 300 generated\n\n"
+        "## 结果\n\nGeneration ran at 30.5 t/s.\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 30.5)
+    got = _cond(cf, c)
+    assert (got["cap"], got["tokens_generated"]) == (1024, 300)
+
+
+def test_controls_generated_files_and_a_range_of_batch_sizes(tmp_path):
+    cf = _drafted(
+        "# Notes\n\n## Setup\n\n- Engine: vLLM 0.9.1\n"
+        "- 300 generated images were discarded; batch sizes 1-8 tried\n\n"
+        "## Results\n\nThroughput reached 900.5 tok/s.\n",
+        tmp_path,
+    )
+    c = next(c for c in cf.claims if c.value == 900.5)
+    got = _cond(cf, c)
+    assert "tokens_generated" not in got and "concurrency" not in got and "batch" not in got

@@ -82,7 +82,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     ),
     (
         re.compile(
-            r"\b(?:KV|K/V|K\s?(?:and|&|\+)\s?V)[ -]cache(?:\s+(?:type|quant\w*))?\s*(?:=|:|in|of)?\s*"
+            r"\b(?:(?:KV|K/V|K\s?(?:and|&|\+)\s?V)[ -]cache(?:\s+(?:type|quant\w*))?|cache[ _-]type)"
+            r"\s*(?:=|:|in|of|to|at)?\s*"
             r"(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|iq4_nl|f16|fp16|f32|fp32|bf16|fp8(?:_e4m3|_e5m2)?)(?![\w])",
             re.I,
         ),
@@ -105,7 +106,10 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     # 512", "max new tokens: 128", "1024 out"
     (
         re.compile(
-            r"\b(?:OSL|max[_ -](?:new[_ -])?tokens|max[_ -]output[_ -]tokens)\s*(?:=|:|of)?\s*"
+            # "最大输出 1024 token", "最大生成 512", "最大出力 256 トークン" (the cap on the output in CJK)
+            r"(?:最大|最多)(?:输出|生成|出力)(?:长度|長度)?\s*[:：为]?\s*(?P<c>\d+)(?![\d.])|"
+            r"\b(?:OSL|max[_ -](?:new[_ -])?tokens|max[_ -]output[_ -]tokens|n_predict|num_predict)"
+            r"\s*(?:=|:|of)?\s*"
             r"(?P<n>\d+)(?![\d.,%])"
             # a request's "1024 out" (input and output lengths: "512 in, 1024 out"; not "1 out of 5")
             r"|(?<![\w.,])(?P<o>\d+)\s+out\b(?!\s+of\b)",
@@ -130,7 +134,12 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"|(?<!max )(?<!maximum )\b(?:output|generation|gen|decode|completion)\s+length\s*"
             r"(?:(?:was|is)\s+)?(?:set\s+to|of|=|:)?\s*(?P<L>\d+)\s*tokens?\b"
             # (not a bound: "a 300 tokens output limit")
-            r"|(?<![\w.])(?P<u>\d+)\s+tokens?\s+output\b(?!\s+(?:limit|cap|max|budget)\b)",
+            r"|(?<![\w.])(?P<u>\d+)\s+tokens?\s+output\b(?!\s+(?:limit|cap|max|budget)\b)"
+            # "500 token prompt, 300 generated" (a count of nothing else: "300 generated images" is none)
+            r"|(?<![\w.,])(?P<x>\d+)\s+generated\b(?!\s+(?:by|from|per|in|on|at|with|\w+s)\b)"
+            # in Russian, Chinese, Japanese: "генерация 256 токенов", "生成 256 个 token", "出力 512 トークン"
+            r"|(?<!最大)(?<!最多)(?:генерац\w*|сгенерир\w*|生成|输出|出力)\s*[:：]?\s*(?P<w>\d+)\s*(?:个\s*)?"
+            r"(?:токен\w*|tokens?|トークン)",
             re.I,
         ),
         "generated",
@@ -183,6 +192,17 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             re.I,
         ),
         "block",
+    ),
+    # a batch size in words ("batch size 8", "batch_size=64", "bs=16"): llama.cpp's ``-b`` where the
+    # engine is llama.cpp's kind, else the sequences a serving engine runs at once (``draftcommand.
+    # serving_batch`` renames it); one is "single" below
+    (
+        re.compile(
+            r"\bbatch[ _-]?size\s*(?:=|:|of)?\s*(?P<n>\d{1,5})(?![\d%]|[.,]\d|\s?[–-]\s?\d)"
+            r"|(?<![\w-])bs\s*=\s*(?P<b>\d{1,5})(?![\d.])",
+            re.I,
+        ),
+        "batch",
     ),
     # "single request", "one user", "single concurrency", "single-batch (B=1)"; a serving batch of one
     # in words ("on batch size 1", "When batch-size=1", "(chain MTP, B=1)")
@@ -385,7 +405,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "generated":
                 if _BOUND_BEFORE.search(text, max(0, m.start() - 40), m.start()):
                     continue  # "above roughly 900 output tokens": a threshold, no run's length
-                told = next(g for g in m.group("n", "m", "o", "g", "b", "t", "u", "L") if g)
+                told = next(g for g in m.group("n", "m", "o", "g", "b", "t", "u", "L", "x", "w") if g)
                 out.append(("tokens_generated", int(told)))
                 task = (m.group("task") or "").strip()
                 if task and not NOT_A_PROMPT.match(task) and not _NO_TASK.fullmatch(task):
@@ -393,7 +413,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
             elif kind == "cap":
-                out.append(("cap", int(m.group("n") or m.group("o"))))
+                out.append(("cap", int(m.group("n") or m.group("o") or m.group("c"))))
             elif kind == "concurrency":
                 out.append(("concurrency", int(m.group("n"))))
             elif kind == "layers":
@@ -407,6 +427,10 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                 n = _COUNT_OF[told.lower()] if told.lower() in _COUNT_OF else int(told)
                 if n >= 1:
                     out.append(("concurrency", n))
+            elif kind == "batch":
+                size = int(m.group("n") or m.group("b"))
+                if size > 1:
+                    out.append(("batch", size))
             elif kind == "single":
                 out.append(("concurrency", 1))
             elif kind == "version":
