@@ -183,6 +183,7 @@ accept    = 28.457%
         )
         for f in _full(text)
     ]
+    spec, log = {"decoding": "speculative"}, "post-l6.log"
     assert got == [
         ("prefill_tps", "196.3", "t/s", "llama-cli", None, None, None),
         ("decode_tps", "47.6", "t/s", "llama-cli", None, None, None),
@@ -192,18 +193,20 @@ accept    = 28.457%
             "%",
             None,
             {"accepted": 107, "drafted": 376},
-            {"tokens_generated": 202},
+            # the summary's n_drafted/n_accept: a run with a draft model (``draftwords.spec_summary``)
+            {"tokens_generated": 202, "decoding": "speculative"},
             "post-l6.log",
         ),
         # the "N tokens in T s, speed: R t/s" lines: drafted once, by the prose reader (tokens, time,
         # rate and the rate as their ratio), the result line adding the tool, tokens and log
-        ("tokens", "15", "tokens", None, None, None, None),
-        ("duration", "0.140", "s", None, None, None, None),
-        ("prefill_tps", "107.248", "t/s", "llama-speculative", None, None, "post-l6.log"),
-        ("tokens", "202", "tokens", None, None, None, None),
+        # (the whole block is the speculative run's: its decoding)
+        ("tokens", "15", "tokens", None, None, spec, None),
+        ("duration", "0.140", "s", None, None, spec, None),
+        ("prefill_tps", "107.248", "t/s", "llama-speculative", None, spec, "post-l6.log"),
+        ("tokens", "202", "tokens", None, None, spec, None),
         # the time of the generation: its tokens too (``draft._Drafter.generated_counts``)
-        ("duration", "2.533", "s", None, None, {"tokens_generated": 202}, None),
-        ("decode_tps", "79.745", "t/s", "llama-speculative", None, {"tokens_generated": 202}, "post-l6.log"),
+        ("duration", "2.533", "s", None, None, {"tokens_generated": 202, **spec}, None),
+        ("decode_tps", "79.745", "t/s", "llama-speculative", None, {"tokens_generated": 202, **spec}, log),
     ]
     assert [e.fields["of"] for e in d.entries if e.kind == "statement"] == [
         ["tokens-l6", "duration-l6"],
