@@ -345,6 +345,7 @@ class _Drafter(Tables, Sentences):
                 self.rate_lines(block.lines, in_command)
                 self.result_details(on_rate_lines, self.pending_log if logged else None)
                 if not logged:
+                    self.rated_code_lines(pieces, found)
                     self.code_unplaced(pieces, found)
                 self.command = held
                 continue  # code that is neither output, a command nor a log: not prose
@@ -366,6 +367,8 @@ class _Drafter(Tables, Sentences):
                 self.lead_in = ""  # the items of a list keep the line that introduces them
             # a rate stated, or named alone in a caption line ("吞吐量 (requests/sec)", "Results in tok/s:")
             self.para_rate = _rate_unit(" ".join(read)) or _caption_unit(joined.rstrip(":"))
+            rates = (n.unit for n in numbers(" ".join(read)) if n.unit and family(n.unit) in _RATE_FAMILIES)
+            self.post_rates.update(rates)
             if not any(n.unit for n in numbers(joined)) and (caption := _caption_unit(joined)):
                 self.caption_rate = caption
             self.result_details(on_rate_lines, None)
@@ -531,6 +534,19 @@ class _Drafter(Tables, Sentences):
             fields["of"] = list(dict.fromkeys(of))
             self.out.entries[k] = Entry("todo", e.id, fields, e.group)
 
+    def rated_code_lines(self, pieces: list[tuple[int, str]], found: list[Result]) -> None:
+        """The lines of a code block that is no log (``pieces``: its lines outside command lines)
+        that print a rate in words no tool reader knows (a script's own summary: "lmdeploy 运行时间:
+        23355.06 毫秒, 4.32 token/s.", "vllm: 2.75 token/s"): drafted as prose, each line alone, as
+        ``rate_lines`` drafts a generator's summary line; lines a result (``found``) or
+        ``RATE_LINE`` already drafted are left to them."""
+        done = {r.line for r in found}
+        for n, t in pieces:
+            if n in done or RATE_LINE.search(t) or n in self.by_line:
+                continue
+            if any(family(x.unit) == "rate" for x in numbers(t)):
+                self.prose([(n, t)])
+
     def code_unplaced(self, pieces: list[tuple[int, str]], found: list[Result]) -> None:
         """The numbers with a unit of a code block that is no log (``pieces``: its lines outside
         command lines) that neither a result line (``found``) nor a claim on their line states:
@@ -673,6 +689,10 @@ _SETTING_WORD = re.compile(
     r"(?i)\b(?:threads?|draft|batch|ctx|context|seed|port|temp(?:erature)?|top[-_ ]?[kp]|layers?|ngl|"
     r"prompts?|tokens?|runs?|iterations?|size|version|build|n[_-]\w+)\b"
 )
+
+
+#: the unit families of a rate a paragraph states (tokens or requests per second)
+_RATE_FAMILIES = ("rate", "requests")
 
 
 def _caption_unit(text: str) -> str | None:

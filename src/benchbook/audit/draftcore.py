@@ -375,13 +375,27 @@ def _flat(d: dict) -> str:
 _PLAIN_NUMBER = re.compile(r"-?(\d+)(?:\.(\d+))?")
 
 
+#: the most decimals a number written as a double's shortest repr has ("4.3245438351374705",
+#: "0.9718493085998489": 16 or 17); more than ``schema.Claim.decimals``'s 15 is stated as exact
+_REPR_DECIMALS = 17
+
+
+def machine_float(text: str) -> bool:
+    """Whether ``text`` is a number a program printed at full precision (more decimals than a claims
+    file counts, ``schema.Claim.decimals``: 15; Python's repr of a double), stated as an exact value:
+    ``decimals: null`` (the hand files' convention for machine floats)."""
+    m = _PLAIN_NUMBER.fullmatch(text)
+    return m is not None and 15 < len(m.group(2) or "") <= _REPR_DECIMALS
+
+
 def plain_value(text: str | None) -> float | None:
     """A drafted number's value when a claims file can state it (finite, at most 15 digits before
-    and after the point: ``schema.Claim.decimals``), else None."""
+    the point and 15 after it, ``schema.Claim.decimals``, or a program's full-precision print:
+    ``machine_float``), else None."""
     if text is None:
         return None
     m = _PLAIN_NUMBER.fullmatch(text)
-    if not m or len(m.group(1)) > 15 or len(m.group(2) or "") > 15:
+    if not m or len(m.group(1)) > 15 or len(m.group(2) or "") > _REPR_DECIMALS:
         return None
     return float(text)
 
@@ -394,6 +408,8 @@ def stateable(n: Number) -> bool:
     values = [plain_value(t) for t in texts]
     if any(v is None for v in values) or (n.spread is not None and plain_value(n.spread) is None):
         return False
+    if any(machine_float(t) for t in (*texts[1 if n.range is None else 2 :], n.spread or "", n.of or "")):
+        return False  # only a value states "exact" (``decimals: null``): no range, spread or count
     if n.unit != "%" and any((v or 0) < 0 for v in values):
         return False
     if n.unit is None and n.of is not None:
@@ -417,6 +433,8 @@ def number_fields(n: Number) -> dict:
         fields["range"] = [Num(n.range[0]), Num(n.range[1])]
     else:
         fields["value"] = Num(n.text)
+        if machine_float(n.text):
+            fields["decimals"] = None
     if n.about:
         fields["about"] = True
     fields["unit"] = n.unit
@@ -483,6 +501,10 @@ class DraftCore:
         #: of a table that states none ("Baseline: 33.92 tokens/second" above a table of rates)
         self.para_rate: str | None = None
         self.heading_rate: str | None = None
+        #: the rate units the post's paragraphs stated so far: where they state one, it is the unit
+        #: of a table further on that states none and has no rate above it ("the speed is only 1.53
+        #: tokens/s ..." in the question, a reply's table of plain numbers)
+        self.post_rates: set[str] = set()
         #: the rate unit a caption of the section names with no number ("Output tokens/s on H100
         #: BS1"): the unit of the bare "label: N" results under it
         self.caption_rate: str | None = None
@@ -535,6 +557,16 @@ class DraftCore:
 
     # --- claims ---------------------------------------------------------------------------------
     def add_claim(self, fields: dict, base: str, group: str | None = None, label: str = "") -> str:
+        """A claim of ``fields`` (a row of ``group`` where given) with a new id from ``base``,
+        indexed by line, value, number and words; its id.  A machine's float (``decimals: None``,
+        ``machine_float``) is a claim of its own with the group's metric, unit and conditions: a
+        table row cannot state an exact number (a null cell is the group's)."""
+        if group is not None and "decimals" in fields and fields["decimals"] is None:
+            shared = self.groups[group].fields
+            own = merged(shared.get("conditions") or {}, fields.get("conditions") or {})
+            fields = {k: shared[k] for k in ("metric", "unit") if k in shared} | fields
+            fields = fields | ({"conditions": own} if own else {})
+            group = None
         if isinstance(fields.get("conditions"), dict):
             plain_run(fields["conditions"])  # a baseline beside a speculative command drafts nothing
         cid = self.new_id(base)

@@ -395,6 +395,8 @@ def _group_text(g, rows: list[Entry]) -> str:
     cols = ["id", "value"] if any("value" in r.fields for r in rows) or not rows else ["id"]
     if any("metric" in r.fields for r in rows):  # a cell whose metric is not its column's
         cols.insert(1, "metric")
+    # a cell in another unit than its column's ("223 ms" under "6.9 秒": the others' cells null)
+    cols += ["unit"] if any("unit" in r.fields for r in rows) else []
     cols += [k for k in ("about", "range", "spread") if any(k in r.fields for r in rows)]
     cond_cols: list[str] = []
     for r in rows:

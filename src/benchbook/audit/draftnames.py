@@ -156,9 +156,13 @@ _ENGINES = {
     "text-generation-webui": "text-generation-webui",
     "oobabooga": "text-generation-webui",
 }
+#: ``_ENGINES``' spellings as one alternation, the longest first (``draftwords`` reads an engine's
+#: version after them)
+ENGINE_SPELLINGS = "|".join(re.escape(k) for k in sorted(_ENGINES, key=len, reverse=True))
 _ENGINE = re.compile(
-    # after a "/": a repository of the engine's name ("vllm-project/vllm", "ggml-org/llama.cpp")
-    r"(?<![\w.-])(" + "|".join(re.escape(k) for k in sorted(_ENGINES, key=len, reverse=True)) + r")(?![\w-])",
+    # after a "/": a repository of the engine's name ("vllm-project/vllm", "ggml-org/llama.cpp");
+    # a version glued on by a dash ("llamafile-0.7", "vllm-0.6.3") ends the name
+    r"(?<![\w.-])(" + ENGINE_SPELLINGS + r")(?![\w]|-(?!\d+\.\d))",
     re.IGNORECASE | re.ASCII,  # glued to CJK text: "使用Ollama的", "用llama.cpp跑"
 )
 #: a llama.cpp build: its tag with what the post writes after it ("b4980", "b4980-cu12.4"), the
@@ -752,7 +756,11 @@ def cell_names(cell: str) -> dict[str, object]:
 
 
 #: a table's size cell naming a model's parameters ("7B", "13B", "0.5B", "350M"), not its file ("4.1 GB")
-_SIZE_CELL = re.compile(r"\s*(\d+(?:\.\d+)?)\s?([BM])\s*", re.IGNORECASE)
+_SIZE_CELL = re.compile(
+    r"\s*(\d+(?:\.\d+)?)\s?([BM])(?:\s*(?:params?|parameters)?)"
+    r"(?:[\s,/·]+(?P<q>\d+[- ]?bits?|u?int\d+|w\d+a\d+|fp\d+|bf16|f16|(?:UD-)?I?Q\d\w*))?\s*",
+    re.IGNORECASE,
+)
 #: a model name that already states its size ("Qwen3-8B", "Llama 2 13B", "Mixtral-8x7B")
 _SIZED_NAME = re.compile(r"\d(?:\.\d+)?\s?[BM](?![a-z])", re.IGNORECASE)
 
@@ -765,10 +773,14 @@ def sized_model(cond: dict) -> None:
     other, model = cond.get("other"), cond.get("model")
     if not isinstance(other, dict) or not isinstance(model, str) or _SIZED_NAME.search(model):
         return
-    for key in ("size", "params", "parameters", "model_size"):
+    # the column of sizes whatever its header ("Size", "# of parameters"); a quant written after
+    # the size ("7B 4-bit", "13B Q4_0") is the row's quant
+    for key in [k for k in ("size", "params", "parameters", "model_size") if k in other] + list(other):
         m = _SIZE_CELL.fullmatch(str(other.get(key) or ""))
         if m is not None:
             cond["model"] = f"{model}-{m.group(1)}{m.group(2).upper()}"
+            if m.group("q") and "quant" not in cond:
+                cond["quant"] = m.group("q")
             del other[key]
             if not other:
                 del cond["other"]
@@ -871,6 +883,23 @@ def engine_of_cell(cell: str, named: set[str]) -> str | None:
         return None
     fits = [e for e in named if _abbreviates(text.lower(), re.sub(r"[^a-z]", "", e.lower()))]
     return fits[0] if len(fits) == 1 else None
+
+
+#: a cell naming an engine and the version it ran ("llamafile-0.7", "Ollama 0.30.4", "vLLM (v0.6.3)",
+#: "sglang==0.4.1", "llama.cpp b4567", "llama.cpp 2024-03-26")
+_ENGINE_VERSION_CELL = re.compile(
+    rf"(?P<e>{ENGINE_SPELLINGS})(?:\s+|-|\s*==\s*|\s*@\s*|\s*\(\s*)(?:(?:version|ver\.?)\s*)?"
+    r"(?P<v>v?\d+(?:\.\d+)+(?:\.post\d+)?|b\d{3,5}|\d{4}-\d{2}-\d{2})\)?",
+    re.IGNORECASE,
+)
+
+
+def engine_version_cell(cell: str) -> tuple[str, str] | None:
+    """(engine, version) a table cell names whole (``_ENGINE_VERSION_CELL``: "llamafile-0.7" ->
+    ("llamafile", "0.7"), "llama.cpp 2024-03-26" -> ("llama.cpp", "2024-03-26")), the engine as
+    ``_ENGINES`` spells it and the version as written; None for any other cell."""
+    m = _ENGINE_VERSION_CELL.fullmatch(cell.strip().strip("*_`").strip())
+    return (_ENGINES[m.group("e").lower()], m.group("v")) if m else None
 
 
 def _abbreviates(short: str, name: str) -> bool:

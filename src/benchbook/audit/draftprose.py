@@ -58,6 +58,7 @@ UNITS: dict[str, str] = {
     "GiB/s": "GiB/s",
     "TB/s": "TB/s",
     "TFLOPS": "TFLOPS",
+    "bytes": "B",  # llama.cpp's old main: "mem per token = 43387780 bytes"
     "req/s": "req/s",
     "req/sec": "req/s",
     "requests/s": "req/s",
@@ -955,6 +956,9 @@ _FAMILY = {
     "MB": "size",
     "TB": "size",
     "TiB": "size",
+    "KiB": "size",
+    "kB": "size",
+    "B": "size",
     "%": "ratio",
     "x": "multiple",
     "tokens": "tokens",

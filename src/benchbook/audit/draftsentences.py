@@ -212,7 +212,9 @@ _ACCEPT_AFTER = re.compile(
 #: "accept length ~2.5", "Accpt Len: 1.89", "acceptance length of 3.1", "mean accepted tokens 2.4",
 #: "avg. acc. len = 2.2", "τ = 3.05"
 _ACCEPT_LENGTH_BEFORE = re.compile(
-    r"(?:\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\baccepted\s+(?:tokens|length)\b|\bτ|\btau\b)"
+    # the papers' abbreviations in capitals: "AL=6.42", "MAL 3.1", "AAL: 2.9" (mean accepted length)
+    r"(?:\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\baccepted\s+(?:tokens|length)\b|\bτ|\btau\b|"
+    r"(?-i:\b[MA]?AL\b))"
     r"[\s:=\"*]*(?:(?:is|was|of|at|about|around)\s+)*$",
     re.IGNORECASE,
 )

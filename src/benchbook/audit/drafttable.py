@@ -41,6 +41,7 @@ from .draftnames import (
     cell_names,
     decoding_of_cell,
     engine_of_cell,
+    engine_version_cell,
     engines_in,
     hardware_of,
     header_decoding,
@@ -65,7 +66,12 @@ _MEASURED_SIZE = re.compile(
 
 _PAREN = re.compile(r"[(\[].*")
 #: a cell that states nothing
-_EMPTY = re.compile(r"^\s*(?:|[-—–?]+|n/?a|none|null|oom|x)\s*$", re.IGNORECASE)
+#: a cell that states no result: blank, a dash, "N/A", "OOM", and their spellings together ("N/A
+#: OOM", "OOM (n/a)", "failed", "crash", "timeout", "not supported")
+_NO_RESULT = r"n/?a|none|null|oom|x|fail(?:ed)?|error|crash(?:ed)?|time\s?out|not\s+supported|unsupported"
+_EMPTY = re.compile(
+    rf"^\s*(?:|[-—–?]+|\(?(?:{_NO_RESULT})\)?(?:[\s,/:;-]+\(?(?:{_NO_RESULT})\)?)*)\s*$", re.IGNORECASE
+)
 
 
 def _slug(text: str, limit: int = 24) -> str:
@@ -195,6 +201,8 @@ def _cells_condition(cells: list[str]) -> str | None:
             return path
     if all(any(m.path == "hardware" and m.start == 0 for m in mentions(c.strip())) for c in cells):
         return "hardware"
+    if all(engine_version_cell(c) or engine_of_cell(c, set()) for c in cells):
+        return "engine"  # "| llamafile-0.7 |", "| llama.cpp 2024-03-26 |" under any header
     # "| Model / Quant |" over "Qwen3.6-27B-IQ4_KS": every cell opens with a model's name
     # (and names nothing else: "Llama 3.3 70B Q4 · 2× RTX 5090" is a configuration, ``cell_names``)
     named = [mentions(c.strip().strip("*`")) for c in cells]
@@ -788,7 +796,8 @@ class Tables(Sides):
         means = _mean_columns(header, runs)
         for j in means:
             kinds[j] = "mean"
-        lead_unit = self.para_rate or self.heading_rate
+        post_rate = min(self.post_rates) if len(self.post_rates) == 1 else None
+        lead_unit = self.para_rate or self.heading_rate or post_rate
         stating = [
             j
             for j, k in enumerate(kinds)
@@ -800,6 +809,8 @@ class Tables(Sides):
             # name "draft-p-min", "n_ctx") are rates in that unit
             for j, h in enumerate(header):
                 cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
+                # a run that failed ("N/A OOM") is a result of the column too, no label
+                failed = [r[j] for r in body if j < len(r) and r[j].strip() and _EMPTY.match(r[j])]
                 plain = [
                     plain_value(ns[0].text) if ns and ns[0].unit is None else None
                     for ns in map(numbers, cells)
@@ -808,7 +819,8 @@ class Tables(Sides):
                     j > 0
                     and label_key(h) not in LABELS
                     and not _SETTING_HEADER.search(h)
-                    and len(cells) >= 2
+                    and cells
+                    and len(cells) + len(failed) >= 2
                     and None not in plain
                     and len(set(plain)) == len(plain)
                 ):
@@ -991,6 +1003,11 @@ class Tables(Sides):
                         # "llama.cpp (CPU)", "llama.cpp (GPU)": the engine, and where it ran
                         set_path(cond, "backend", _DEVICE_NAMES.get(device.group(2).lower(), device.group(2)))
                         value = device.group(1)
+                    versioned = engine_version_cell(value)
+                    if versioned is not None:  # "llamafile-0.7": the engine, and the build it ran
+                        value = versioned[0]
+                        if not has_path(cond, "build"):
+                            set_path(cond, "build", versioned[1])
                     value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
                 set_path(cond, path, value)
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
@@ -1061,7 +1078,8 @@ class Tables(Sides):
                     self.bound_statement(n, relation, metric, {**self.context(), **cond}, line, quote)
                     continue
                 fields = number_fields(n)
-                fields.pop("unit", None)
+                if n.unit is None or n.unit == self.groups[gid].fields.get("unit"):
+                    fields.pop("unit", None)  # the column's unit; "223 ms" under "6.9 秒": its own
                 if cond:
                     fields["conditions"] = cond
                 fields.update(source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))

@@ -13,12 +13,12 @@ from __future__ import annotations
 import math
 import re
 
+from .draftnames import ENGINE_SPELLINGS
+
 #: a token count, its thousands grouped by commas or not ("32,768 tokens", "32768", "32K", "1.5K")
 _K = r"(?P<n>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
-_ENGINE_WORDS = (
-    r"(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm[ -]?studio|exllamav2|"
-    r"tensorrt-llm|koboldcpp)"
-)
+#: an engine's name in any spelling ``draftnames`` knows (``ENGINE_SPELLINGS``)
+_ENGINE_WORDS = rf"(?P<e>{ENGINE_SPELLINGS})"
 #: a small count written as a word ("four concurrent requests"): ``_COUNT_OF`` gives its number
 _COUNT_OF = {
     **dict(
@@ -218,9 +218,12 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         re.compile(
             # ASCII bounds: "使用Ollama 0.15.2在" (a CJK character is a word character)
             # "Ollama 0.5.7", "vLLM version 0.7.3", "Ollama(Ver. 0.11.4)", "LM Studio (v0.3.23)"
-            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}(?:\s+|\s*\(\s*)(?:(?:version|ver\.?)\s*)?"
+            # glued by a dash or pinned ("llamafile-0.7", "sglang==0.4.1", "vllm@0.6.3"); a number
+            # with a unit after it is a result, no version ("Ollama 45.2 tok/s", "vLLM 1.5x")
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}(?:\s+|\s*\(\s*|-(?=v?\d+\.\d)|\s*==\s*|@)"
+            r"(?:(?:version|ver\.?)\s*)?"
             r"(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
-            r"(?![A-Za-z0-9_.])",
+            r"(?![A-Za-z0-9_.%×]|\s*(?:[a-zA-Z]+/|[xX×](?!\w)|%|tok|tps|token|ms\b|s\b|sec|second|GB|GiB|MB|MiB))",
             re.I,
         ),
         "version",

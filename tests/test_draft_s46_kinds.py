@@ -1,0 +1,205 @@
+"""Kinds of number the held-out posts h193–h202 showed the drafter missing (issue 29), each fixed as
+a kind: a program's full-precision float (more decimals than a claims file counts: stated exact), a
+rate a script prints in a code block in words no tool reader knows, a table of plain numbers whose
+unit only the post's prose states, with cells that state no result ("N/A OOM"), a size column under
+any header, and an engine's version in any spelling (prose and table cells) as the build."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook.audit.draftcore import machine_float, plain_value
+from benchbook.audit.draftnames import engine_version_cell
+from benchbook.audit.drafttable import _EMPTY
+from benchbook.audit.draftwords import settings_in_words
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+@pytest.mark.parametrize(
+    ("text", "machine"),
+    [
+        ("4.3245438351374705", True),  # 16 decimals: a double's repr
+        ("0.97184930859984891", True),  # 17
+        ("23355.064453125", False),  # 9 decimals: counted as written
+        ("1.123456789012345", False),  # 15: the most a claims file counts
+        ("1.123456789012345678", False),  # 18: no double prints so
+    ],
+)
+def test_a_machine_float_is_told_by_its_decimals(text, machine):
+    assert machine_float(text) is machine
+
+
+def test_a_machine_float_has_a_value_and_a_longer_number_none():
+    assert plain_value("2.7516928285295514") == pytest.approx(2.7516928285295514)
+    assert plain_value("1.123456789012345678") is None
+
+
+def test_a_scripts_rate_line_in_a_code_block_is_drafted_exact(tmp_path):
+    """h194: "lmdeploy 运行时间: 23355.064453125 毫秒, 4.3245438351374705 token/s." in a code block
+    that is no log: the time in ms (毫秒) as written, the rate exact (``decimals: null``)."""
+    cf = _drafted(
+        "# lmdeploy vs vllm on an A100\n\n```\n"
+        "lmdeploy 运行时间: 23355.064453125 毫秒, 4.3245438351374705 token/s.\n"
+        "vllm 运行时间: 36341.265625 毫秒, 2.7516928285295514 token/s.\n```\n",
+        tmp_path,
+    )
+    got = [(c.value, c.unit, c.decimals, c.source_line) for c in cf.claims]
+    assert got == [
+        (23355.064453125, "ms", 9, 4),
+        (4.3245438351374705, "tok/s", None, 4),
+        (36341.265625, "ms", 6, 5),
+        (2.7516928285295514, "tok/s", None, 5),
+    ]
+    engines = [c.conditions.engine for c in cf.claims]
+    assert engines == ["LMDeploy", "LMDeploy", "vLLM", "vLLM"]
+
+
+def test_code_that_prints_no_rate_stays_unplaced(tmp_path):
+    """Control: a code block of sizes and times alone (no rate) is not read as prose: its numbers
+    are listed under ``unplaced``, as before."""
+    cf = _drafted("# Files\n\n```\nmodel.gguf   4.1 GB   copied in 12 s\n```\n", tmp_path)
+    assert cf.claims == []
+
+
+@pytest.mark.parametrize("cell", ["N/A OOM", "OOM", "n/a (oom)", "failed", "Error: timeout", "—", ""])
+def test_a_cell_stating_no_result(cell):
+    assert _EMPTY.match(cell)
+
+
+@pytest.mark.parametrize("cell", ["22.5", "3 OOM", "xformers", "Q4_0"])
+def test_a_cell_stating_something(cell):
+    assert not _EMPTY.match(cell)
+
+
+def test_a_unitless_table_takes_the_one_rate_the_post_states(tmp_path):
+    """h195: the question states "1.53 tokens/s"; the reply's pipe table (no outer pipes) states
+    plain numbers, "N/A OOM" where a run failed: its columns are rates in that unit."""
+    cf = _drafted(
+        "# Speed of llama 7b on these devices\n\n"
+        "The blog got only 1.53 tokens/s on the Orin.\n\n"
+        "Here are my numbers:\n\n"
+        "Models | Size | Orin (llama.cpp) | A6000 (llama.cpp) | A6000 (TRT-LLM)\n"
+        "-- | -- | -- | -- | --\n"
+        "Llama2 | 7B 4-bit | 22.5 | 102.8 | 137.56\n"
+        "Llama2 | 70B 4-bit | 3.0 | 14.0 | N/A OOM\n",
+        tmp_path,
+    )
+    table = sorted((c.value, c.unit) for c in cf.claims if c.source_line in (9, 10))
+    assert table == [
+        (3.0, "tok/s"),
+        (14.0, "tok/s"),
+        (22.5, "tok/s"),
+        (102.8, "tok/s"),
+        (137.56, "tok/s"),
+    ]
+
+
+def test_two_rate_units_in_the_prose_give_a_bare_table_none(tmp_path):
+    """Control: prose stating rates in two units (tok/s and req/s) names no one unit for a table
+    that states none; its plain numbers stay unplaced."""
+    cf = _drafted(
+        "# Two servers\n\nThe first did 40 tok/s, the second 2.5 req/s.\n\n## Table\n\nSee below.\n\n"
+        "| Model | A | B |\n|---|---|---|\n| x | 22.5 | 102.8 |\n| y | 3.0 | 14.0 |\n",
+        tmp_path,
+    )
+    assert sorted(c.value for c in cf.claims) == [2.5, 40]
+
+
+def test_a_size_column_under_any_header_sizes_the_rows_model(tmp_path):
+    """h195: "| Models | # of parameters |" over "Llama2 | 13B 4-bit": the model is Llama2 of that
+    size, the "4-bit" after the size its quant, whatever the size column's header."""
+    cf = _drafted(
+        "# Decode speed\n\n"
+        "| Models | # of parameters | A6000 (tok/s) |\n|---|---|---|\n"
+        "| Llama2 | 7B 4-bit | 102.8 |\n| Llama2 | 13B 4-bit | 63.5 |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("model"), _cond(cf, c).get("quant")) for c in cf.claims]
+    assert got == [(102.8, "Llama2-7B", "4-bit"), (63.5, "Llama2-13B", "4-bit")]
+
+
+@pytest.mark.parametrize(
+    ("text", "build"),
+    [
+        ("with llamafile-0.7 I get", "0.7"),  # a dash
+        ("pinned sglang==0.4.1 for this", "0.4.1"),  # a pin
+        ("LMDeploy v0.4.2 on an A100", "v0.4.2"),  # an engine past the first ten
+        ("llama-cpp-python 0.3.5 as the binding", "0.3.5"),
+    ],
+)
+def test_an_engines_version_in_any_spelling_is_the_build(text, build):
+    out: list = []
+    settings_in_words(text, out)
+    assert ("build", build) in out
+
+
+@pytest.mark.parametrize("text", ["Ollama 45.2 tok/s here", "vLLM 1.5x faster", "SGLang 2.5 GB less"])
+def test_a_number_with_a_unit_after_an_engine_is_no_version(text):
+    out: list = []
+    settings_in_words(text, out)
+    assert [v for k, v in out if k == "build"] == []
+
+
+def test_an_engine_column_with_versions_splits_engine_and_build(tmp_path):
+    """p121's kind: "| llamafile-0.7 |" and "| llama.cpp 2024-03-26 |" under a header the drafter
+    does not know ("Software"): the column is the engine (every cell names one), the version the
+    build."""
+    cf = _drafted(
+        "# Two engines\n\n| Software | tg (t/s) |\n|---|---|\n"
+        "| llamafile-0.7 | 25 |\n| llama.cpp 2024-03-26 | 27 |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("engine"), _cond(cf, c).get("build")) for c in cf.claims]
+    assert got == [(25, "llamafile", "0.7"), (27, "llama.cpp", "2024-03-26")]
+
+
+@pytest.mark.parametrize(
+    ("cell", "want"),
+    [
+        ("llamafile-0.7", ("llamafile", "0.7")),
+        ("Ollama 0.30.4", ("Ollama", "0.30.4")),
+        ("vLLM (v0.6.3)", ("vLLM", "v0.6.3")),
+        ("llama.cpp b4567", ("llama.cpp", "b4567")),
+        ("llama.cpp", None),
+        ("llama.cpp fast", None),
+    ],
+)
+def test_engine_version_cell(cell, want):
+    assert engine_version_cell(cell) == want
+
+
+def test_a_cell_in_another_unit_than_its_column_keeps_its_own(tmp_path):
+    """p184: "| 6.9 秒 |" then "| 223 ms |" in one column: the column's unit is seconds, the second
+    cell is 223 ms, not 223 s (the row writes its unit; the others' null is the column's)."""
+    cf = _drafted(
+        "# 压测\n\n| 并发请求数 | 首字延迟 P99 |\n|---|---|\n| 10 | 6.9 秒 |\n| 30 | 223 ms |\n| 64 | 334 ms |\n",
+        tmp_path,
+    )
+    assert [(c.value, c.unit) for c in cf.claims] == [(6.9, "s"), (223, "ms"), (334, "ms")]
+
+
+def test_a_machine_float_in_a_table_is_a_claim_of_its_own(tmp_path):
+    """A table row cannot state an exact number (a null cell is the column's): the cell's claim is
+    written apart, with the column's metric and unit, and the draft loads."""
+    cf = _drafted(
+        "# T\n\n| run | tg (tok/s) |\n|---|---|\n| a | 4.3245438351374705 |\n| b | 12.5 |\n", tmp_path
+    )
+    got = [(c.metric, c.value, c.unit, c.decimals) for c in cf.claims]
+    assert got == [("decode_tps", 4.3245438351374705, "tok/s", None), ("decode_tps", 12.5, "tok/s", 1)]
+
+
+def test_an_acceptance_length_abbreviated_as_in_the_papers(tmp_path):
+    """p200: "DFlash: 53.3 tok/s, AL=6.42": AL (mean accepted length) in capitals is tokens per
+    verify step, beside the rate; "al" in lower case inside a word is none."""
+    cf = _drafted("# DFlash on a V100\n\n- DFlash: 53.3 tok/s, AL=6.42\n", tmp_path)
+    got = [(c.metric, c.value, c.unit) for c in cf.claims]
+    assert ("mean_accepted_length", 6.42, "tokens") in got
+
+
+def test_bytes_are_a_size(tmp_path):
+    """p242: llama.cpp's old main prints "mem per token = 43387780 bytes" (B, a size)."""
+    cf = _drafted(
+        "# 7B on a Ryzen 7\n\n```\nmain: mem per token = 70897348 bytes\n```\n\nThat was 4.5 t/s.\n", tmp_path
+    )
+    assert (70897348, "B") in [(c.value, c.unit) for c in cf.claims]
