@@ -173,7 +173,8 @@ def test_a_cell_in_another_unit_than_its_column_keeps_its_own(tmp_path):
     """p184: "| 6.9 秒 |" then "| 223 ms |" in one column: the column's unit is seconds, the second
     cell is 223 ms, not 223 s (the row writes its unit; the others' null is the column's)."""
     cf = _drafted(
-        "# 压测\n\n| 并发请求数 | 首字延迟 P99 |\n|---|---|\n| 10 | 6.9 秒 |\n| 30 | 223 ms |\n| 64 | 334 ms |\n",
+        "# 压测\n\n| 并发请求数 | 首字延迟 P99 |\n|---|---|\n"
+        "| 10 | 6.9 秒 |\n| 30 | 223 ms |\n| 64 | 334 ms |\n",
         tmp_path,
     )
     assert [(c.value, c.unit) for c in cf.claims] == [(6.9, "s"), (223, "ms"), (334, "ms")]
@@ -191,7 +192,7 @@ def test_a_machine_float_in_a_table_is_a_claim_of_its_own(tmp_path):
 
 def test_an_acceptance_length_abbreviated_as_in_the_papers(tmp_path):
     """p200: "DFlash: 53.3 tok/s, AL=6.42": AL (mean accepted length) in capitals is tokens per
-    verify step, beside the rate; "al" in lower case inside a word is none."""
+    verify step, beside the rate."""
     cf = _drafted("# DFlash on a V100\n\n- DFlash: 53.3 tok/s, AL=6.42\n", tmp_path)
     got = [(c.metric, c.value, c.unit) for c in cf.claims]
     assert ("mean_accepted_length", 6.42, "tokens") in got
