@@ -204,3 +204,20 @@ def test_bytes_are_a_size(tmp_path):
         "# 7B on a Ryzen 7\n\n```\nmain: mem per token = 70897348 bytes\n```\n\nThat was 4.5 t/s.\n", tmp_path
     )
     assert (70897348, "B") in [(c.value, c.unit) for c in cf.claims]
+
+
+def test_the_old_mains_predict_line_in_a_pasted_run(tmp_path):
+    """p242: llama.cpp's old ``main`` printed "predict time = A ms / B ms per token" (its loop over
+    prompt and generated tokens): a duration and a time per token, in a code block under the
+    command as in prose."""
+    cf = _drafted(
+        "# 65B on a Ryzen 7\n\n```\n$ ./main -m models/65B/ggml-model-q4_0.bin -t 8 -n 128\n"
+        "main:     load time = 14010.35 ms\nmain:  predict time = 140527.48 ms / 1089.36 ms per token\n```\n",
+        tmp_path,
+    )
+    got = [(c.metric, c.value, c.unit) for c in cf.claims]
+    assert got == [
+        ("load_time", 14010.35, "ms"),
+        ("duration", 140527.48, "ms"),
+        ("ms_per_token", 1089.36, "ms"),
+    ]

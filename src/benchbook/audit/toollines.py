@@ -12,7 +12,8 @@ sentence around them.  Read here, line by line:
   runs (..., 79.85 tokens per second)`` the same of decoding (``eval_ms``) with its tokens generated
   (llama.cpp counts a run per token generated), the sampler's line the same of sampling
   (``sampling_ms``), ``load time = 728.24 ms`` a load time, ``total time = 2674.12 ms`` the total
-  (``total_ms``: the names the log check computes, docs/claims.md); a zero and a rate printed
+  (``total_ms``: the names the log check computes, docs/claims.md), the old ``main``'s ``predict
+  time = 37065.80 ms / 226.01 ms per token`` its loop's duration and time per token; a zero and a rate printed
   ``inf`` (a phase that did not run) are not results.  Read in prose too (the shape is the tool's,
   whatever surrounds it);
 * ``label: value [unit]``, ``Label (unit): value`` and ``label   value`` (two or more spaces, or a
@@ -321,6 +322,7 @@ _TIMING_METRIC = {
     "prompt eval": "prompt_eval_ms",
     "eval": "eval_ms",
     "total": "total_ms",
+    "predict": "duration",  # the old main's loop over the prompt and the generated tokens
 }
 #: a timing line's tokens per second -> its metric
 _TIMING_RATE = {
@@ -356,6 +358,8 @@ def _timing(n: int, text: str) -> list[Result]:
     if stated(m.group("per_token")):
         phase = {**cond, "other": {"phase": "sampling" if what.startswith("sampl") else what}}
         out.append(Result(n, "ms_per_token", m.group("per_token"), "ms", a, b, None, phase, method))
+    if stated(m.group("per")):  # the old main's "predict time = A ms / B ms per token"
+        out.append(Result(n, "ms_per_token", m.group("per"), "ms", a, b, None, dict(cond), method))
     if what in _TIMING_RATE and stated(m.group("tps")):
         out.append(Result(n, _TIMING_RATE[what], m.group("tps"), "tok/s", a, b, None, dict(cond), method))
     return out

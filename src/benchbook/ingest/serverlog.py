@@ -61,9 +61,11 @@ _TASK = re.compile(r"\bid\s+(\d+)\s*\|\s*task\s+(-?\d+)|\"id_slot\":\s*(\d+),\s*
 #: (tokens | runs) where printed, ``per_token`` (ms per token) and ``tps`` (tokens per second) where
 #: printed.  Shared with ``audit.toollines``, which drafts the same lines pasted into a post.
 TIMING_LINE = re.compile(
-    r"\b(?P<what>load|sampl(?:e|ing)|prompt eval|(?<!prompt )eval|total) time\s*=\s*"
+    # "predict": the old ``main`` example's generation loop ("main:  predict time = 37065.80 ms /
+    # 226.01 ms per token", llama.cpp before the ``llama_print_timings`` lines)
+    r"\b(?P<what>load|sampl(?:e|ing)|prompt eval|(?<!prompt )eval|total|predict) time\s*=\s*"
     r"(?P<ms>\d+(?:\.\d+)?)\s*ms"
-    r"(?:\s*/\s*(?P<n>\d+)\s*(?P<of>tokens|runs))?"
+    r"(?:\s*/\s*(?P<n>\d+)\s*(?P<of>tokens|runs)|\s*/\s*(?P<per>\d+(?:\.\d+)?)\s*ms per token)?"
     r"(?:\s*\(\s*(?P<per_token>\d+(?:\.\d+)?|inf|nan)\s*ms per token,\s*"
     r"(?P<tps>\d+(?:\.\d+)?|inf|nan)\s*tokens per second\s*\))?"
 )
