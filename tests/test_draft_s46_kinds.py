@@ -11,7 +11,7 @@ import pytest
 from benchbook.audit.draftcore import machine_float, plain_value
 from benchbook.audit.draftnames import engine_version_cell
 from benchbook.audit.drafttable import _EMPTY
-from benchbook.audit.draftwords import settings_in_words
+from benchbook.audit.draftwords import engine_versions, settings_in_words
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
 
@@ -221,3 +221,36 @@ def test_the_old_mains_predict_line_in_a_pasted_run(tmp_path):
         ("duration", 140527.48, "ms"),
         ("ms_per_token", 1089.36, "ms"),
     ]
+
+
+def test_each_engine_gets_its_own_version(tmp_path):
+    """p136's kind: "(vLLM 0.5.0 vs SGLang 0.2.0)" then a table of both: each engine's claims carry
+    that engine's version as the build, never the other's."""
+    cf = _drafted(
+        "# vLLM vs SGLang\n\nWe compare vLLM 0.5.0 vs SGLang 0.2.0 on one H100.\n\n"
+        "| Engine | Throughput (tok/s) |\n|---|---|\n| vLLM | 12.5 |\n| SGLang | 14.2 |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("engine"), _cond(cf, c).get("build")) for c in cf.claims]
+    assert got == [(12.5, "vLLM", "0.5.0"), (14.2, "SGLang", "0.2.0")]
+
+
+def test_engine_versions():
+    assert engine_versions("本文基于(vLLM 0.5.0 vs SGLang 0.2.0)的实测") == {
+        "vLLM": "0.5.0",
+        "SGLang": "0.2.0",
+    }
+    assert engine_versions("- vLLM版本:0.3.3") == {"vLLM": "0.3.3"}
+    # one engine at two versions names none (each section says which)
+    assert engine_versions("ollama 0.7.0 is 3x slower than ollama 0.6.8") == {}
+
+
+def test_an_engine_cell_with_a_commit_and_its_backend(tmp_path):
+    """p188: "| llama.cpp 59778f0 (cuda) |" under "Backend": engine, build (the commit) and backend."""
+    cf = _drafted(
+        "# 3090 runs\n\n| Variant | Backend | Gen tok/s |\n|---|---|---|\n"
+        "| E2B-it | llama.cpp 59778f0 (cuda) | 181.1 |\n| E4B-it | llama.cpp 59778f0 (cuda) | 101.9 |\n",
+        tmp_path,
+    )
+    cond = _cond(cf, cf.claims[0])
+    assert (cond.get("engine"), cond.get("build"), cond.get("backend")) == ("llama.cpp", "59778f0", "CUDA")

@@ -63,6 +63,7 @@ from .draftprose import family, labelled_bare, number_text, numbers
 from .draftrepeats import stated_repeats
 from .draftsentences import RATE_LINE, Sentences
 from .drafttable import Tables
+from .draftwords import engine_versions
 from .post import Block, read_post
 from .resultlines import Result, results
 from .toollines import label_metric, label_unit, tool_results
@@ -383,6 +384,7 @@ class _Drafter(Tables, Sentences):
         self.generated_counts()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         self.serving_batches()
+        self.engine_builds()  # "vLLM 0.5.0 vs SGLang 0.2.0": each engine's claims its own version
         stated_repeats(self.post, self.out.entries, self.out.groups)  # "median of 3 runs"
         self.repeated_runs()
         settle_rates(self.out.entries, self.out.groups)  # one stream's rate or many streams'
@@ -404,6 +406,40 @@ class _Drafter(Tables, Sentences):
             if e.kind != "claim" or not cond or "batch" not in cond:
                 continue
             serving_batch(cond, engine_of.get(e.group) if e.group is not None else None)
+
+    def engine_builds(self) -> None:
+        """Each engine's version where the post writes one per engine (``engine_versions``: "vLLM
+        0.5.0 vs SGLang 0.2.0"): a claim or group of that engine (after ``fill``) gets its engine's
+        version as ``build`` where it has none or has another engine's; a claim of an engine with
+        no version of its own loses another engine's.  The group's conditions are its rows'."""
+        versions = engine_versions(self.post.text)
+        if not versions:
+            return
+        owner = {v: e for e, v in versions.items()}
+
+        def settle(cond: dict, engine: object, origins: dict[str, str]) -> None:
+            build = cond.get("build")
+            if not isinstance(engine, str):
+                return
+            theirs = isinstance(build, str) and owner.get(build) not in (None, engine)
+            if engine in versions and (build is None or theirs):
+                cond["build"] = versions[engine]
+                origins["build"] = f"{engine} {versions[engine]}, as the post writes it"
+            elif theirs:
+                del cond["build"]
+
+        engine_of: dict[str, object] = {}
+        for g in self.out.groups:
+            cond = g.fields.get("conditions")
+            if isinstance(cond, dict):
+                engine_of[g.id] = cond.get("engine")
+                settle(cond, cond.get("engine"), g.origins)
+        for e in self.out.entries:
+            cond = e.fields.get("conditions")
+            if e.kind != "claim" or not isinstance(cond, dict):
+                continue
+            if e.group is None or "engine" in cond or "build" in cond:
+                settle(cond, cond.get("engine", engine_of.get(e.group or "")), e.origins)
 
     def repeated_runs(self) -> None:
         """The same result line printed again in one block with new numbers ("total  19.72 ms,

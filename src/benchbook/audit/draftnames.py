@@ -886,10 +886,12 @@ def engine_of_cell(cell: str, named: set[str]) -> str | None:
 
 
 #: a cell naming an engine and the version it ran ("llamafile-0.7", "Ollama 0.30.4", "vLLM (v0.6.3)",
-#: "sglang==0.4.1", "llama.cpp b4567", "llama.cpp 2024-03-26")
+#: "sglang==0.4.1", "llama.cpp b4567", "llama.cpp 2024-03-26", a commit "llama.cpp 59778f0"), a
+#: remark in parentheses after it ("(cuda)") allowed
 _ENGINE_VERSION_CELL = re.compile(
     rf"(?P<e>{ENGINE_SPELLINGS})(?:\s+|-|\s*==\s*|\s*@\s*|\s*\(\s*)(?:(?:version|ver\.?)\s*)?"
-    r"(?P<v>v?\d+(?:\.\d+)+(?:\.post\d+)?|b\d{3,5}|\d{4}-\d{2}-\d{2})\)?",
+    r"(?P<v>v?\d+(?:\.\d+)+(?:\.post\d+)?|b\d{3,5}|\d{4}-\d{2}-\d{2}|(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12})"
+    r"\)?(?:\s*\([^()]*\))?",
     re.IGNORECASE,
 )
 

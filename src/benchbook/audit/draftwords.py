@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 
-from .draftnames import ENGINE_SPELLINGS
+from .draftnames import ENGINE_SPELLINGS, engine_of_cell
 
 #: a token count, its thousands grouped by commas or not ("32,768 tokens", "32768", "32K", "1.5K")
 _K = r"(?P<n>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
@@ -220,7 +220,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # "Ollama 0.5.7", "vLLM version 0.7.3", "Ollama(Ver. 0.11.4)", "LM Studio (v0.3.23)"
             # glued by a dash or pinned ("llamafile-0.7", "sglang==0.4.1", "vllm@0.6.3"); a number
             # with a unit after it is a result, no version ("Ollama 45.2 tok/s", "vLLM 1.5x")
-            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}(?:\s+|\s*\(\s*|-(?=v?\d+\.\d)|\s*==\s*|@)"
+            # the word "version" in other languages too ("vLLM版本:0.3.3", "Ollama バージョン 0.5")
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}"
+            r"(?:\s*(?:版本|バージョン|верси[яи])\s*[:：=]?\s*|\s+|\s*\(\s*|-(?=v?\d+\.\d)|\s*==\s*|@)"
             r"(?:(?:version|ver\.?)\s*)?"
             r"(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
             r"(?![A-Za-z0-9_.%×]|\s*(?:[a-zA-Z]+/|[xX×](?!\w)|%|tok|tps|token|ms\b|s\b|sec|second|GB|GiB|MB|MiB))",
@@ -383,6 +385,22 @@ _BOUND_BEFORE = re.compile(
 _NO_TASK = re.compile(
     r"(?:max(?:imum)?|total|average|mean|final|model|text|token|input|output|the|an?)(?:\s+\w+)?", re.I
 )
+
+
+def engine_versions(text: str) -> dict[str, str]:
+    """engine -> the one version ``text`` writes beside its name (the ``version`` patterns of
+    ``_SETTINGS``: "vLLM 0.5.0 vs SGLang 0.2.0" -> {"vLLM": "0.5.0", "SGLang": "0.2.0"}), the engine
+    as ``draftnames`` spells it; an engine written with two versions ("0.7.0 is slower than 0.6.8")
+    names none."""
+    seen: dict[str, set[str]] = {}
+    for pat, kind in _SETTINGS:
+        if kind != "version":
+            continue
+        for m in pat.finditer(text):
+            engine = engine_of_cell(m.group("e"), set())
+            if engine is not None:
+                seen.setdefault(engine, set()).add(m.group("v"))
+    return {e: vs.pop() for e, vs in seen.items() if len(vs) == 1}
 
 
 def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
