@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from benchbook.audit.draftcore import machine_float, plain_value
-from benchbook.audit.draftnames import engine_version_cell
+from benchbook.audit.draftnames import engine_version_cell, mentions
 from benchbook.audit.drafttable import _EMPTY
 from benchbook.audit.draftwords import engine_versions, settings_in_words
 from drafting import conditions as _cond
@@ -254,3 +254,27 @@ def test_an_engine_cell_with_a_commit_and_its_backend(tmp_path):
     )
     cond = _cond(cf, cf.claims[0])
     assert (cond.get("engine"), cond.get("build"), cond.get("backend")) == ("llama.cpp", "59778f0", "CUDA")
+
+
+@pytest.mark.parametrize(
+    ("text", "quant"),
+    [
+        ("At 4-bit quantization, it reaches about 16 tok/s", "4-bit"),
+        ("Qwen 2.5 72b 8 bit GGUF: 7.68 tokens/sec", "8 bit"),
+        ("vLLM AWQ generates more tokens", "AWQ"),
+        ("identical formats (GPTQ-INT4) on both", "GPTQ-INT4"),
+        ("执行 4 位量化的 DeepSeek-R1-Distill-Llama-70B 模型", "4-bit"),
+        ("модель в 4-битном формате", "4-bit"),
+        ("the weights quantized to 4 bits", "4 bits"),
+    ],
+)
+def test_a_quantisation_in_words(text, quant):
+    assert [m.value for m in mentions(text) if m.path == "quant"] == [quant]
+
+
+@pytest.mark.parametrize(
+    "text", ["FP16 KV cache on both", "65.4 TF fp16", "a 64-bit build", "4 bits per weight"]
+)
+def test_no_quantisation_of_the_weights(text):
+    """Control: a precision alone (KV cache, compute) and a bit width that is no quantisation."""
+    assert [m.value for m in mentions(text) if m.path == "quant"] == []

@@ -277,6 +277,17 @@ _QUANT_WORD = re.compile(
     r"|(?<![\w.-])MXFP4(?![\w-])",
     re.ASCII,
 )
+#: a quantisation in words, the model's weights': a bit width the words call a quantisation or a
+#: format ("4-bit quantization", "quantized to 4 bits", "8 bit GGUF", "4 位量化", "4-битном формате"),
+#: or a weight-quantisation method alone ("vLLM AWQ", "GPTQ-Int4", "EXL2", "NVFP4"); FP16, BF16 and
+#: FP8 alone are not read (a KV cache's or the compute's precision as often as the weights')
+_BITS_QUANT = re.compile(
+    r"(?<![\w.-])(?P<b>\d{1,2}[- ]?bits?)(?=[\s-]+(?:quant\w*|GGUF|MLX|weights|format|precision)\b)"
+    r"|\bquantized\s+to\s+(?P<t>\d{1,2}[- ]?bits?)\b"
+    r"|(?<![\w.])(?P<z>\d{1,2})\s*(?:位|比特)\s*量化"
+    r"|(?<![\w.])(?P<r>\d{1,2})[- ]?бит\w*\s+(?:формат|квантован)"
+    r"|(?<![\w.-])(?P<m>(?:AWQ|GPTQ)(?:[- ](?:INT\d|Int\d|int\d|\d-?bit))?|EXL2|NVFP4)(?![\w-])",
+)
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
 _FA = re.compile(
     r"(?<![\w-])(?:-fa|--flash-attn|flash[ -]attention)\s*(?:=|:)?\s*(?P<w>on|off|1|0|enabled|disabled)\b"
@@ -488,6 +499,11 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _QUANT_WORD.finditer(text):
         if not any(a <= m.start() < b for a, b in spans):  # not the quant of a model name above
             out.append(Mention(m.start(), "quant", m.group(0)))
+    for m in _BITS_QUANT.finditer(text):  # "At 4-bit quantization", "vLLM AWQ"
+        if not any(a <= m.start() < b for a, b in spans):
+            bits = m.group("z") or m.group("r")
+            told = bits and f"{bits}-bit" or next(g for g in m.group("b", "t", "m") if g)
+            out.append(Mention(m.start(), "quant", told))
     for m in _BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
     for m in _FA.finditer(text):
