@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from benchbook.audit.draftcore import machine_float, plain_value
-from benchbook.audit.draftnames import engine_version_cell, mentions
+from benchbook.audit.draftnames import cpu_names, engine_version_cell, mentions
 from benchbook.audit.drafttable import _EMPTY
 from benchbook.audit.draftwords import engine_versions, settings_in_words
 from drafting import conditions as _cond
@@ -278,3 +278,45 @@ def test_a_quantisation_in_words(text, quant):
 def test_no_quantisation_of_the_weights(text):
     """Control: a precision alone (KV cache, compute) and a bit width that is no quantisation."""
     assert [m.value for m in mentions(text) if m.path == "quant"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "hardware"),
+    [
+        ("on a Jetson Thor", "NVIDIA Jetson Thor"),
+        ("NVIDIA Jetson AGX Orin 64GB version", "NVIDIA Jetson AGX Orin 64GB"),
+        ("IGX Orin numbers", "NVIDIA IGX Orin"),
+    ],
+)
+def test_nvidias_embedded_modules(text, hardware):
+    assert [m.value for m in mentions(text) if m.path == "hardware"] == [hardware]
+
+
+@pytest.mark.parametrize(
+    ("text", "cpus"),
+    [
+        ("Ryzen 7 5700G", ["AMD Ryzen 7 5700G"]),
+        ("Intel Core Ultra 9 275HX (24 cores)", ["Intel Core Ultra 9 275HX"]),
+        ("dual Xeon Gold 6338", ["2x Intel Xeon Gold 6338"]),
+        ("Threadripper 1920X", ["AMD Ryzen Threadripper 1920X"]),
+        ("i9-13900K and an EPYC 9654", ["Intel Core i9-13900K", "AMD EPYC 9654"]),
+        ("AMD 5700G", []),  # the tier is not written: no name to give
+    ],
+)
+def test_cpu_names(text, cpus):
+    assert cpu_names(text) == cpus
+
+
+def test_the_posts_one_cpu_is_the_machine_where_no_other_is_named(tmp_path):
+    """p210's kind: "Hardware: Intel Core Ultra 9 275HX" and no GPU: the CPU ran the claims."""
+    cf = _drafted(
+        "# TinyLlama on a laptop CPU\n\n- Hardware: Intel Core Ultra 9 275HX\n\nDecode ran at 41.2 tok/s.\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c).get("hardware") for c in cf.claims] == ["Intel Core Ultra 9 275HX"]
+
+
+def test_a_cpu_beside_a_gpu_is_not_the_machine(tmp_path):
+    """Control: "RTX 4090 with a Ryzen 9 7950X": the GPU is the machine the run measures."""
+    cf = _drafted("# Decode\n\nOn my RTX 4090 with a Ryzen 9 7950X, decode ran at 141.2 tok/s.\n", tmp_path)
+    assert [_cond(cf, c).get("hardware") for c in cf.claims] == ["NVIDIA GeForce RTX 4090"]

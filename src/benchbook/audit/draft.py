@@ -58,7 +58,7 @@ from .draftcontext import fill, header_settings
 from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
 from .draftheadlines import headline_statements
 from .draftmetric import settle_phases, settle_rates, settle_sizes, settle_stat_columns, settle_times
-from .draftnames import CLAUSE_ONLY, header_decoding, mentions, model_cell
+from .draftnames import CLAUSE_ONLY, cpu_names, header_decoding, mentions, model_cell
 from .draftprose import family, labelled_bare, number_text, numbers
 from .draftrepeats import stated_repeats
 from .draftsentences import RATE_LINE, Sentences
@@ -385,6 +385,7 @@ class _Drafter(Tables, Sentences):
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         self.serving_batches()
         self.engine_builds()  # "vLLM 0.5.0 vs SGLang 0.2.0": each engine's claims its own version
+        self.cpu_machine()  # "Ryzen 7 5700G" and no GPU: the CPU ran them
         stated_repeats(self.post, self.out.entries, self.out.groups)  # "median of 3 runs"
         self.repeated_runs()
         settle_rates(self.out.entries, self.out.groups)  # one stream's rate or many streams'
@@ -440,6 +441,36 @@ class _Drafter(Tables, Sentences):
                 continue
             if e.group is None or "engine" in cond or "build" in cond:
                 settle(cond, cond.get("engine", engine_of.get(e.group or "")), e.origins)
+
+    def cpu_machine(self) -> None:
+        """A post that names one CPU (``cpu_names``) and, for a claim, no other machine: the CPU
+        is that claim's ``hardware`` (a CPU-only run: "Ryzen 7 5700G", "Intel Core Ultra 9 275HX"). A
+        CPU beside a named GPU is not read as the machine (``mentions`` reads no CPU); a claim
+        quoting someone else (``origin``) keeps what its sentence says."""
+        cpus = cpu_names(self.post.text)
+        if len(cpus) != 1:
+            return
+        cpu = cpus[0]
+        has_machine: dict[str, bool] = {}
+        rows_named: set[str] = (
+            set()
+        )  # the groups a row of which names its machine (once: per group quadratic)
+        for e in self.out.entries:
+            if e.group is not None and "hardware" in (e.fields.get("conditions") or {}):
+                rows_named.add(e.group)
+        for g in self.out.groups:
+            cond = g.fields.setdefault("conditions", {})
+            if "hardware" not in cond and g.id not in rows_named:
+                cond["hardware"] = cpu
+                g.origins["hardware"] = "the post's one CPU, no other machine named"
+            has_machine[g.id] = True
+        for e in self.out.entries:
+            if e.kind != "claim" or e.group in has_machine or "origin" in e.fields:
+                continue
+            cond = e.fields.setdefault("conditions", {})
+            if "hardware" not in cond:
+                cond["hardware"] = cpu
+                e.origins["hardware"] = "the post's one CPU, no other machine named"
 
     def repeated_runs(self) -> None:
         """The same result line printed again in one block with new numbers ("total  19.72 ms,

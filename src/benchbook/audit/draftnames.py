@@ -39,7 +39,7 @@ _NV = r"(?:NVIDIA\s+)?(?:GeForce\s+)?"
 _HARDWARE = re.compile(
     # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
     # positions are passed over at once
-    r"(?=[\dABDEFGHILMNPQRSTVWabdefghilmnpqrstvw])(?<![A-Za-z0-9_-])"
+    r"(?=[\dABDEFGHIJLMNPQRSTVWabdefghijlmnpqrstvw])(?<![A-Za-z0-9_-])"
     # a count of the devices: "2x", "4×", "three P40s", "two 3090s", "dual 4090", "a pair of 3090s",
     # "quad P40" ("1x4090": one, no count)
     r"(?:(?P<count>[1-8])\s?[x×]\s*|(?P<wcount>two|three|four|five|six|seven|eight|dual|twin|quad"
@@ -83,6 +83,10 @@ _HARDWARE = re.compile(
     r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?![\w-])"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{3}X?)\b"
     r"|(?P<spark>DGX Spark|Strix Halo)"
+    # NVIDIA's embedded modules ("Jetson Thor", "Jetson AGX Orin 64GB", "Jetson Orin Nano", "IGX Orin"):
+    # the memory names the module's SKU
+    r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?)"
+    r"(?:\s(?P<jmem>\d{1,3})\s?GB)?(?![\w-])"
     r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×]))"
     # not a decimal or a percentage ("4090.5", "4090%"); a full stop ends the sentence ("on a 4090.")
     r"(?P<bare>[1-5]0[5-9]0)(?:\s?(?P<bares>Ti|Super)\b)?s?(?![\w%-]|\.\d)"
@@ -378,6 +382,8 @@ def hardware_name(m: re.Match) -> str:
     elif g["bare"]:
         suffix = {"ti": " Ti", "super": " Super"}.get((g["bares"] or "").lower(), "")
         name = f"NVIDIA GeForce RTX {g['bare']}{suffix}"
+    elif g.get("jetson"):
+        name = "NVIDIA " + re.sub(r"\s+", " ", g["jetson"]) + (f" {g['jmem']}GB" if g.get("jmem") else "")
     elif g["igpu"]:
         name = f"AMD Radeon {g['igpu'].upper()}"  # "Radeon 8060S": an APU's graphics
     elif g["ryzen"]:
@@ -885,6 +891,47 @@ _VENUE = re.compile(
     r"[(（](?P<v>[^()（）]*?\b(?:issues?|pull\s+requests?|PRs?|discussions?|README|comments?)\b[^()（）]*)[)）]\s*$",
     re.IGNORECASE,
 )
+
+
+#: a CPU by its product name ("AMD Ryzen 9 7950X", "Ryzen 7 5700G", "Threadripper 1920X", "EPYC
+#: 7773X", "Intel Core Ultra 9 275HX", "Core i9-13900K", "i7-12700H", "Xeon Gold 6338", "Xeon E5-2680
+#: v4"), a count before it ("dual Xeon Gold 6338", "2x EPYC 9654"); not read as ``hardware`` in
+#: ``mentions`` (a CPU beside a GPU is not the machine a GPU run measures): ``cpu_names``
+_CPU = re.compile(
+    r"(?<![\w-])(?:(?P<count>[1-8])\s?[x×]\s*|(?P<wcount>dual|two|quad)\s+)?(?:"
+    r"(?:AMD\s+)?(?P<ryzen>Ryzen\s(?:Threadripper\s(?:PRO\s)?\d{4}[A-Z]{0,3}|[3579]\s(?:PRO\s)?\d{4}[A-Z0-9]{0,3}))"
+    r"|(?:AMD\s+)?(?P<tr>Threadripper\s(?:PRO\s)?\d{4}[A-Z]{0,3})"
+    r"|(?:AMD\s+)?(?P<epyc>EPYC\s\d{4}[A-Z0-9]{0,2})"
+    r"|(?:Intel\s+)?(?:Core\s+)?(?P<ultra>Ultra\s[579]\s\d{3}[A-Z]{0,2})"
+    r"|(?:Intel\s+)?(?:Core\s+)?(?P<core>i[3579][- ]\d{4,5}[A-Z]{0,3})"
+    r"|(?:Intel\s+)?(?P<xeon>Xeon\s(?:(?:Gold|Silver|Platinum|Bronze|Max|w[3579]|E[357])[\s-])?[A-Z]?\d{4}[A-Z0-9]{0,3}(?:\s?v\d)?)"
+    r")(?![\w-])",
+    re.ASCII,
+)
+
+
+def cpu_names(text: str) -> list[str]:
+    """The CPUs ``text`` names (``_CPU``), each as its vendor writes it, in order, once each:
+    "Ryzen 7 5700G" -> "AMD Ryzen 7 5700G", "i9-13900K" -> "Intel Core i9-13900K", "dual Xeon Gold
+    6338" -> "2x Intel Xeon Gold 6338"."""
+    out: list[str] = []
+    for m in _CPU.finditer(text):
+        g = m.groupdict()
+        if g["ryzen"] or g["tr"]:
+            name = "AMD " + ("Ryzen " if g["tr"] else "") + (g["ryzen"] or g["tr"])
+        elif g["epyc"]:
+            name = f"AMD {g['epyc']}"
+        elif g["ultra"]:
+            name = f"Intel Core {g['ultra']}"
+        elif g["core"]:
+            name = "Intel Core " + g["core"].replace(" ", "-")
+        else:
+            name = f"Intel {g['xeon']}"
+        n = g["count"] or {"dual": "2", "two": "2", "quad": "4"}.get((g["wcount"] or "").lower())
+        name = f"{n}x {name}" if n and n != "1" else name
+        if name not in out:
+            out.append(re.sub(r"\s+", " ", name))
+    return out
 
 
 def engine_of_cell(cell: str, named: set[str]) -> str | None:
