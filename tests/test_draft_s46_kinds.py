@@ -10,6 +10,7 @@ import pytest
 
 from benchbook.audit.draftcore import machine_float, plain_value
 from benchbook.audit.draftnames import cpu_names, engine_version_cell, mentions
+from benchbook.audit.draftprose import metric_of
 from benchbook.audit.drafttable import _EMPTY
 from benchbook.audit.draftwords import engine_versions, settings_in_words
 from drafting import conditions as _cond
@@ -320,3 +321,14 @@ def test_a_cpu_beside_a_gpu_is_not_the_machine(tmp_path):
     """Control: "RTX 4090 with a Ryzen 9 7950X": the GPU is the machine the run measures."""
     cf = _drafted("# Decode\n\nOn my RTX 4090 with a Ryzen 9 7950X, decode ran at 141.2 tok/s.\n", tmp_path)
     assert [_cond(cf, c).get("hardware") for c in cf.claims] == ["NVIDIA GeForce RTX 4090"]
+
+
+@pytest.mark.parametrize(
+    "before", ["GPU利用率(%): ", "GPUの使用率は", "GPU utilization ", "GPU util: ", "загрузка GPU "]
+)
+def test_a_gpus_busy_share(before):
+    assert metric_of("%", before) == "gpu_utilization"
+
+
+def test_a_gpus_memory_share_is_no_utilization():
+    assert metric_of("%", "GPU memory usage ") == "share"
