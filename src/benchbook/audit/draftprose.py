@@ -931,7 +931,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("time", r"\bload|로딩|ロード|加载|загрузк", "load_time"),
     ("time", r".", "duration"),
     ("ratio", r"accept|수락|採択|受理|接受", "acceptance_rate"),
-    # a GPU's busy share ("GPU utilization 92%", "GPU利用率", "GPUの使用率は75%", "GPU 사용률", "загрузка GPU")
+    # a GPU's busy share ("GPU utilization 92%", "GPU利用率", "GPUの使用率は75%", "загрузка GPU")
     (
         "ratio",
         r"\bgpu[\s-]*(?:util\w*|usage|load|busy)|gpu\s*(?:の)?\s*(?:利用率|使用率|占用率|사용률)|загрузк\w*\s+gpu",
