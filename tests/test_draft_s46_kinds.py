@@ -332,3 +332,23 @@ def test_a_gpus_busy_share(before):
 
 def test_a_gpus_memory_share_is_no_utilization():
     assert metric_of("%", "GPU memory usage ") == "share"
+
+
+def test_key_value_pairs_pasted_without_a_fence(tmp_path):
+    """p195: "Pre: prompt_tps=27330.184, generation_tps=184.120, peak_memory=9.545" as a paragraph:
+    a program's key=value pairs whose keys name their unit (tps) are read as in a code block; the
+    key naming no unit (peak_memory) stays unread."""
+    cf = _drafted(
+        "# CUDA graphs\n\nH100\nPre:   prompt_tps=27330.184, generation_tps=184.120, peak_memory=9.545\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("prefill_tps", 27330.184, "tok/s"),
+        ("decode_tps", 184.12, "tok/s"),
+    ]
+
+
+def test_one_pair_in_a_sentence_is_prose(tmp_path):
+    """Control: a sentence with one "n=4" is no program's line."""
+    cf = _drafted("# Runs\n\nWith n=4 the decode ran at 41.2 tok/s.\n", tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(41.2, "tok/s")]

@@ -588,6 +588,10 @@ def _rate_labelled(text: str) -> bool:
     )
 
 
+#: one ``key=value`` pair of a number, as a program prints it (no spaces around "=")
+_PAIR_SHAPE = re.compile(r"(?<![\w.])[A-Za-z_][\w.]*=\d+(?:\.\d+)?(?![\w.])")
+
+
 def _pasted(lines: list[tuple[int, str]]) -> set[int]:
     """The lines of ``lines`` that are tool output pasted without a code fence: two or more
     consecutive lines each ``label: value`` with no unit written after the value (``Total output
@@ -599,9 +603,10 @@ def _pasted(lines: list[tuple[int, str]]) -> set[int]:
 
 def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result]:
     """The results stated by ``lines`` (``(line, text)``, module doc), in line order: in a code block
-    (``code``) every shape; in prose llama.cpp's timing lines and a run of pasted ``label: value``
-    lines with no unit written (``_pasted``: the unit from the label); a sentence "Speed: 40 t/s" is
-    the prose reader's."""
+    (``code``) every shape; in prose llama.cpp's timing lines, a run of pasted ``label: value``
+    lines with no unit written (``_pasted``: the unit from the label) and a line of two or more
+    ``key=value`` pairs (``_PAIR_SHAPE``, read by ``_pairs``); a sentence "Speed: 40 t/s" is the prose
+    reader's."""
     out: list[Result] = []
     pasted = set() if code else _pasted(lines)
     section: str | None = None
@@ -614,6 +619,10 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
         got = _timing(n, t)
         if not got and (n in pasted or not code and _rate_labelled(t)):
             got = _labelled(n, t)
+        if not got and not code and len(_PAIR_SHAPE.findall(t)) >= 2:
+            # a run's "key=value" pairs pasted without a code fence ("Pre: prompt_tps=27330.184,
+            # generation_tps=184.120, peak_memory=9.545"): a program printed them, as in a block
+            got = _pairs(n, t)
         if not got and TIMING_LINE.search(t) is None and code:
             got = (
                 _tap(n, t)
