@@ -1534,12 +1534,15 @@ class Sides(DraftCore):
         change drafted as a claim after a pair with no unit ("41.3 -> 63.5 (+54%)" in a title,
         ``change_claim``: the pair gives the stated change) where the post has one claim of each
         value, in one unit and metric (the table below it).  Called once every claim is drafted."""
+        units_of: dict[str, list[str | None]] = {}  # value text -> its units: per pair, quadratic
+        for v, u in self.by_value:
+            units_of.setdefault(v, []).append(u)
         for cid, a, b in self.bare_pairs:
             # "41.3 -> 63.5 (+54%)" in a title over the table that states 41.3 and 63.5 tok/s
             entry = self.claims.get(cid)
             pair = [
                 (x[0], y[0])
-                for u in self._units_of(a)
+                for u in units_of.get(a, [])
                 for x, y in [(self.by_value.get((a, u), []), self.by_value.get((b, u), []))]
                 if len(x) == 1 and len(y) == 1 and self.metric_of_claim(x[0]) == self.metric_of_claim(y[0])
             ]
@@ -1551,14 +1554,22 @@ class Sides(DraftCore):
         # a pair the body relates itself ("141 tok/s against 60 tok/s (2x)"): a coarse summary above
         # it stays a claim (``draftheadlines`` decides where the digits name one relation)
         related = {c for e in self.out.entries if e.kind == "statement" for c in e.fields.get("of") or []}
+        # the claims of each metric and of each line, once (per multiple claim, a pass over every claim
+        # was quadratic in a long post); a multiple replaced below is no rate of a phase nor a side
+        by_metric: dict[str, list[str]] = {}
+        on_line: dict[object, list[str]] = {}
+        for c in self.claim_ids:
+            if c in self.claims:
+                by_metric.setdefault(str(self.metric_of_claim(c)), []).append(c)
+                on_line.setdefault(self.claims[c].fields.get("source_line"), []).append(c)
         for cid, phase in self.multiple_claims:
             entry = self.claims.get(cid)
             if entry is None or "value" not in entry.fields:
                 continue
-            if self.line_pair(entry, cid, related):
+            if self.line_pair(entry, cid, related, on_line.get(entry.fields.get("source_line"), [])):
                 continue
             line = entry.fields.get("source_line")
-            rates = [c for c in self.claims if c != cid and self.metric_of_claim(c) == phase]
+            rates = [c for c in by_metric.get(phase, []) if c != cid and c in self.claims]
             if len(rates) != 2 or not isinstance(line, int):
                 continue
             lines = [self.claims[c].fields.get("source_line") for c in rates]
@@ -1577,20 +1588,22 @@ class Sides(DraftCore):
             note = f"sides found below it: the post's only two {phase} claims ({implied:.2f})"
             self._replace_claim(entry, cid, "ratio", "x", [big, small], note)
 
-    def line_pair(self, entry: Entry, cid: str, related: set[str]) -> bool:
+    def line_pair(self, entry: Entry, cid: str, related: set[str], on_line: list[str] | None = None) -> bool:
         """A multiple drafted as a claim (``multiple_claim``: "**Warm chats 7.7× faster.**") whose
         line (its paragraph or bullet) states the pair it is the quotient of ("... drops from 271 ms
         to 35 ms" after it): the one pair of the line's other claims of one metric and unit whose
         larger over smaller gives the stated digits (``draftbyvalue.fitting_pair``: "2×" is too
         coarse to pick a pair), no statement relating them already: a ratio statement of them, the
-        larger first (faster and slower alike), in the claim's place.  True when drafted."""
+        larger first (faster and slower alike), in the claim's place.  True when drafted.
+        ``on_line``: the claims of the entry's line where the caller indexed them (else all)."""
         line, stated = entry.fields.get("source_line"), plain_value(str(entry.fields["value"]))
         if not isinstance(line, int) or stated is None or stated <= 1:
             return False
         mine = [
             c
-            for c in self.claim_ids
+            for c in (self.claim_ids if on_line is None else on_line)
             if c != cid
+            and c in self.claims
             and self.claims[c].fields.get("source_line") == line
             and family(self.profile[c][0]) not in ("ratio", "multiple", None)
         ]
@@ -1610,10 +1623,6 @@ class Sides(DraftCore):
             return False
         self._replace_claim(entry, cid, "ratio", "x", pair, "sides found by value: the pair its line states")
         return True
-
-    def _units_of(self, value: str) -> list[str | None]:
-        """The units claims of the value text ``value`` are drafted in."""
-        return [u for v, u in self.by_value if v == value]
 
     def _replace_claim(
         self, entry: Entry, cid: str, kind: str, unit: str, sides: list[str], note: str
