@@ -352,3 +352,21 @@ def test_one_pair_in_a_sentence_is_prose(tmp_path):
     """Control: a sentence with one "n=4" is no program's line."""
     cf = _drafted("# Runs\n\nWith n=4 the decode ran at 41.2 tok/s.\n", tmp_path)
     assert [(c.value, c.unit) for c in cf.claims] == [(41.2, "tok/s")]
+
+
+def test_labels_stacked_over_their_values(tmp_path):
+    """p206: a summary copied a cell a line ("Mean TTFT (ms)" over "24437.27"): each value is read
+    under the label above it, with its statistic."""
+    cf = _drafted(
+        "# Regression\n\n**sgl-kernel 0.3.5**\nMean E2E Latency (ms)\n35783.34\nMean TTFT (ms)\n24437.27\n"
+        "P99 ITL (ms)\n54.95\n",
+        tmp_path,
+    )
+    got = [(c.metric, c.value, c.unit, c.source_line) for c in cf.claims]
+    assert got == [("latency", 35783.34, "ms", 5), ("ttft", 24437.27, "ms", 7), ("itl", 54.95, "ms", 9)]
+
+
+def test_one_label_over_one_number_is_no_run(tmp_path):
+    """Control: a lone "Latency (ms)" line over a number is not read as a stacked summary."""
+    cf = _drafted("# Notes\n\nLatency (ms)\n35\n\nThat is all.\n", tmp_path)
+    assert cf.claims == []

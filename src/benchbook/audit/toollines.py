@@ -48,6 +48,7 @@ describes the machine.  The metric comes from the label (``label_metric``, then 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..ingest.serverlog import TIMING_LINE
 from .draftprose import family, metric_of, numbers, unit_of
@@ -601,6 +602,25 @@ def _pasted(lines: list[tuple[int, str]]) -> set[int]:
     return {n for n in bare if n - 1 in have or n + 1 in have}
 
 
+#: a line holding one number alone ("35783.34", "1,024"), the value under a label line
+_VALUE_ALONE = re.compile(r"\s*(?P<v>\d[\d,]*(?:\.\d+)?)\s*")
+
+
+def _stacked(lines: list[tuple[int, str]]) -> dict[int, str]:
+    """value line -> its label, for a run of two or more label lines each followed by a line of its
+    value alone (a rendered table or a tool's summary copied a cell a line: "Mean TTFT (ms)" over
+    "24437.27"): the label names a unit (``label_unit``), holds no "=" or ":", and is no number."""
+    out: dict[int, str] = {}
+    for (n, label), (m, value) in zip(lines, lines[1:], strict=False):
+        text = label.strip().strip("*_")
+        if m != n + 1 or not _VALUE_ALONE.fullmatch(value) or _VALUE_ALONE.fullmatch(text):
+            continue
+        if len(text) <= 60 and not re.search(r"[:=]", text) and label_unit(text) is not None:
+            out[m] = text
+    lone = {m for m in out if m - 2 not in out and m + 2 not in out}
+    return {m: t for m, t in out.items() if m not in lone}
+
+
 def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result]:
     """The results stated by ``lines`` (``(line, text)``, module doc), in line order: in a code block
     (``code``) every shape; in prose llama.cpp's timing lines, a run of pasted ``label: value``
@@ -609,10 +629,16 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
     reader's."""
     out: list[Result] = []
     pasted = set() if code else _pasted(lines)
+    stacked = _stacked(lines)
     section: str | None = None
     for n, t in lines:
         if len(t) > 400:
             continue  # no tool prints a result line this long; a long line is prose or data
+        if n in stacked:  # "Mean TTFT (ms)" over "24437.27": the value read under its label
+            lead = len(t) - len(t.lstrip())
+            got = _labelled(n, f"{stacked[n]}: {t.strip()}")
+            out.extend(replace(r, start=lead, end=lead + len(t.strip())) for r in got)
+            continue
         if code and (head := _SECTION.match(t)) is not None:
             section = unit_of(head.group("u")) if head.group("u") else None
             continue
