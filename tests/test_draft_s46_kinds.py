@@ -370,3 +370,16 @@ def test_one_label_over_one_number_is_no_run(tmp_path):
     """Control: a lone "Latency (ms)" line over a number is not read as a stacked summary."""
     cf = _drafted("# Notes\n\nLatency (ms)\n35\n\nThat is all.\n", tmp_path)
     assert cf.claims == []
+
+
+def test_tensorrt_llms_benchmark_line(tmp_path):
+    """p208: TensorRT-LLM's benchmark.py prints one long line of "key value" pairs, units in the
+    keys' parentheses ("latency(ms) 4409.816") or words ("tokens_per_sec 43.09"); settings
+    ("batch_size 1") are no results."""
+    line = (
+        "[BENCHMARK] model_name llama_13b world_size 2 batch_size 1 input_length 710 output_length 190 "
+        "tokens_per_sec 43.09 latency(ms) 4409.816 generation_time(ms) 3751.546"
+    )
+    cf = _drafted(f"# TRT-LLM\n\n```\n{line}\n```\n", tmp_path)
+    got = [(c.metric, c.value, c.unit) for c in cf.claims]
+    assert got == [("decode_tps", 43.09, "tok/s"), ("latency", 4409.816, "ms"), ("duration", 3751.546, "ms")]

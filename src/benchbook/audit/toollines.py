@@ -71,7 +71,14 @@ _LABELLED = re.compile(
     r"\s*+(?P<rest>\([^()]*\)|[#;|].*|//.*)?\s*$"
 )
 #: a ``key=value`` or ``"key": value`` pair: the key one word (``ttft_ms``, ``timings.prompt_ms``)
-_PAIR = re.compile(rf"(?<![\w/.\"])\"?(?P<k>[A-Za-z_][\w.]*)\"?\s*[:=]\s*(?P<v>{_NUM})(?![\w.])(?!\s?[%/])")
+_PAIR = re.compile(
+    # a unit in parentheses may end the key (TensorRT-LLM's "latency(ms)", "build_time(s)")
+    rf"(?<![\w/.\"])\"?(?P<k>[A-Za-z_][\w.]*(?:\([A-Za-z/]{{1,8}}\))?)\"?\s*[:=]\s*(?P<v>{_NUM})(?![\w.])(?!\s?[%/])"
+)
+#: TensorRT-LLM's ``benchmarks/python/benchmark.py`` result line: "[BENCHMARK] model_name llama_13b
+#: world_size 2 ... latency(ms) 4409.816 ... tokens_per_sec 43.09": keys and values parted by spaces
+_TRT_BENCHMARK = re.compile(r"^\s*\[BENCHMARK\]\s")
+_SPACED_PAIR = re.compile(rf"(?<=\s)(?P<k>[A-Za-z_][\w.]*(?:\([A-Za-z/]{{1,8}}\))?) (?P<v>{_NUM})(?=\s|$)")
 #: a perplexity: ``PPL=1.79``, llama-perplexity's ``Final estimate: PPL = 5.9066 +/- 0.03336``,
 #: ``perplexity: 6.12``
 _PPL = re.compile(
@@ -232,8 +239,11 @@ def label_unit(label: str) -> str | None:
 
 def _key_unit(key: str) -> str | None:
     """The unit a key names by its words (``_KEY_UNITS``; ``tok_s``, ``tokens_per_second``,
-    ``per_second``: tok/s), None if none."""
+    ``per_second``: tok/s) or in parentheses at its end (``latency(ms)``), None if none."""
     low = key.lower()
+    paren = re.search(r"\(([a-z/]{1,8})\)$", low)
+    if paren is not None:
+        return unit_of(paren.group(1)) or unit_of(paren.group(1).upper())
     if re.search(r"(?:^|[_.])(?:tok(?:ens)?_(?:per_)?s(?:ec(?:ond)?)?|per_second|t_s)(?:$|[_.])", low):
         return "tok/s"
     words = re.split(r"[_.\-]+", low)
@@ -480,9 +490,11 @@ def _segments(n: int, text: str) -> list[Result]:
 
 
 def _pairs(n: int, text: str) -> list[Result]:
-    """The results of the ``key=value`` / ``"key": value`` pairs of a line whose key names a unit."""
+    """The results of the ``key=value`` / ``"key": value`` pairs of a line whose key names a unit;
+    on TensorRT-LLM's ``[BENCHMARK]`` line, its ``key value`` pairs (``_SPACED_PAIR``)."""
     out: list[Result] = []
-    for p in _PAIR.finditer(text):
+    pairs = _SPACED_PAIR if _TRT_BENCHMARK.match(text) else _PAIR
+    for p in pairs.finditer(text):
         key = p.group("k")
         words = re.sub(r"[_.\-]+", " ", key)
         unit = _key_unit(key)
@@ -632,8 +644,8 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
     stacked = _stacked(lines)
     section: str | None = None
     for n, t in lines:
-        if len(t) > 400:
-            continue  # no tool prints a result line this long; a long line is prose or data
+        if len(t) > 400 and not (_TRT_BENCHMARK.match(t) and len(t) < 2000):
+            continue  # no tool prints a result line this long (but TensorRT-LLM's one line of all)
         if n in stacked:  # "Mean TTFT (ms)" over "24437.27": the value read under its label
             lead = len(t) - len(t.lstrip())
             got = _labelled(n, f"{stacked[n]}: {t.strip()}")
@@ -645,7 +657,7 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
         got = _timing(n, t)
         if not got and (n in pasted or not code and _rate_labelled(t)):
             got = _labelled(n, t)
-        if not got and not code and len(_PAIR_SHAPE.findall(t)) >= 2:
+        if not got and not code and (len(_PAIR_SHAPE.findall(t)) >= 2 or _TRT_BENCHMARK.match(t)):
             # a run's "key=value" pairs pasted without a code fence ("Pre: prompt_tps=27330.184,
             # generation_tps=184.120, peak_memory=9.545"): a program printed them, as in a block
             got = _pairs(n, t)
