@@ -383,3 +383,25 @@ def test_tensorrt_llms_benchmark_line(tmp_path):
     cf = _drafted(f"# TRT-LLM\n\n```\n{line}\n```\n", tmp_path)
     got = [(c.metric, c.value, c.unit) for c in cf.claims]
     assert got == [("decode_tps", 43.09, "tok/s"), ("latency", 4409.816, "ms"), ("duration", 3751.546, "ms")]
+
+
+def test_a_json_results_file_with_nested_statistics(tmp_path):
+    """p207: a results file pasted as JSON, statistics nested under keys naming the quantity and
+    its unit ("ttft_ms": {"min": ...}): each statistic a claim of that metric and unit, the run's
+    model from its "model" path, the machine float exact."""
+    cf = _drafted(
+        "# vllm-mlx on an M4 Pro\n\n```\n{\n"
+        '  "model": "~/models/mlx-community/Qwen3-0.6B-8bit",\n'
+        '  "ttft_ms": {\n    "mean": 74.63276680064155,\n    "p95": 83.6725410008512\n  },\n'
+        '  "latency_seconds": {\n    "max": 0.9872223750007834\n  }\n}\n```\n',
+        tmp_path,
+    )
+    got = [(c.metric, c.value, c.unit, (_cond(cf, c).get("other") or {}).get("stat")) for c in cf.claims]
+    assert got == [
+        ("ttft", 74.63276680064155, "ms", "mean"),
+        ("ttft", 83.6725410008512, "ms", "p95"),
+        ("latency", 0.9872223750007834, "s", "max"),
+    ]
+    assert {(_cond(cf, c).get("model"), _cond(cf, c).get("quant")) for c in cf.claims} == {
+        ("Qwen3-0.6B", "8bit")
+    }

@@ -257,7 +257,13 @@ def _stated(
             report = _REPORT_LINE.match(t)
             if report:
                 paths = ("model", "quant") if report.group("label").lower() == "model" else ("hardware",)
-                out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path in paths]
+                # a path: its last part that names something ("~/models/mlx-community/Qwen3-0.6B-8bit",
+                # "models/Llama-2-7B/ggml-model-q4_0.bin": the folder names the model)
+                parts = re.split(r"[/\\]", report.group("value").strip().strip('",'))
+                named = next((got for p in reversed(parts) if (got := mentions(p))), [])
+                out += [
+                    (x.path, x.value) for x in named or mentions(report.group("value")) if x.path in paths
+                ]
         script_settings("\n".join(t for _, t in rest), out)  # "torch_dtype=torch.float16"
         text = spec_summary(" ".join(t for _, t in rest), out)
         for pat, what in REQUEST_SETTINGS:  # and a request's parameters
@@ -383,7 +389,8 @@ def _cell_flags(block: Block) -> list[tuple[str, object]]:
 
 #: a line of pasted output reporting the machine or the model under its label (``_stated``)
 _REPORT_LINE = re.compile(
-    r"^\W*(?:\w+:\s+)?(?P<label>hardware|gpu|device\s?\d*|model|ggml_vulkan:\s\d+)\s*[:=]\s*(?P<value>.+)$",
+    # a JSON key too ('"model": "~/models/mlx-community/Qwen3-0.6B-8bit",')
+    r"^\W*(?:\w+:\s+)?(?P<label>hardware|gpu|device\s?\d*|model|ggml_vulkan:\s\d+)\"?\s*[:=]\s*(?P<value>.+)$",
     re.IGNORECASE,
 )
 

@@ -133,6 +133,7 @@ _ENGINES = {
     "mlxcel": "mlxcel",
     "mlx-serve": "mlx-serve",
     "mlx-vlm": "mlx-vlm",
+    "vllm-mlx": "vllm-mlx",
     "ik_llama": "ik_llama.cpp",
     "ik-llama.cpp": "ik_llama.cpp",
     "trtllm": "TensorRT-LLM",

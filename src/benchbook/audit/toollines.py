@@ -119,7 +119,7 @@ _SIZE_LABEL = re.compile(
     re.IGNORECASE,
 )
 #: a statistic leading a label ("Mean TTFT (ms)", "P99 ITL (ms)", "Median E2E Latency (ms)")
-_STAT = re.compile(r"^\s*(mean|median|avg|average|std|p\d{1,2}(?:\.\d+)?)\b", re.IGNORECASE)
+_STAT = re.compile(r"^\s*(mean|median|avg|average|std|min|max|p\d{1,2}(?:\.\d+)?)\b", re.IGNORECASE)
 #: words of a key (split at ``_`` ``.`` ``-``) -> the unit they name
 _KEY_UNITS = {
     "ms": "ms",
@@ -633,6 +633,23 @@ def _stacked(lines: list[tuple[int, str]]) -> dict[int, str]:
     return {m: t for m, t in out.items() if m not in lone}
 
 
+#: a JSON object's key opening a nested object on its line (``"ttft_ms": {``), and a closing brace
+_JSON_OPEN = re.compile(r'^\s*"(?P<k>[A-Za-z_][\w.]*)"\s*:\s*\{\s*$')
+_JSON_CLOSE = re.compile(r"^\s*\}\s*,?\s*$")
+_JSON_NUMBER = re.compile(rf'^\s*"(?P<k>[A-Za-z_][\w.]*)"\s*:\s*(?P<v>{_NUM})\s*,?\s*$')
+
+
+def _nested(n: int, text: str, keys: list[str]) -> list[Result]:
+    """The result of a JSON line ``"min": 66.97,`` inside objects opened by ``keys`` (``"ttft_ms":
+    {``): read as the pair ``min_ttft_ms=66.97`` (the statistic first, then what it is of: the unit
+    and metric from the outer key), at the line's own span."""
+    m = _JSON_NUMBER.match(text)
+    if m is None or not keys:
+        return []
+    got = _pairs(n, f"{m.group('k')}_{keys[-1]}={m.group('v')}")
+    return [replace(r, start=m.start("v"), end=m.end("v")) for r in got]
+
+
 def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result]:
     """The results stated by ``lines`` (``(line, text)``, module doc), in line order: in a code block
     (``code``) every shape; in prose llama.cpp's timing lines, a run of pasted ``label: value``
@@ -643,7 +660,17 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
     pasted = set() if code else _pasted(lines)
     stacked = _stacked(lines)
     section: str | None = None
+    keys: list[str] = []  # the JSON objects open at this line ("ttft_ms": {)
     for n, t in lines:
+        if code and (opened := _JSON_OPEN.match(t)) is not None:
+            keys.append(opened.group("k"))
+            continue
+        if code and keys and _JSON_CLOSE.match(t):
+            keys.pop()
+            continue
+        if code and keys and (inner := _nested(n, t, keys)):
+            out.extend(inner)
+            continue
         if len(t) > 400 and not (_TRT_BENCHMARK.match(t) and len(t) < 2000):
             continue  # no tool prints a result line this long (but TensorRT-LLM's one line of all)
         if n in stacked:  # "Mean TTFT (ms)" over "24437.27": the value read under its label
