@@ -260,7 +260,7 @@ def _stated(
                 # a path: its last part that names something ("~/models/mlx-community/Qwen3-0.6B-8bit",
                 # "models/Llama-2-7B/ggml-model-q4_0.bin": the folder names the model)
                 parts = re.split(r"[/\\]", report.group("value").strip().strip('",'))
-                in_path = next((got for p in reversed(parts) if (got := mentions(p))), [])
+                in_path = next((hits for p in reversed(parts) if (hits := mentions(p))), [])
                 out += [
                     (x.path, x.value) for x in in_path or mentions(report.group("value")) if x.path in paths
                 ]
