@@ -451,26 +451,24 @@ class _Drafter(Tables, Sentences):
         if len(cpus) != 1:
             return
         cpu = cpus[0]
-        has_machine: dict[str, bool] = {}
-        rows_named: set[str] = (
-            set()
-        )  # the groups a row of which names its machine (once: per group quadratic)
-        for e in self.out.entries:
-            if e.group is not None and "hardware" in (e.fields.get("conditions") or {}):
-                rows_named.add(e.group)
+        origin = "the post's one CPU, no other machine named"
+        # the groups a row of which names its machine, gathered once (per group: quadratic)
+        rows_named = {
+            e.group
+            for e in self.out.entries
+            if e.group is not None and "hardware" in (e.fields.get("conditions") or {})
+        }
         for g in self.out.groups:
-            cond = g.fields.setdefault("conditions", {})
-            if "hardware" not in cond and g.id not in rows_named:
-                cond["hardware"] = cpu
-                g.origins["hardware"] = "the post's one CPU, no other machine named"
-            has_machine[g.id] = True
+            if "hardware" not in (g.fields.get("conditions") or {}) and g.id not in rows_named:
+                g.fields.setdefault("conditions", {})["hardware"] = cpu
+                g.origins["hardware"] = origin
+        grouped = {g.id for g in self.out.groups}
         for e in self.out.entries:
-            if e.kind != "claim" or e.group in has_machine or "origin" in e.fields:
+            if e.kind != "claim" or e.group in grouped or "origin" in e.fields:
                 continue
-            cond = e.fields.setdefault("conditions", {})
-            if "hardware" not in cond:
-                cond["hardware"] = cpu
-                e.origins["hardware"] = "the post's one CPU, no other machine named"
+            if "hardware" not in (e.fields.get("conditions") or {}):
+                e.fields.setdefault("conditions", {})["hardware"] = cpu
+                e.origins["hardware"] = origin
 
     def repeated_runs(self) -> None:
         """The same result line printed again in one block with new numbers ("total  19.72 ms,
