@@ -405,3 +405,23 @@ def test_a_json_results_file_with_nested_statistics(tmp_path):
     assert {(_cond(cf, c).get("model"), _cond(cf, c).get("quant")) for c in cf.claims} == {
         ("Qwen3-0.6B", "8bit")
     }
+
+
+def test_exceeds_is_a_lower_bound(tmp_path):
+    """h196: "throughput of TurboMind exceeds 2000 tokens/s": no value of 2000 is claimed, a bound
+    (a todo statement), as for "over" and "more than"."""
+    cf = _drafted(
+        "# Poor performance\n\nThe output token throughput of TurboMind exceeds 2000 tokens/s.\n", tmp_path
+    )
+    assert [c.value for c in cf.claims] == []
+    assert [s.kind for s in cf.statements] == ["bound"]
+
+
+def test_exceeds_in_a_when_clause_is_a_threshold(tmp_path):
+    """Control (p177): "When model weights plus KV cache exceed approximately 14GB, performance falls
+    off a cliff": a threshold stated as a value, no bound of a result."""
+    cf = _drafted(
+        "# Mac mini\n\nWhen model weights plus KV cache exceed approximately 14GB, performance falls off.\n",
+        tmp_path,
+    )
+    assert [(c.value, c.unit, c.about) for c in cf.claims] == [(14, "GB", True)]

@@ -407,8 +407,14 @@ _BELOW = re.compile(
 #: (">" after "-" or "=" is an arrow, "-->", "=>": what follows is a result, no bound)
 _ABOVE = re.compile(
     r"(?:(?<![-=])>=?|≥|\b(?:over|above|more than|greater than|higher than|at least|no less than|upwards of|"
-    r"in excess of|min(?:imum)?(?: of)?|über|mehr als|mindestens|más de|plus de|au moins|более|больше|"
-    r"свыше|не менее)|超过|超出|高于|大于|多于|至少|不少于|不低于|最少|最低|최소)\s*$",
+    r"in excess of|exceed(?:s|ed|ing)?|surpass(?:es|ed|ing)?|north of|min(?:imum)?(?: of)?|über|mehr als|"
+    r"mindestens|más de|plus de|au moins|более|больше|свыше|не менее|превыша\w*)|超过|超出|超過|高于|大于|"
+    r"多于|至少|不少于|不低于|最少|最低|최소)\s*$",
+    re.IGNORECASE,
+)
+#: "exceeds" in a clause of "when"/"if": a threshold the clause sets, no bound of a result
+_WHEN_EXCEEDS = re.compile(
+    r"\b(?:when|whenever|if|once|until)\b[^.;:!?]*\b(?:exceed\w*|surpass\w*)\s+(?:[^\W\d]+\s+)?$",
     re.IGNORECASE,
 )
 #: words right after a number (and its unit) that make it a bound: "10GB以上", "5 tok/s未満", "20
@@ -447,6 +453,8 @@ def bound_of(text: str, n: Number) -> str | None:
         return None  # "the M1 Max 38 tok/s": a chip's name ends in "Max", no bound
     if _BELOW.search(before):
         return "below"
+    if _WHEN_EXCEEDS.search(text[max(0, n.start - 100) : n.start]):
+        return None  # "when weights plus KV cache exceed approximately 14GB": a threshold, no result
     if _ABOVE.search(before):
         return "above"
     if _ABOVE_AFTER.match(text, n.end):
