@@ -425,3 +425,36 @@ def test_exceeds_in_a_when_clause_is_a_threshold(tmp_path):
         tmp_path,
     )
     assert [(c.value, c.unit, c.about) for c in cf.claims] == [(14, "GB", True)]
+
+
+def test_sglang_bench_one_batch_lines(tmp_path):
+    """SGLang's bench_one_batch prints a phase, then its latency and throughput: "Prefill." makes
+    the rate a prefill rate and the latency the prefill's (``other.phase``); "Total." the rate over
+    prompt and output tokens."""
+    cf = _drafted(
+        "# SGLang one batch\n\n```\nPrefill. latency: 0.03457 s, throughput:  29628.53 token/s\n"
+        "Decode.  latency: 0.01207 s, throughput:     82.85 token/s\n"
+        "Total. latency:  1.562 s, throughput:    737.56 token/s\n```\n",
+        tmp_path,
+    )
+    got = [(c.metric, c.value, (_cond(cf, c).get("other") or {}).get("phase")) for c in cf.claims]
+    assert got == [
+        ("latency", 0.03457, "prefill"),
+        ("prefill_tps", 29628.53, None),
+        ("latency", 0.01207, "decode"),
+        ("decode_tps", 82.85, None),
+        ("latency", 1.562, "total"),
+        ("total_throughput", 737.56, None),
+    ]
+
+
+def test_vllms_throughput_line(tmp_path):
+    """vLLM's benchmark_throughput: "Throughput: 4.52 requests/s, 2314.96 total tokens/s, 1157.48
+    output tokens/s": the total is prompt and output tokens over the run (total_throughput)."""
+    cf = _drafted(
+        "# vLLM\n\n```\nThroughput: 4.52 requests/s, 2314.96 total tokens/s, 1157.48 output tokens/s\n```\n",
+        tmp_path,
+    )
+    got = [(c.metric, c.value, c.unit) for c in cf.claims]
+    assert got[:2] == [("request_throughput", 4.52, "req/s"), ("total_throughput", 2314.96, "tok/s")]
+    assert got[2][1:] == (1157.48, "tok/s")

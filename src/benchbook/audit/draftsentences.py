@@ -448,6 +448,10 @@ class Sentences(Sides):
                 metric: str | None = "acceptance_rate"
             elif accept_length:
                 metric = "mean_accepted_length"
+            elif family(n.unit) == "rate" and re.match(r"[\d.,]+\s+total\s", scanned[n.start : n.end], re.I):
+                # "2314.96 total tokens/s" (vLLM's throughput benchmark): prompt and output tokens
+                # over the run, whatever the words before it
+                metric = "total_throughput"
             else:
                 metric = metric_of(n.unit, before, scanned[n.end : n.end + 30])
                 if (

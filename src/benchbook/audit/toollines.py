@@ -262,6 +262,8 @@ def label_metric(label: str, unit: str) -> str | None:
     if fam == "rate":
         if re.search(r"\b(?:decod\w*|generation)\s+(?:throughput|speed)", low):
             return "decode_tps"  # "Decode Throughput (toks/sec)": the decode phase's rate
+        if re.search(r"\b(?:prefill|prompt)\s+(?:throughput|speed)", low):
+            return "prefill_tps"  # SGLang's "Prefill. ... throughput": the prompt phase's rate
         # vLLM's summary names its rates: "Input token throughput" (prompt tokens over wall time),
         # "Peak output token throughput", "Total token throughput" (input and output)
         if re.search(r"\b(?:input|prompt)\s+tok(?:en)?s?\s+throughput", low):
@@ -480,13 +482,38 @@ def _segments(n: int, text: str) -> list[Result]:
     shaped = [(at, p) for at, p in parts if re.search(rf":\s*{_NUM}", p)]
     if len(shaped) < 2:
         return []
+    # a phase heading the line (SGLang's bench_one_batch: "Prefill. latency: 0.03 s, throughput:
+    # 29628.53 token/s"): each part's label is of that phase
+    phase = _LINE_PHASE.match(text)
     out: list[Result] = []
     for at, p in shaped:
-        for r in _labelled(n, re.sub(r"^[#\s]+", lambda m: " " * len(m.group()), p)):
+        part = re.sub(r"^[#\s]+", lambda m: " " * len(m.group()), p)
+        if phase and at > 0 and not _LINE_PHASE.match(part):
+            label_end = part.index(":")
+            word = "Total token" if phase.group("p").lower() == "total" else phase.group("p")
+            part = f"{word} {part[:label_end].strip()}{part[label_end:]}"
+            shift = len(p) - len(part)
+            got = _labelled(n, part)
+            for r in got:
+                r.start, r.end = r.start + shift, r.end + shift
+        else:
+            got = _labelled(n, part)
+        for r in got:
+            if phase and family(r.unit) == "time":
+                r.conditions = merged_other(r.conditions, {"phase": phase.group("p").lower()})
             r.start += at
             r.end += at
             out.append(r)
     return out
+
+
+#: a phase word opening a line of results ("Prefill.", "Decode:", "Total.")
+_LINE_PHASE = re.compile(r"\s*(?P<p>Prefill|Decode|Prompt|Generation|Total)\b[.:]?\s", re.IGNORECASE)
+
+
+def merged_other(cond: dict, other: dict) -> dict:
+    """``cond`` with ``other`` added under its ``other`` (a new dict; ``cond`` unchanged)."""
+    return {**cond, "other": {**(cond.get("other") or {}), **other}}
 
 
 def _pairs(n: int, text: str) -> list[Result]:
