@@ -480,10 +480,11 @@ class _Drafter(Tables, Sentences):
         for e in self.out.entries:
             if e.kind == "claim" and e.group is None:
                 by_line.setdefault(int(e.fields.get("source_line") or 0), []).append(e)
+        lines = set(by_line)  # once: per block it was quadratic in a long post
         for block in self.post.blocks:
-            if block.kind == "table" or _labels_in_code(block.lines, set(by_line)):
+            if block.kind == "table" or _labels_in_code(block.lines, lines):
                 continue
-            for ln, k in _repeated_lines(block.lines, set(by_line)).items():
+            for ln, k in _repeated_lines(block.lines, lines).items():
                 for e in by_line[ln]:
                     cond = e.fields.setdefault("conditions", {})
                     cond.setdefault("run_index", k)

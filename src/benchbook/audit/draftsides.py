@@ -1569,7 +1569,10 @@ class Sides(DraftCore):
             if self.line_pair(entry, cid, related, on_line.get(entry.fields.get("source_line"), [])):
                 continue
             line = entry.fields.get("source_line")
-            rates = [c for c in by_metric.get(phase, []) if c != cid and c in self.claims]
+            of_phase = by_metric.get(phase, [])
+            if len(of_phase) > 3:
+                continue  # two claims of the phase are wanted (this loop removes none of them)
+            rates = [c for c in of_phase if c != cid and c in self.claims]
             if len(rates) != 2 or not isinstance(line, int):
                 continue
             lines = [self.claims[c].fields.get("source_line") for c in rates]
