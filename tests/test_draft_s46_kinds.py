@@ -458,3 +458,28 @@ def test_vllms_throughput_line(tmp_path):
     got = [(c.metric, c.value, c.unit) for c in cf.claims]
     assert got[:2] == [("request_throughput", 4.52, "req/s"), ("total_throughput", 2314.96, "tok/s")]
     assert got[2][1:] == (1157.48, "tok/s")
+
+
+def test_tensorrt_llms_line_states_its_settings(tmp_path):
+    """h203/p208: the [BENCHMARK] line names its model, batch and output length: the claims'
+    conditions (a serving engine's batch is its concurrency, ``draftcommand.serving_batch``)."""
+    line = (
+        "[BENCHMARK] model_name llama_7b world_size 1 precision float16 batch_size 64 input_length 2048 "
+        "output_length 128 gpu_peak_mem(gb) 74.34 tokens_per_sec 1857.9 latency(ms) 4409.291"
+    )
+    cf = _drafted(f"# TensorRT-LLM on an H100\n\n```\n{line}\n```\n", tmp_path)
+    cond = _cond(cf, cf.claims[0])
+    assert (cond.get("model"), cond.get("concurrency"), cond.get("cap")) == ("llama_7b", 64, 128)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims][0] == ("vram_peak", 74.34, "GB")
+
+
+def test_an_engine_and_version_as_a_row_label_of_a_transposed_table(tmp_path):
+    """h207: "| Metric | mlx-lm 0.31.0 | mlx-lm 0.31.3 | Delta |": each version's claims carry it
+    as their build."""
+    cf = _drafted(
+        "# Regression\n\n| Metric | mlx-lm 0.31.0 | mlx-lm 0.31.3 | Delta |\n| --- | ---: | ---: | ---: |\n"
+        "| short decode TPS | 86.18 | 79.77 | -7.43% |\n| long decode TPS | 85.11 | 78.35 | -7.94% |\n",
+        tmp_path,
+    )
+    got = {(c.value, _cond(cf, c).get("build")) for c in cf.claims if c.unit in ("tok/s", None)}
+    assert {(86.18, "0.31.0"), (79.77, "0.31.3")} <= got

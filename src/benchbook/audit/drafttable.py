@@ -904,6 +904,9 @@ class Tables(Sides):
             engines = engines_in(_PAREN.sub("", h))
             if len(engines) == 1:  # "MLC LLM (tok/sec)" beside "Exllama (tok/sec)": the column's engine
                 gfields.setdefault("conditions", {})["engine"] = engines.pop()
+            versioned = engine_version_cell(h)
+            if versioned is not None:  # "| mlx-lm 0.31.0 | mlx-lm 0.31.3 |": the column's build
+                gfields.setdefault("conditions", {}).update(engine=versioned[0], build=versioned[1])
             machine = column_machine(h)
             if j in runs:  # "| eval time | | |": the header's measurement again, one run a column
                 gfields.setdefault("conditions", {})["run_index"] = runs[j]
@@ -997,6 +1000,9 @@ class Tables(Sides):
                     for named_path, named in cell_names(value).items():
                         if named_path not in cond:
                             set_path(cond, named_path, named)
+                    versioned = engine_version_cell(value)
+                    if versioned is not None and "build" not in cond:  # "mlx-lm 0.31.0": its build
+                        set_path(cond, "build", versioned[1])
                 elif path == "engine" and isinstance(value, str):
                     device = _ENGINE_DEVICE.fullmatch(value.strip())
                     if device and not has_path(cond, "backend"):

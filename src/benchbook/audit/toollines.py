@@ -242,8 +242,8 @@ def _key_unit(key: str) -> str | None:
     ``per_second``: tok/s) or in parentheses at its end (``latency(ms)``), None if none."""
     low = key.lower()
     paren = re.search(r"\(([a-z/]{1,8})\)$", low)
-    if paren is not None:
-        return unit_of(paren.group(1)) or unit_of(paren.group(1).upper())
+    if paren is not None:  # "latency(ms)", "gpu_peak_mem(gb)", "build_time(s)"
+        return unit_of(paren.group(1)) or unit_of(paren.group(1).upper()) or _KEY_UNITS.get(paren.group(1))
     if re.search(r"(?:^|[_.])(?:tok(?:ens)?_(?:per_)?s(?:ec(?:ond)?)?|per_second|t_s)(?:$|[_.])", low):
         return "tok/s"
     words = re.split(r"[_.\-]+", low)
@@ -520,7 +520,8 @@ def _pairs(n: int, text: str) -> list[Result]:
     """The results of the ``key=value`` / ``"key": value`` pairs of a line whose key names a unit;
     on TensorRT-LLM's ``[BENCHMARK]`` line, its ``key value`` pairs (``_SPACED_PAIR``)."""
     out: list[Result] = []
-    pairs = _SPACED_PAIR if _TRT_BENCHMARK.match(text) else _PAIR
+    trt = _TRT_BENCHMARK.match(text) is not None
+    pairs = _SPACED_PAIR if trt else _PAIR
     for p in pairs.finditer(text):
         key = p.group("k")
         words = re.sub(r"[_.\-]+", " ", key)
@@ -536,6 +537,24 @@ def _pairs(n: int, text: str) -> list[Result]:
         metric = label_metric(words, unit)
         if metric is not None:
             out.append(Result(n, metric, p.group("v"), unit, p.start(), p.end(), None, _stat(words)))
+    if trt:  # the line's own settings: the model it names, its batch and output length
+        told = _trt_settings(text)
+        for r in out:
+            r.conditions = {**told, **r.conditions}
+    return out
+
+
+def _trt_settings(text: str) -> dict:
+    """The settings TensorRT-LLM's ``[BENCHMARK]`` line states: ``model_name`` (the model as
+    written), ``batch_size`` (``batch``; a serving engine's concurrency, ``draftcommand.serving_batch``)
+    and ``output_length`` (``cap``: the tokens each request may generate)."""
+    out: dict = {}
+    if (m := re.search(r"\bmodel_name\s+(\S+)", text)) is not None:
+        out["model"] = m.group(1)
+    if (m := re.search(r"\bbatch_size\s+(\d+)\b", text)) is not None:
+        out["batch"] = int(m.group(1))
+    if (m := re.search(r"\boutput_length\s+(\d+)\b", text)) is not None:
+        out["cap"] = int(m.group(1))
     return out
 
 
