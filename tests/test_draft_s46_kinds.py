@@ -483,3 +483,16 @@ def test_an_engine_and_version_as_a_row_label_of_a_transposed_table(tmp_path):
     )
     got = {(c.value, _cond(cf, c).get("build")) for c in cf.claims if c.unit in ("tok/s", None)}
     assert {(86.18, "0.31.0"), (79.77, "0.31.3")} <= got
+
+
+def test_a_delta_column_of_a_transposed_table_relates_its_two_columns(tmp_path):
+    """h207: metrics as rows, two versions as columns, a "Delta" column of signed percentages: each
+    delta is a percent change from the first version's claim to the second's."""
+    cf = _drafted(
+        "# Regression\n\n| Metric | mlx-lm 0.31.0 | mlx-lm 0.31.3 | Delta |\n| --- | ---: | ---: | ---: |\n"
+        "| short decode TPS | 86.18 | 79.77 | -7.43% |\n| long decode TPS | 85.11 | 78.35 | -7.94% |\n",
+        tmp_path,
+    )
+    value = {c.id: c.value for c in cf.claims}
+    got = [(s.kind, s.value, [value[x] for x in s.of]) for s in cf.statements]
+    assert got == [("percent_change", -7.43, [86.18, 79.77]), ("percent_change", -7.94, [85.11, 78.35])]

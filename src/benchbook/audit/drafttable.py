@@ -1051,7 +1051,9 @@ class Tables(Sides):
                 if n.unit and family(n.unit) != family(self.groups[gid].fields.get("unit")):
                     # "-23%" under a t/s column (a row of changes): not a rate of the column; a
                     # change of the column's two rows when the table has two (``column_changes``)
-                    if n.unit in ("x", "%") and not labels and stateable(n) and n.range is None:
+                    # a row labelled only as a change ("| Delta | -7.43% |": a transposed Delta column)
+                    relating = all(_RELATING_HEADER.search(x) for x in labels)
+                    if n.unit in ("x", "%") and relating and stateable(n) and n.range is None:
                         changes.append((r, j, n, line))
                     elif (own := self.own_unit_cell(n, labels)) is not None:
                         # "| Peak memory | 1.1 GB | 2.0 GB |" under columns of rates (a row per
