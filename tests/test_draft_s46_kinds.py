@@ -10,7 +10,7 @@ import pytest
 
 from benchbook.audit.draftcore import machine_float, plain_value
 from benchbook.audit.draftnames import cpu_names, engine_version_cell, mentions
-from benchbook.audit.draftprose import metric_of
+from benchbook.audit.draftprose import metric_of, numbers
 from benchbook.audit.drafttable import _EMPTY
 from benchbook.audit.draftwords import engine_versions, settings_in_words
 from drafting import conditions as _cond
@@ -496,3 +496,10 @@ def test_a_delta_column_of_a_transposed_table_relates_its_two_columns(tmp_path):
     value = {c.id: c.value for c in cf.claims}
     got = [(s.kind, s.value, [value[x] for x in s.of]) for s in cf.statements]
     assert got == [("percent_change", -7.43, [86.18, 79.77]), ("percent_change", -7.94, [85.11, 78.35])]
+
+
+@pytest.mark.parametrize("text", ["将近3分钟才返回结果。", "接近 50 tokens/s", "差不多20 t/s"])
+def test_chinese_words_of_about(text):
+    """h211: "将近3分钟" (nearly three minutes) is approximate, as "about"."""
+    (n,) = numbers(text)
+    assert n.about

@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 #: words (lower case) or signs that make the next number approximate ("about" in a claims file)
 ABOUT = (
     "about|around|approximately|approx\\.?|roughly|nearly|almost|circa|ca\\.|some|~|≈|∼|"
-    "약|대략|거의|約|およそ|ほぼ|大约为|大约有|大约|约为|约有|约|大概为|大概有|大概|etwa|ungefähr|rund|environ|presque|"
+    "약|대략|거의|約|およそ|ほぼ|大约为|大约有|大约|约为|约有|约|大概为|大概有|大概|将近|接近|差不多|etwa|ungefähr|rund|"
+    "environ|presque|"
     "aproximadamente|casi|cerca de|примерно|около|почти|приблизительно"
 )
 #: words right after a number (and its unit) that make it approximate: "3秒左右", "5秒程度", "200ミリ
