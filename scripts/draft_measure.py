@@ -48,6 +48,7 @@ from pathlib import Path
 from benchbook.audit import schema
 from benchbook.audit.draft import draft_text
 from benchbook.audit.draftfile import read_post_file, write
+from benchbook.audit.draftnames import ENGINE_SPELLINGS, engine_of_cell
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPARED = ("decoding", "prompt", "block_max", "n_cpu_moe", "tokens_generated")
@@ -174,24 +175,79 @@ VENDOR_WORDS = frozenset({"nvidia", "geforce", "amd", "radeon", "apple", "intel"
 
 
 def _name_tokens(s: str) -> set[str]:
-    """The words of a name, lower case, split at anything but letters, digits and ``.``
-    (``"UD-Q4_K_XL"`` -> {ud, q4, k, xl}; ``"Qwen3.5-0.8B"`` -> {qwen3.5, 0.8b})."""
-    return {t.strip(".") for t in re.split(r"[^\w.]+|_", unicodedata.normalize("NFKC", s).lower())} - {""}
+    """The words of a name, lower case, split at anything but letters, digits and ``.`` and where
+    a number follows letters, so a name's version is a word whether or not a dash sets it apart
+    ("llama-2-7b" and "llama2-7b" -> {llama, 2, 7b}; ``"Qwen3.5-0.8B"`` -> {qwen, 3.5, 0.8b}); a
+    word of one letter before its number ("Q4", "M2", "b4980") or a commit ("335acd2") stays whole
+    (``"UD-Q4_K_XL"`` -> {ud, q4, k, xl})."""
+    words = re.split(r"[^\w.]+|_", unicodedata.normalize("NFKC", s).lower())
+    out = set()
+    for w in (w.strip(".") for w in words):
+        named = re.fullmatch(r"([^\W\d_]{2,})(\d[\w.]*)", w)
+        if named and not re.fullmatch(r"[0-9a-f]{7,40}", w):
+            out |= set(named.groups())
+        elif w:
+            out.add(w)
+    return out
 
 
-def same_condition(want: object, got: object) -> bool:
+#: words a build may carry or drop and name the same build ("commit 335acd2", "build b4980",
+#: "version 0.3.3"), beside the engine's own name ("mlx-lm 0.31.0": the claim states the engine)
+BUILD_WORDS = frozenset({"commit", "build", "version", "ver", "release"})
+
+
+def _engine(name: str) -> str | None:
+    """The engine ``name`` spells, as the drafter's table of engines writes it (``draftnames.
+    engine_of_cell``: "mlx-lm", "MLX LM", "mlx_lm" -> "MLX"; "trt-llm" -> "TensorRT-LLM"), the
+    words in parentheses dropped ("MLX (mlx-lm)"); None for a name the table lacks."""
+    text = re.sub(r"\([^)]*\)", " ", name).strip()
+    return engine_of_cell(text, set()) or engine_of_cell(re.sub(r"[\s_]+", "-", text), set())
+
+
+def _build_tokens(build: str) -> set[str]:
+    """A build's words without the ones any build may carry or drop (``BUILD_WORDS``, an engine's
+    name, a version's ``v``): "commit 335acd2" -> {335acd2}; "mlx-lm 0.31.0" -> {0.31.0};
+    "v0.11.4" -> {0.11.4}; "b4980" stays (llama.cpp's build number)."""
+    words = _name_tokens(re.sub(rf"(?<![\w.-])(?:{ENGINE_SPELLINGS})(?![\w])", " ", build, flags=re.I))
+    return {re.sub(r"^v(?=\d)", "", w) for w in words} - BUILD_WORDS
+
+
+def same_build(want: str, got: str) -> bool:
+    """Whether the drafted build ``got`` names the expected ``want``: the same words once the
+    words any build may carry or drop are gone (``_build_tokens``), a commit written shorter or
+    longer the same commit ("335acd2" and "335acd2ffd7b04501c6d8773ab9fcee6e7bf8639": git's
+    abbreviated hashes are prefixes of the full one)."""
+    w, g = _build_tokens(re.sub(r"\([^)]*\)", " ", want)) or _build_tokens(want), _build_tokens(got)
+    if not g:
+        return False
+    if len(w) == 1 and len(g) == 1:
+        a, b = next(iter(w)), next(iter(g))
+        if re.fullmatch(r"[0-9a-f]{7,40}", a) and re.fullmatch(r"[0-9a-f]{7,40}", b):
+            return a.startswith(b) or b.startswith(a)
+    return w <= g <= _build_tokens(want)
+
+
+def same_condition(want: object, got: object, field: str = "") -> bool:
     """Whether a drafted condition value ``got`` states the expected ``want``.  Numbers and flags
     compare equal; names compare by their words (``_name_tokens``): the drafted value must hold
     every word of the expected one outside parentheses and no word the expected one lacks, apart
     from the vendor's name (``VENDOR_WORDS``).  So "RTX 4090" states "NVIDIA GeForce RTX 4090",
     "M2" states "Apple M2 (Mac Mini)" and "qwen3.5 0.8b" states "Qwen3.5-0.8B", while "RTX 4060"
     does not state "RTX 4060 Ti", "0.8B" does not state "Qwen3.5-0.8B" and "Q4_K_XL" does not state
-    "UD-Q4_K_XL"."""
+    "UD-Q4_K_XL"; words in parentheses qualify a drafted name as an expected one ("Apple M1 Ultra
+    (Mac Studio)" states "Apple M1 Ultra").  An ``engine`` also states the expected one when both are spellings of one engine
+    (``_engine``: "MLX" states "MLX LM"); a ``build`` compares by ``same_build``."""
     if not (isinstance(want, str) and isinstance(got, str)):
         return want == got and isinstance(want, bool) == isinstance(got, bool)
+    if field == "engine" and _engine(want) is not None and _engine(want) == _engine(got):
+        return True
+    if field == "build":
+        return same_build(want, got)
     have = _name_tokens(got)
     required = _name_tokens(re.sub(r"\([^)]*\)", " ", want)) - VENDOR_WORDS
-    return bool(have) and required <= have <= _name_tokens(want) | VENDOR_WORDS
+    # words in parentheses qualify a name on either side ("Apple M1 Ultra (Mac Studio)")
+    named = _name_tokens(re.sub(r"\([^)]*\)", " ", got)) or have
+    return bool(have) and required <= have and named <= _name_tokens(want) | VENDOR_WORDS
 
 
 def _conditions(cf: schema.ClaimsFile, c: schema.Claim, other: bool = False) -> dict[str, object]:
@@ -227,7 +283,7 @@ def score(drafted_cf: schema.ClaimsFile, expected: schema.ClaimsFile) -> dict[st
 
         def agree(d: schema.Claim, want: dict = want, h: schema.Claim = h) -> int:
             got = _conditions(drafted_cf, d)
-            return sum(same_condition(v, got.get(n)) for n, v in want.items()) + 2 * (d.metric == h.metric)
+            return sum(same_condition(v, got.get(n), n) for n, v in want.items()) + 2 * (d.metric == h.metric)
 
         cands = [d for d in by_key.get(k, []) if d.id not in used] if k is not None else []
         if not cands:
@@ -237,10 +293,10 @@ def score(drafted_cf: schema.ClaimsFile, expected: schema.ClaimsFile) -> dict[st
         captured[h.id] = d.id
         numbers += 1
         got = _conditions(drafted_cf, d, other=True)
-        right += d.metric == h.metric and all(same_condition(v, got.get(n)) for n, v in want.items())
-        strict += d.metric == h.metric and all(same_condition(v, got.get(n)) for n, v in want_all.items())
+        right += d.metric == h.metric and all(same_condition(v, got.get(n), n) for n, v in want.items())
+        strict += d.metric == h.metric and all(same_condition(v, got.get(n), n) for n, v in want_all.items())
         conds += len(want)
-        conds_right += sum(same_condition(v, got.get(n)) for n, v in want.items())
+        conds_right += sum(same_condition(v, got.get(n), n) for n, v in want.items())
         metrics += d.metric == h.metric
     tied = 0
     for s in expected.statements:

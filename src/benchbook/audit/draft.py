@@ -441,6 +441,25 @@ class _Drafter(Tables, Sentences):
                 continue
             if e.group is None or "engine" in cond or "build" in cond:
                 settle(cond, cond.get("engine", engine_of.get(e.group or "")), e.origins)
+        # a group's build of one engine over rows of others ("| ik_llama.cpp |" under a group
+        # given llama.cpp's build): the build goes down to its engine's rows, none to the others'
+        rows: dict[str, list] = {}
+        for e in self.out.entries:
+            if e.kind == "claim" and e.group is not None:
+                rows.setdefault(e.group, []).append(e)
+        for g in self.out.groups:
+            cond = g.fields.get("conditions")
+            build = cond.get("build") if isinstance(cond, dict) else None
+            if not isinstance(build, str) or owner.get(build) is None:
+                continue
+            own = [(e, e.fields.get("conditions") or {}) for e in rows.get(g.id, [])]
+            if all(c.get("engine", cond.get("engine")) == owner[build] or "build" in c for _, c in own):
+                continue
+            del cond["build"]
+            for e, c in own:
+                if "build" not in c and c.get("engine", cond.get("engine")) == owner[build]:
+                    e.fields.setdefault("conditions", {})["build"] = build
+                    e.origins["build"] = g.origins.get("build", f"{owner[build]} {build}, as the post writes it")
 
     def cpu_machine(self) -> None:
         """A post that names one CPU (``cpu_names``) and, for a claim, no other machine: the CPU

@@ -190,6 +190,15 @@ _CHAT_LABEL = re.compile(
 )
 
 
+#: a prompt quoted after the word "prompt" ('Prompt was "They"', 'with the prompt "Write a story
+#: about Einstein"', "the prompt `tell me a joke`"): the quoted words, as written
+_PROMPT_QUOTED = re.compile(
+    r"\bprompt\s*(?:was|is|of|[:：=])?\s*(?:[\"“「`](?P<v>[^\"”」`\n]{1,120})[\"”」`])",
+    re.IGNORECASE,
+)
+#: words before "prompt" that end in a word of the sentence around it, not of a prompt's name ("I
+#: used the prompt", "we gave it a prompt"): the prompt is named elsewhere, if at all
+_PROMPT_LEAD_END = re.compile(r"(?:^|\s)(?:the|a|an|it|this|that|same|its|his|her|my|our|their|your)$", re.I)
 #: a prompt named by its size alone before the word "prompt" ("the long prompt", "Short Prompt")
 _SIZED_PROMPT = re.compile(r"(?:long|longer|short|shorter|medium)", re.IGNORECASE)
 
@@ -203,11 +212,18 @@ def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> Non
         if m:
             out.append(("prompt", m.group("v").strip().strip("\"'「」“”*_`").strip()))
             continue
+        quoted = _PROMPT_QUOTED.search(t)
+        if quoted is not None:
+            out.append(("prompt", quoted.group("v").strip()))
+            continue
         for w in _PROMPT_WORDS.finditer(t):
             if w.group("n"):
                 out.append(("prompt", f"{w.group('n')} prompt"))
                 continue
-            words = w.group("v").strip("*_`")
+            # a line opening "On the coding prompt": the preposition and article are no name
+            words = re.sub(r"^(?:(?:on|for|with|using|in|at|by)\s+)?(?:(?:the|a|an)\s+)?", "", w.group("v").strip("*_`"), flags=re.I)
+            if not words or _PROMPT_LEAD_END.search(words):
+                continue  # "I used the prompt …"
             if _SIZED_PROMPT.fullmatch(words):
                 # "on the long prompt", "1. Short Prompt (\"Hello\"):": a scenario named by its size,
                 # the word "prompt" kept (the size alone names nothing)
@@ -912,9 +928,19 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
     (``_LINE_PATHS``): "Single stream throughput: 62 t/s" / "8-stream throughput: 95 t/s", a list
     read as one block, each line's concurrency its own numbers'; and the decoding its label names
     as a column's header does ("Baseline (non-speculative): 215.8 s", "With draft model: 35.6
-    tokens-per-sec": ``draftnames.header_decoding`` of the words before the first ":")."""
-    for n, t in lines:
+    tokens-per-sec": ``draftnames.header_decoding`` of the words before the first ":"); and the
+    build a line's label names as one side of a change, where the block's labels name both
+    ("Pre: prompt_tps=27330.184" / "Post: prompt_tps=30322.676": ``drafttable.side_builds``)."""
+    from .drafttable import side_builds  # the table reader's rule for a header row, here for labels
+
+    labels = [t.split(":", 1)[0] if ":" in t else "" for _, t in lines]
+    sides = side_builds([x if 0 < len(x.strip()) <= 20 else "" for x in labels])
+    for i, (n, t) in enumerate(lines):
         if not _measures([(n, t)]):
+            if i in sides:  # "Pre: prompt_tps=27330.184": a key=value line's numbers write no unit
+                line = Scope(n, n, 9)
+                _add(line.body, [("build", sides[i])])
+                scope.children.append(line)
             continue
         names = [x for x in _stated([(n, t)], "text")[1] if x[0] in _LINE_PATHS] if len(lines) > 1 else []
         label = t.split(":", 1)[0] if ":" in t else ""
@@ -924,6 +950,8 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
         task = _TASK_LABEL.match(label) if 0 < len(label.strip()) <= 40 else None
         if task and not any(p == "prompt" for p, _ in names):
             names.append(("prompt", task.group("t")))
+        if i in sides:
+            names.append(("build", sides[i]))
         if names:
             line = Scope(n, n, 9)
             _add(line.body, names)

@@ -687,7 +687,7 @@ def hardware_of(cell: str) -> str | None:
         m = _HARDWARE.fullmatch(t)
         if m:
             name = hardware_name(m)
-            size = re.search(r"(\d{1,2})\s?GB", text[m.end() :] if t == bare else "", re.IGNORECASE)
+            size = re.search(r"(\d{1,2})\s?Gi?B", text[m.end() :] if t == bare else "", re.IGNORECASE)
             if size and name.endswith(_SIZED_CARDS):  # "RTX 3060 12GB": the 12 GB card, not the 8 GB
                 name += f" {size.group(1)}GB"
             return name
@@ -701,8 +701,9 @@ def hardware_of(cell: str) -> str | None:
 
 #: consumer cards sold with two memory sizes: the size in a cell names which one ("RTX 3060 12GB")
 _SIZED_CARDS = ("RTX 3060", "RTX 3080", "RTX 4060 Ti", "RTX 5060 Ti", "RTX 2060")
-#: what follows a card's name in a table cell that is not part of it: its memory size, inline code
-_CELL_TAIL = re.compile(r"(?:\s*\(?\d{1,3}\s?GB\)?|\s*`[^`]*`)+\s*$", re.IGNORECASE)
+#: what follows a card's name in a table cell that is not part of it: its memory size (after a
+#: separator too: "GeForce RTX 3090 · 24 GiB"), inline code
+_CELL_TAIL = re.compile(r"(?:\s*[·•,;|–—-]?\s*\(?\d{1,3}\s?Gi?B\)?|\s*`[^`]*`)+\s*$", re.IGNORECASE)
 
 
 def without_remark(cell: str) -> str:
@@ -906,9 +907,23 @@ _CPU = re.compile(
     r"|(?:Intel\s+)?(?:Core\s+)?(?P<ultra>Ultra\s[579]\s\d{3}[A-Z]{0,2})"
     r"|(?:Intel\s+)?(?:Core\s+)?(?P<core>i[3579][- ]\d{4,5}[A-Z]{0,3})"
     r"|(?:Intel\s+)?(?P<xeon>Xeon\s(?:(?:Gold|Silver|Platinum|Bronze|Max|w[3579]|E[357])[\s-])?[A-Z]?\d{4}[A-Z0-9]{0,3}(?:\s?v\d)?)"
+    # a Ryzen written without its tier ("AMD 5700G", "Ryzen 7950X3D"): after "AMD" only with the
+    # suffix a CPU has ("AMD 7900 XTX", "AMD 6800 XT" are GPUs)
+    r"|(?:AMD\s(?:Ryzen\s)?|Ryzen\s)(?P<bare>[1-9]\d{3})(?P<suffix>X3D|GE|G|X|HS|HX|H|U)(?!\s?XTX?\b|\s?GRE\b)"
+    r"|Ryzen\s(?P<bare2>[1-9]\d{3})(?!\s?XTX?\b)"
     r")(?![\w-])",
     re.ASCII,
 )
+
+
+def _ryzen_tier(model: str) -> int | None:
+    """A desktop or mobile Ryzen's tier from its four-digit model, AMD's numbering: the second digit
+    (1–3: Ryzen 3, 4–6: Ryzen 5, 7–8: Ryzen 7, 9: Ryzen 9; "5700G" -> 7, "7950X" -> 9); None where
+    the number may name a Threadripper (x9xx before the 4000 series: "1950X", "3970X") or no tier."""
+    gen, digit = int(model[0]), int(model[1])
+    if digit == 9:
+        return 9 if gen >= 4 else None
+    return {1: 3, 2: 3, 3: 3, 4: 5, 5: 5, 6: 5, 7: 7, 8: 7}.get(digit)
 
 
 def cpu_names(text: str) -> list[str]:
@@ -918,7 +933,13 @@ def cpu_names(text: str) -> list[str]:
     out: list[str] = []
     for m in _CPU.finditer(text):
         g = m.groupdict()
-        if g["ryzen"] or g["tr"]:
+        bare = g["bare"] or g["bare2"]
+        if bare:
+            tier = _ryzen_tier(bare)
+            if tier is None:
+                continue
+            name = f"AMD Ryzen {tier} {bare}{g['suffix'] or ''}"
+        elif g["ryzen"] or g["tr"]:
             name = "AMD " + ("Ryzen " if g["tr"] else "") + (g["ryzen"] or g["tr"])
         elif g["epyc"]:
             name = f"AMD {g['epyc']}"

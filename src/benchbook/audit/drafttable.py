@@ -677,6 +677,39 @@ def _settings_table(header: list[str], body: list[list[str]]) -> bool:
     )
 
 
+#: the two sides of a change to the code a post measures, as a table's headers name them: the
+#: build before and after it ("Before"/"After", "Pre"/"Post"), the main branch and the pull
+#: request or patch ("master"/"PR", "main"/"this PR", "unpatched"/"patched")
+_SIDE_PAIRS = (
+    frozenset({"before", "after"}),
+    frozenset({"pre", "post"}),
+    frozenset({"master", "pr"}),
+    frozenset({"master", "this pr"}),
+    frozenset({"main", "pr"}),
+    frozenset({"main", "this pr"}),
+    frozenset({"unpatched", "patched"}),
+)
+#: a header that is a side's word alone ("After", "**Pre**") or ends with it in parentheses ("PP-512 (PR)")
+_SIDE_HEADER = re.compile(
+    r"^\W*(?P<w>before|after|pre|post|master|main|pr|this pr|(?:un)?patched)\W*$"
+    r"|\(\s*(?P<p>before|after|pre|post|master|main|pr|this pr|(?:un)?patched)\s*\)\s*$",
+    re.IGNORECASE,
+)
+
+
+def side_builds(header: list[str]) -> dict[int, str]:
+    """column -> the build its header names as one side of the change the table measures
+    (``_SIDE_HEADER``), where the header row names both sides of one pair (``_SIDE_PAIRS``: "|
+    Model | Before | After |", "| PP-512 (PR) | PP-512 (master) |"), the word as written; empty
+    otherwise: "After" alone, or "Main" beside "Draft", names no build."""
+    found = {j: (m.group("w") or m.group("p")) for j, h in enumerate(header) if (m := _SIDE_HEADER.search(h.strip()))}
+    said = {w.lower() for w in found.values()}
+    if not any(pair <= said for pair in _SIDE_PAIRS):
+        return {}
+    paired = set().union(*(pair for pair in _SIDE_PAIRS if pair <= said))
+    return {j: w for j, w in found.items() if w.lower() in paired}
+
+
 def _lead_prompt(header: str) -> str | None:
     """The prompt a column of rates with no unit of its own names (a "lead" column: its unit is the
     paragraph's or heading's): a header of one to three words that names no metric, setting,
@@ -827,7 +860,8 @@ class Tables(Sides):
                     kinds[j] = "lead"
         # the prompts the lead columns' headers name; none where one of them names none ("| README |
         # this box |": the columns are sources, not prompts)
-        lead_prompts = {j: _lead_prompt(h) for j, h in enumerate(header) if kinds[j] == "lead"}
+        sides = side_builds(header)  # "| Before | After |", "PP-512 (PR)" beside "PP-512 (master)"
+        lead_prompts = {j: _lead_prompt(h) for j, h in enumerate(header) if kinds[j] == "lead" and j not in sides}
         if None in lead_prompts.values():
             lead_prompts = {}
         self.tables += 1  # counted, not recounted from the groups: that was quadratic in a long post
@@ -901,6 +935,8 @@ class Tables(Sides):
                 gfields.setdefault("conditions", {})["decoding"] = decoding
             for setting, said in header_settings(h).items():  # "MTP (n_max=6)": the column's draft size
                 gfields.setdefault("conditions", {})[setting] = said
+            if j in sides:  # "| Before | After |": the build before or after the change measured
+                gfields.setdefault("conditions", {})["build"] = sides[j]
             engines = engines_in(_PAREN.sub("", h))
             if len(engines) == 1:  # "MLC LLM (tok/sec)" beside "Exllama (tok/sec)": the column's engine
                 gfields.setdefault("conditions", {})["engine"] = engines.pop()

@@ -224,7 +224,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}"
             r"(?:\s*(?:版本|バージョン|верси[яи])\s*[:：=]?\s*|\s+|\s*\(\s*|-(?=v?\d+\.\d)|\s*==\s*|@)"
             r"(?:(?:version|ver\.?)\s*)?"
-            r"(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
+            # or a build's tag naming the backend's version it was built for ("llama.cpp cuda-12.8",
+            # a release or image tag), after a space
+            r"(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?|(?<=\s)(?:cuda|cu|rocm|hip|vulkan|sycl)-\d+(?:\.\d+)+)"
             r"(?![A-Za-z0-9_.%×]|\s*(?:[a-zA-Z]+/|[xX×](?!\w)|%|tok|tps|token|ms\b|s\b|sec|second|GB|GiB|MB|MiB))",
             re.I,
         ),
@@ -387,20 +389,44 @@ _NO_TASK = re.compile(
 )
 
 
+#: an engine's build as llama.cpp's tools print it, after the engine's name in a setup list
+#: ("llama.cpp build: 4722 (68ff663a)", "ik_llama.cpp version: 3712 (e5622a2e)"): its number and
+#: commit as written (``draftcontext._BUILD_LINE`` reads the same value without the engine)
+_ENGINE_BUILD_LINE = re.compile(
+    rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s+(?:build|version)\s*[:=]\s*`?"
+    r"(?P<v>\d{3,5}\s?\((?=[a-f]*\d)[0-9a-f]{7,40}\)|(?=[a-f]*\d)[0-9a-f]{7,40}\s?\(\d{3,5}\))",
+    re.I,
+)
+
+
 def engine_versions(text: str) -> dict[str, str]:
-    """engine -> the one version ``text`` writes beside its name (the ``version`` patterns of
-    ``_SETTINGS``: "vLLM 0.5.0 vs SGLang 0.2.0" -> {"vLLM": "0.5.0", "SGLang": "0.2.0"}), the engine
-    as ``draftnames`` spells it; an engine written with two versions ("0.7.0 is slower than 0.6.8")
-    names none."""
+    """engine -> the one version or build ``text`` writes beside its name (the ``version`` patterns
+    of ``_SETTINGS``: "vLLM 0.5.0 vs SGLang 0.2.0" -> {"vLLM": "0.5.0", "SGLang": "0.2.0"}; its
+    ``commit`` pattern where the engine is named: "llama.cpp `9ba73fd`", "llama.cpp build 5215";
+    a tool's build line after the name, ``_ENGINE_BUILD_LINE``: "llama.cpp build: 4722 (68ff663a)"),
+    the engine as ``draftnames`` spells it.  A value inside another one of the same engine is that
+    one ("5215" in "5215 (5f5e39e1)"); an engine written with two versions ("0.7.0 is slower than
+    0.6.8") names none."""
     seen: dict[str, set[str]] = {}
+
+    def add(m: re.Match, value: str | None) -> None:
+        # the build-number alternative names its engine outside the group ("llama.cpp 5215")
+        engine = engine_of_cell(m.group("e") or m.group(0).split()[0], set())
+        if engine is not None and value:
+            seen.setdefault(engine, set()).add(value)
+
     for pat, kind in _SETTINGS:
-        if kind != "version":
-            continue
-        for m in pat.finditer(text):
-            engine = engine_of_cell(m.group("e"), set())
-            if engine is not None:
-                seen.setdefault(engine, set()).add(m.group("v"))
-    return {e: vs.pop() for e, vs in seen.items() if len(vs) == 1}
+        if kind in ("version", "commit"):
+            for m in pat.finditer(text):
+                add(m, m.group("v") if kind == "version" else (m.group("h") or m.group("n")))
+    for m in _ENGINE_BUILD_LINE.finditer(text):
+        add(m, m.group("v"))
+    out = {}
+    for e, vs in seen.items():
+        whole = {v for v in vs if not any(v != w and v in w for w in vs)}
+        if len(whole) == 1:
+            out[e] = whole.pop()
+    return out
 
 
 def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
