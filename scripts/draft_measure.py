@@ -235,8 +235,9 @@ def same_condition(want: object, got: object, field: str = "") -> bool:
     "M2" states "Apple M2 (Mac Mini)" and "qwen3.5 0.8b" states "Qwen3.5-0.8B", while "RTX 4060"
     does not state "RTX 4060 Ti", "0.8B" does not state "Qwen3.5-0.8B" and "Q4_K_XL" does not state
     "UD-Q4_K_XL"; words in parentheses qualify a drafted name as an expected one ("Apple M1 Ultra
-    (Mac Studio)" states "Apple M1 Ultra").  An ``engine`` also states the expected one when both are spellings of one engine
-    (``_engine``: "MLX" states "MLX LM"); a ``build`` compares by ``same_build``."""
+    (Mac Studio)" states "Apple M1 Ultra").  An ``engine`` also states the expected one when both
+    are spellings of one engine (``_engine``: "MLX" states "MLX LM"); a ``build`` compares by
+    ``same_build``."""
     if not (isinstance(want, str) and isinstance(got, str)):
         return want == got and isinstance(want, bool) == isinstance(got, bool)
     if field == "engine" and _engine(want) is not None and _engine(want) == _engine(got):

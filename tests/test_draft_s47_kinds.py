@@ -32,7 +32,10 @@ def _measure():
     ("text", "versions"),
     [
         # p213: a setup list's build line after the engine's name
-        ("- llama.cpp build: 4722 (68ff663a)\n- KTransformers 0.2.1", {"llama.cpp": "4722 (68ff663a)", "KTransformers": "0.2.1"}),
+        (
+            "- llama.cpp build: 4722 (68ff663a)\n- KTransformers 0.2.1",
+            {"llama.cpp": "4722 (68ff663a)", "KTransformers": "0.2.1"},
+        ),
         ("ik_llama.cpp version: 3712 (e5622a2e)", {"ik_llama.cpp": "3712 (e5622a2e)"}),
         # a commit or a build number beside the name
         ("built llama.cpp `9ba73fd` for this", {"llama.cpp": "9ba73fd"}),
@@ -54,7 +57,8 @@ def test_a_build_listed_after_the_table_applies_to_its_engines_rows(tmp_path):
     cf = _drafted(
         "# KTransformers vs llama.cpp\n\n"
         "| Software | Quant | Eval Rate (tokens/s) |\n|---|---|---|\n"
-        "| KTransformers | Q4_K_M | 8.66 |\n| llama.cpp | Q4_K_M | 4.36 |\n| ik_llama.cpp | Q4_K_M | 4.61 |\n\n"
+        "| KTransformers | Q4_K_M | 8.66 |\n| llama.cpp | Q4_K_M | 4.36 |\n"
+        "| ik_llama.cpp | Q4_K_M | 4.61 |\n\n"
         "Software:\n\n- llama.cpp build: 4722 (68ff663a)\n- KTransformers 0.2.1\n",
         tmp_path,
     )
@@ -207,7 +211,8 @@ def test_a_post_naming_one_cpu_by_its_model_number_runs_on_it(tmp_path):
     machine of every row."""
     cf = _drafted(
         "# speed\n\nDid some testing on my machine (AMD 5700G with 32GB RAM on Arch Linux).\n\n"
-        "Model | Threads | Time per token\n-- | -- | --\nllama-7b | 4 | 137.10 ms\nllama-7b | 6 | 100.43 ms\n",
+        "Model | Threads | Time per token\n-- | -- | --\n"
+        "llama-7b | 4 | 137.10 ms\nllama-7b | 6 | 100.43 ms\n",
         tmp_path,
     )
     rows = [c for c in cf.claims if c.unit == "ms"]

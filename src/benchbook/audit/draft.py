@@ -459,7 +459,9 @@ class _Drafter(Tables, Sentences):
             for e, c in own:
                 if "build" not in c and c.get("engine", cond.get("engine")) == owner[build]:
                     e.fields.setdefault("conditions", {})["build"] = build
-                    e.origins["build"] = g.origins.get("build", f"{owner[build]} {build}, as the post writes it")
+                    e.origins["build"] = g.origins.get(
+                        "build", f"{owner[build]} {build}, as the post writes it"
+                    )
 
     def cpu_machine(self) -> None:
         """A post that names one CPU (``cpu_names``) and, for a claim, no other machine: the CPU

@@ -221,7 +221,12 @@ def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> Non
                 out.append(("prompt", f"{w.group('n')} prompt"))
                 continue
             # a line opening "On the coding prompt": the preposition and article are no name
-            words = re.sub(r"^(?:(?:on|for|with|using|in|at|by)\s+)?(?:(?:the|a|an)\s+)?", "", w.group("v").strip("*_`"), flags=re.I)
+            words = re.sub(
+                r"^(?:(?:on|for|with|using|in|at|by)\s+)?(?:(?:the|a|an)\s+)?",
+                "",
+                w.group("v").strip("*_`"),
+                flags=re.I,
+            )
             if not words or _PROMPT_LEAD_END.search(words):
                 continue  # "I used the prompt …"
             if _SIZED_PROMPT.fullmatch(words):

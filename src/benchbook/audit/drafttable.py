@@ -702,7 +702,11 @@ def side_builds(header: list[str]) -> dict[int, str]:
     (``_SIDE_HEADER``), where the header row names both sides of one pair (``_SIDE_PAIRS``: "|
     Model | Before | After |", "| PP-512 (PR) | PP-512 (master) |"), the word as written; empty
     otherwise: "After" alone, or "Main" beside "Draft", names no build."""
-    found = {j: (m.group("w") or m.group("p")) for j, h in enumerate(header) if (m := _SIDE_HEADER.search(h.strip()))}
+    found = {
+        j: (m.group("w") or m.group("p"))
+        for j, h in enumerate(header)
+        if (m := _SIDE_HEADER.search(h.strip()))
+    }
     said = {w.lower() for w in found.values()}
     if not any(pair <= said for pair in _SIDE_PAIRS):
         return {}
@@ -861,7 +865,9 @@ class Tables(Sides):
         # the prompts the lead columns' headers name; none where one of them names none ("| README |
         # this box |": the columns are sources, not prompts)
         sides = side_builds(header)  # "| Before | After |", "PP-512 (PR)" beside "PP-512 (master)"
-        lead_prompts = {j: _lead_prompt(h) for j, h in enumerate(header) if kinds[j] == "lead" and j not in sides}
+        lead_prompts = {
+            j: _lead_prompt(h) for j, h in enumerate(header) if kinds[j] == "lead" and j not in sides
+        }
         if None in lead_prompts.values():
             lead_prompts = {}
         self.tables += 1  # counted, not recounted from the groups: that was quadratic in a long post
