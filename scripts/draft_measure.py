@@ -212,6 +212,14 @@ def _build_tokens(build: str) -> set[str]:
     return {re.sub(r"^v(?=\d)", "", w) for w in words} - BUILD_WORDS
 
 
+def _quant_spelling(quant: str) -> str:
+    """A quantisation's name with the spellings of one format made one: "4-bit", "4 bit" and "4bit"
+    -> "4bit"; "fp16" and "float16" -> "f16" (ggml's name), "bfloat16" -> "bf16", so too for 32."""
+    q = re.sub(r"(?<![\w.])(\d{1,2})[- ]?bits?\b", r"\1bit", quant.lower())
+    q = re.sub(r"\b(?:fp|float)(16|32)\b", r"f\1", q)
+    return re.sub(r"\bbfloat16\b", "bf16", q)
+
+
 def same_build(want: str, got: str) -> bool:
     """Whether the drafted build ``got`` names the expected ``want``: the same words once the
     words any build may carry or drop are gone (``_build_tokens``), a commit written shorter or
@@ -237,13 +245,16 @@ def same_condition(want: object, got: object, field: str = "") -> bool:
     "UD-Q4_K_XL"; words in parentheses qualify a drafted name as an expected one ("Apple M1 Ultra
     (Mac Studio)" states "Apple M1 Ultra").  An ``engine`` also states the expected one when both
     are spellings of one engine (``_engine``: "MLX" states "MLX LM"); a ``build`` compares by
-    ``same_build``."""
+    ``same_build``; a ``quant`` by its words once one format's spellings are one (``_quant_spelling``:
+    "4-bit" states "4bit", "FP16" states "F16")."""
     if not (isinstance(want, str) and isinstance(got, str)):
         return want == got and isinstance(want, bool) == isinstance(got, bool)
     if field == "engine" and _engine(want) is not None and _engine(want) == _engine(got):
         return True
     if field == "build":
         return same_build(want, got)
+    if field == "quant":
+        want, got = _quant_spelling(want), _quant_spelling(got)
     have = _name_tokens(got)
     required = _name_tokens(re.sub(r"\([^)]*\)", " ", want)) - VENDOR_WORDS
     # words in parentheses qualify a name on either side ("Apple M1 Ultra (Mac Studio)")

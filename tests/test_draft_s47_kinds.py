@@ -231,3 +231,27 @@ def test_an_engine_tag_naming_its_backends_version_is_its_build(tmp_path):
         tmp_path,
     )
     assert [(c.value, _cond(cf, c).get("build")) for c in cf.claims] == [(52.1, "cuda-12.8")]
+
+
+def test_a_quant_method_with_its_bits_before_cjk_words_keeps_its_bits(tmp_path):
+    """p183: "GPTQ Int4量化版本": a CJK word right after "Int4" ended the match at "GPTQ" (a CJK
+    character is a word character), losing the bits."""
+    cf = _drafted("# t\n\n- Qwen3-VL-8B模型:GPTQ Int4量化版本\n\nspeed 30 tok/s\n", tmp_path)
+    assert [_cond(cf, c).get("quant") for c in cf.claims] == ["GPTQ Int4"]
+
+
+@pytest.mark.parametrize(
+    ("want", "got", "same"),
+    [
+        ("4bit", "4-bit", True),
+        ("f16", "FP16", True),
+        ("float16", "F16", True),
+        ("bf16", "bfloat16", True),
+        ("Q4_K_M", "q4_k_m", True),
+        ("GPTQ 4-bit", "4bit", False),  # the method is part of it
+        ("q4", "4bit", False),
+        ("f16", "bf16", False),
+    ],
+)
+def test_the_scorer_takes_one_formats_spellings_for_one_quant(want, got, same):
+    assert _measure().same_condition(want, got, "quant") is same

@@ -291,7 +291,8 @@ _BITS_QUANT = re.compile(
     r"|\bquantized\s+to\s+(?P<t>\d{1,2}[- ]?bits?)\b"
     r"|(?<![\w.])(?P<z>\d{1,2})\s*(?:位|比特)\s*量化"
     r"|(?<![\w.])(?P<r>\d{1,2})[- ]?бит\w*\s+(?:формат|квантован)"
-    r"|(?<![\w.-])(?P<m>(?:AWQ|GPTQ)(?:[- ](?:INT\d|Int\d|int\d|\d-?bit))?|EXL2|NVFP4)(?![\w-])",
+    # a CJK word right after is no part of it ("GPTQ Int4量化版本")
+    r"|(?<![\w.-])(?P<m>(?:AWQ|GPTQ)(?:[- ](?:INT\d|Int\d|int\d|\d-?bit))?|EXL2|NVFP4)(?![A-Za-z0-9_-])",
 )
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
 _FA = re.compile(
