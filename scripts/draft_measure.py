@@ -144,7 +144,10 @@ def measure(post: Path, hand_path: Path) -> dict[str, int | float]:
 GOALS = {"numbers": 95.0, "metric and conditions": 80.0, "statements": 70.0, "seconds": 2.0}
 #: post file suffixes of a corpus
 POST_SUFFIXES = (".md", ".html", ".txt")
-_UNIT_SAME = dict.fromkeys(("tok/s", "tokens/s", "token/s", "tps", "tok/sec", "tokens/sec"), "t/s")
+_UNIT_SAME = {
+    **dict.fromkeys(("tok/s", "tokens/s", "token/s", "tps", "tok/sec", "tokens/sec"), "t/s"),
+    "QPS": "req/s",  # queries per second: requests per second
+}
 
 
 def _number_key(c: schema.Claim) -> tuple | None:

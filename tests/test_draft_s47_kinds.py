@@ -255,3 +255,170 @@ def test_a_quant_method_with_its_bits_before_cjk_words_keeps_its_bits(tmp_path):
 )
 def test_the_scorer_takes_one_formats_spellings_for_one_quant(want, got, same):
     assert _measure().same_condition(want, got, "quant") is same
+
+
+_TSV = (
+    "\tDefault\t--cpu_infer 22\t--cpu_infer 24\n"
+    "Prefill\t12.31613439\t23.87405887\t25.11264391\n"
+    "Decode\t4.384906435\t5.116141499\t5.160205418\n"
+)
+
+
+@pytest.mark.parametrize("quote", ["", "> "])
+def test_a_table_pasted_with_tabs_is_a_table_quoted_or_not(tmp_path, quote):
+    """p191: a spreadsheet's rows pasted with tabs, metrics as rows ("Prefill", "Decode"), the
+    header's first cell empty: Markdown read the header (its leading tab) as an indented code block
+    and the rows as one paragraph; in a quote the rows kept "> " in their labels.  Each cell is a
+    claim of its row's phase, the column its setup."""
+    body = "".join(quote + line + "\n" for line in _TSV.splitlines())
+    cf = _drafted(f"# t\n\n{quote}Results (tok/s):\n{quote.rstrip()}\n{body}", tmp_path)
+    got = [(c.metric, c.value, _cond(cf, c).get("other", {}).get("row")) for c in cf.claims]
+    assert got == [
+        ("prefill_tps", 12.31613439, "Default"),
+        ("prefill_tps", 23.87405887, "--cpu_infer 22"),
+        ("prefill_tps", 25.11264391, "--cpu_infer 24"),
+        ("decode_tps", 4.384906435, "Default"),
+        ("decode_tps", 5.116141499, "--cpu_infer 22"),
+        ("decode_tps", 5.160205418, "--cpu_infer 24"),
+    ]
+    assert all(_cond(cf, c).get("prompt") is None for c in cf.claims)  # "Prefill" is no prompt
+
+
+def test_tab_rows_need_three_cells_and_a_number():
+    from benchbook.audit.post import tab_rows
+
+    assert tab_rows([(1, "a\tb\tc"), (2, "x\t1\t2")]) == ([["a", "b", "c"], ["x", "1", "2"]], [1, 2])
+    assert tab_rows([(1, "a\tb"), (2, "x\t1")]) is None  # two cells: a label and its value
+    assert tab_rows([(1, "a\tb\tc"), (2, "x\ty\tz")]) is None  # no number
+    assert tab_rows([(1, "a\tb\tc"), (2, "x\t1")]) is None  # ragged
+
+
+def test_a_label_of_a_rate_in_words_is_a_rate_not_seconds():
+    """p170: "decode tokens per second" was read as seconds (its last word)."""
+    from benchbook.audit.toollines import label_unit
+
+    assert label_unit("decode tokens per second") == "tok/s"
+    assert label_unit("time to first token in milliseconds") == "ms"
+    assert label_unit("seconds") == "s"
+
+
+def test_a_phase_column_without_a_unit_takes_the_tables_rate(tmp_path):
+    """p179: "| Code TPS | Gen 72k | Gen 128k | Deg. (72k→128k) |": the Gen columns are generation
+    rates at two context fills in the unit of the table's rate columns."""
+    cf = _drafted(
+        "# t\n\n| Engine | Code TPS | Gen 72k | Gen 128k | Deg. (72k→128k) |\n|---|---|---|---|---|\n"
+        "| ik_llama | 89.2 | 34.6 | 23.5 | −32.1% |\n| llama.cpp | 80.1 | 30.0 | 25.0 | −16.7% |\n",
+        tmp_path,
+    )
+    rates = sorted((c.value, c.unit) for c in cf.claims if c.metric == "decode_tps")
+    assert rates == [
+        (23.5, "tok/s"),
+        (25.0, "tok/s"),
+        (30.0, "tok/s"),
+        (34.6, "tok/s"),
+        (80.1, "tok/s"),
+        (89.2, "tok/s"),
+    ]
+
+
+def test_a_phase_column_stays_a_label_without_a_rate_beside_it(tmp_path):
+    """Control: "| Model | Gen 72k |" over plain numbers with no rate stated anywhere: no unit to give."""
+    cf = _drafted("# t\n\n| Model | Gen 72k |\n|---|---|\n| a | 34.6 |\n| b | 23.5 |\n", tmp_path)
+    assert [c.value for c in cf.claims] == []
+
+
+def test_queries_per_second_is_a_request_rate(tmp_path):
+    """p184: "65 QPS": requests per second."""
+    cf = _drafted("# t\n\nThe box now serves 65 QPS stable.\n", tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("request_throughput", 65.0, "req/s")]
+
+
+_PAIRS = (
+    "# Runtimes\n\nValues are decode tokens per second / time to first token in milliseconds.\n\n"
+    "| Tool | Gemma 4 E2B | Qwen3.6 27B |\n|---|---|---|\n"
+    "| raw llama-server | 81.0 / 51 | 7.5 / 406 |\n| LM Studio | 91.1 / 187 | crashed |\n"
+)
+
+
+def test_a_caption_naming_each_cells_two_numbers_splits_them(tmp_path):
+    """p170: cells "81.0 / 51" under a caption saying they are "decode tokens per second / time to
+    first token in milliseconds": each number a claim with its own metric and unit, the column's
+    header its model, "raw llama-server" llama.cpp's tool; "crashed" states neither."""
+    cf = _drafted(_PAIRS, tmp_path)
+    got = [
+        (c.metric, c.value, c.unit, _cond(cf, c).get("model"), _cond(cf, c).get("engine")) for c in cf.claims
+    ]
+    assert got == [
+        ("decode_tps", 81.0, "tok/s", "Gemma 4 E2B", "llama.cpp"),
+        ("decode_tps", 91.1, "tok/s", "Gemma 4 E2B", "LM Studio"),
+        ("ttft", 51.0, "ms", "Gemma 4 E2B", "llama.cpp"),
+        ("ttft", 187.0, "ms", "Gemma 4 E2B", "LM Studio"),
+        ("decode_tps", 7.5, "tok/s", "Qwen3.6 27B", "llama.cpp"),
+        ("ttft", 406.0, "ms", "Qwen3.6 27B", "llama.cpp"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("caption", "pair"),
+    [
+        (
+            "Values are decode tokens per second / time to first token in milliseconds.",
+            ("decode tokens per second", "time to first token in milliseconds"),
+        ),
+        ("Cells show tok/s / TTFT (ms).", ("tok/s", "TTFT (ms)")),
+        # no unit on a side, or no word saying what the cells hold: no pair
+        ("Values are old / new.", None),
+        ("We compared decode tokens per second / time to first token in milliseconds.", None),
+        ("", None),
+    ],
+)
+def test_a_pair_caption_names_a_unit_on_each_side(caption, pair):
+    from benchbook.audit.drafttable import cell_pair
+
+    assert cell_pair(caption) == pair
+
+
+def test_a_first_column_of_sent_request_rates_is_a_setting(tmp_path):
+    """p129 beside p184: "| QPS | Baseline TPOT |" over 1, 2 is the request rate each row sent (a
+    label), while a QPS column of measured rates ("| Concurrency | QPS |" over 1.8, 5.3) states them."""
+    sent = _drafted("# t\n\n| QPS | Baseline TPOT |\n| --- | --- |\n| 1 | 55.47 |\n| 2 | 57.58 |\n", tmp_path)
+    assert [(c.metric, c.value) for c in sent.claims] == [("tpot", 55.47), ("tpot", 57.58)]
+    (tmp_path / "measured").mkdir()
+    table = "# t\n\n| Concurrency | QPS |\n| --- | --- |\n| 10 | 1.8 |\n| 30 | 5.3 |\n"
+    measured = _drafted(table, tmp_path / "measured")
+    assert [(c.unit, c.value) for c in measured.claims] == [("req/s", 1.8), ("req/s", 5.3)]
+
+
+@pytest.mark.parametrize(
+    ("text", "multiples"),
+    [
+        ("It is about half the speed of vLLM", [("0.5", True, "half the speed")]),
+        ("the 2B model is twice as fast as the 4B", [("2", False, "twice as fast")]),
+        ("the model loading time has nearly doubled", [("2", True, "doubled")]),
+        ("roughly one third of speed in MLX", [("0.333", True, "one third of speed")]),
+        ("regression (divided by 3!) after 0.15.5", [("3", False, "divided by 3")]),
+        ("推理速度还翻了一倍", [("2", False, "翻了一倍")]),
+        ("速度降了一半", [("0.5", False, "一半")]),
+        ("半分の速度で動く", [("0.5", False, "半分")]),
+        ("работает вдвое быстрее", [("2", False, "вдвое")]),
+        # words that relate nothing: no multiple
+        ("I ran it twice", []),
+        ("double-check the numbers", []),
+        ("一半以上的层放在GPU上", []),
+        ("the 2x faster run", []),  # a digit's multiple is read as written, not again
+    ],
+)
+def test_a_multiple_in_words_is_a_number(text, multiples):
+    """A multiple written in words where it relates quantities was dropped ("roughly one third of
+    speed", "翻了一倍", "divided by 3!"): it is a multiple (unit x) as a claims file writes it."""
+    from benchbook.audit.draftprose import numbers
+
+    written = [(n.text, n.about, n.unit_written) for n in numbers(text) if n.unit == "x"]
+    got = [w for w in written if w[2] not in ("x", "×")]
+    assert got == multiples
+
+
+def test_a_multiple_in_words_relates_the_rates_of_its_sentence(tmp_path):
+    cf = _drafted("# t\n\nThe 2B model runs 80 tok/s and is twice as fast as the 4B at 40 tok/s.\n", tmp_path)
+    ids = [c.id for c in cf.claims]
+    assert [(s.kind, s.value, s.unit, list(s.of)) for s in cf.statements] == [("ratio", 2.0, "x", ids)]

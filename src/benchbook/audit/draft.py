@@ -279,6 +279,7 @@ class _Drafter(Tables, Sentences):
                 rate = _rate_unit(heading) or _caption_unit(heading)  # "吞吐量 (requests/sec)"
                 self.heading_rate = rate or (self.heading_rate if not level_one else None)
                 self.para_rate = None
+                self.para_text = ""
                 self.caption_rate = None
                 self.open_table = None
                 # a title's or heading's numbers are stated too ("C1 ~50 tok/s on a 3090")
@@ -292,6 +293,7 @@ class _Drafter(Tables, Sentences):
                 self.table(block)
                 self.pending_log = None
                 self.para_rate = None
+                self.para_text = ""
                 gids = [g.id for g in self.out.groups[before:]]
                 self.open_table = gids if gids and not had_command else None
                 continue
@@ -368,6 +370,7 @@ class _Drafter(Tables, Sentences):
                 self.lead_in = ""  # the items of a list keep the line that introduces them
             # a rate stated, or named alone in a caption line ("吞吐量 (requests/sec)", "Results in tok/s:")
             self.para_rate = _rate_unit(" ".join(read)) or _caption_unit(joined.rstrip(":"))
+            self.para_text = joined
             rates = (n.unit for n in numbers(" ".join(read)) if n.unit and family(n.unit) in _RATE_FAMILIES)
             self.post_rates.update(rates)
             if not any(n.unit for n in numbers(joined)) and (caption := _caption_unit(joined)):

@@ -500,6 +500,9 @@ class DraftCore:
         #: the rate unit the last paragraph and the section's heading (else the title) state: the unit
         #: of a table that states none ("Baseline: 33.92 tokens/second" above a table of rates)
         self.para_rate: str | None = None
+        #: the paragraph right before the block being read (a table's caption: "Values are decode
+        #: tokens per second / time to first token in milliseconds"), "" after a heading or table
+        self.para_text = ""
         self.heading_rate: str | None = None
         #: the rate units the post's paragraphs stated so far: where they state one, it is the unit
         #: of a table further on that states none and has no rate above it ("the speed is only 1.53

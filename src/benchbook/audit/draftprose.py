@@ -65,6 +65,7 @@ UNITS: dict[str, str] = {
     "requests/s": "req/s",
     "requests/sec": "req/s",
     "requests per second": "req/s",
+    "QPS": "req/s",  # queries (requests) per second, as serving benchmarks name their request rate
     "t/s": "t/s",
     "tps": "tok/s",
     "토큰/초": "tok/s",
@@ -813,6 +814,7 @@ def numbers(text: str) -> list[Number]:
     out = _minutes_seconds(text, out)
     out = [_dot_thousands(_per_second(text, n)) for n in out]
     out = _leading_times(text, out)
+    out = _word_multiples(text, out)
     out = _carried(text, out)
     # "13 min read", "1 분 소요", "5分で読めます": a page's reading time, no measurement
     out = [replace(n, unit=None) if n.unit == "min" and _READ_TIME.match(text, n.end) else n for n in out]
@@ -873,6 +875,80 @@ def _leading_times(text: str, out: list[Number]) -> list[Number]:
         else n
         for n in out
     ]
+
+
+#: a multiple written in words where it relates two quantities ("twice as fast", "half the speed",
+#: "roughly one third of speed", "load time doubled", "divided by 3", "翻了一倍", "절반", "вдвое"):
+#: the multiple as a number claims write (group ``n``: a number written in the phrase)
+_WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(
+            r"\btwice\s+(?:as\s+(?:fast|quick|slow|much|many|high|long)|the\s+(?:speed|throughput|rate|performance|memory|time))\b",
+            re.I,
+        ),
+        "2",
+    ),
+    (re.compile(r"\bdoubl(?:ed|es|ing)\b(?!\s+(?:check|click|quote|precision|buffer))", re.I), "2"),
+    (re.compile(r"\btripl(?:ed|es|ing)\b", re.I), "3"),
+    (
+        re.compile(
+            r"\b(?:half|one half)\s+(?:as\s+(?:fast|quick|much|many|high)"
+            r"|(?:of\s+)?the\s+(?:speed|throughput|rate|performance|memory|time|tokens))\b|\bhalved\b",
+            re.I,
+        ),
+        "0.5",
+    ),
+    (
+        re.compile(
+            r"\b(?:one|a)[ -]third\s+(?:of\s+)?(?:the\s+)?(?:speed|throughput|rate|performance)\b", re.I
+        ),
+        "0.333",
+    ),
+    (
+        re.compile(
+            r"\b(?:one|a)[ -]quarter\s+(?:of\s+)?(?:the\s+)?(?:speed|throughput|rate|performance)\b", re.I
+        ),
+        "0.25",
+    ),
+    (re.compile(r"\bdivided\s+by\s+(?P<n>[2-9])\b", re.I), ""),
+    (re.compile(r"翻了?一倍|翻倍|提升了?一倍|快了?一倍|倍増"), "2"),
+    # "half" in CJK only beside a quantity's word ("速度降了一半", "半分の速度", "속도 절반"), not
+    # "一半以上的层"
+    (
+        re.compile(
+            r"(?:速度|性能|吞吐|时间|時間|显存|内存|속도|성능|시간|메모리)[^。，,.！!？?]{0,16}?(?P<w>减半|一半|절반|半分|半減)"
+            r"|(?P<v>减半|一半|절반|半分|半減)[^。，,.！!？?]{0,3}?(?:速度|性能|吞吐|时间|時間|显存|内存|속도|성능|시간|메모리)"
+        ),
+        "0.5",
+    ),
+    (re.compile(r"(?<![\w-])(?:вдвое|в два раза)(?![\w-])", re.I), "2"),
+    (re.compile(r"(?<![\w-])(?:втрое|в три раза)(?![\w-])", re.I), "3"),
+]
+_ABOUT_BEFORE = re.compile(rf"(?:{ABOUT})\s*$", re.IGNORECASE)
+
+
+def _word_multiples(text: str, out: list[Number]) -> list[Number]:
+    """``out`` with the multiples ``text`` writes in words (``_WORD_MULTIPLES``) among its numbers,
+    in order: "roughly one third of speed" -> 0.333 x (about), "divided by 3" -> 3 x; one that
+    overlaps a number already read (a digit's "2x") is none."""
+    found: list[Number] = []
+    for pat, value in _WORD_MULTIPLES:
+        for m in pat.finditer(text):
+            # the words of the multiple alone where the pattern reads a quantity's word beside them
+            word = next((g for g in ("w", "v") if g in pat.groupindex and m.group(g) is not None), 0)
+            start, end = m.start(word), m.end(word)
+            if any(n.start < end and start < n.end for n in found):
+                continue
+            hit = [n for n in out if n.start < end and start < n.end]
+            if any(n.unit is not None for n in hit):
+                continue  # "2x faster": read as written
+            out = [n for n in out if n not in hit]  # "divided by 3": the 3 read with no unit
+            about = bool(_ABOUT_BEFORE.search(text[max(0, start - 16) : start]))
+            written = value or m.group("n")
+            found.append(Number(written, "x", about, start, end, unit_written=m.group(word)))
+    if not found:
+        return out
+    return sorted(out + found, key=lambda n: n.start)
 
 
 #: words near a number -> the metric it is (first match wins, in this order)

@@ -618,6 +618,10 @@ def _transposed(rows: list[list[str]]) -> str | None:
         return None  # a "% Difference" column relates the configurations: no metric of its own
     # a row's first cell names a metric ("Avg tok/s"), it is no value ("12 tok/s" under "Speed")
     naming = sum(1 for r in body if r and _names_row(re.sub(r"[*_`]", "", r[0])))
+    if not any(n.unit for r in body for c in r[1:] for n in numbers(c)[:1]):
+        # a spreadsheet's rows of plain numbers labelled by phase ("Prefill", "Decode", "Time prefill"):
+        # metrics as rows; beside cells stating their units a phase's row is read as it stands
+        naming += sum(1 for r in body if r and _PHASE_LABEL.fullmatch(re.sub(r"[*_`]", "", r[0])))
     return "rows" if naming >= 2 and naming * 2 >= len(body) else None
 
 
@@ -631,6 +635,76 @@ def _names_row(label: str) -> bool:
         return False  # "16K ctx": a setting, no metric named in words
     memory = re.fullmatch(r"\W*(?:vram|memory|ram|显存|内存)(?:\s+\w+)?\W*", label, re.IGNORECASE)
     return _names_metric(label) or memory is not None
+
+
+#: a column's header naming a phase's rate and the setting it ran at, no unit ("Gen 72k", "Decode
+#: @ 32K", "PP 4096"): a rate in the unit the table's other rate columns state
+_PHASE_COLUMN = re.compile(
+    r"(?:gen|generation|decode|prefill|pp|tg)\s*(?:@\s*)?\d+(?:\.\d+)?\s?[kK]?(?:\s*(?:ctx|context|tokens?))?",
+    re.I,
+)
+#: a caption saying what the two numbers of each cell are ("Values are decode tokens per second /
+#: time to first token in milliseconds", "Cells show tok/s / TTFT (ms)"): each side's words
+_PAIR_CAPTION = re.compile(
+    r"\b(?:values?|numbers?|cells?|entries|figures?|results?)\s+(?:are|show|give|read|as)\s+(?:the\s+)?"
+    # the sides split at a spaced slash ("tok/s / TTFT (ms)": a unit's slash is no split)
+    r"(?P<a>(?:(?!\s/\s)[^.;:]){2,60}?)\s+/\s+(?P<b>(?:(?!\s/\s)[^;:]){2,60}?)\s*(?:[.;:](?!\d)|$)",
+    re.IGNORECASE,
+)
+#: a cell of two numbers, a slash between ("81.0 / 51")
+_PAIR_CELL = re.compile(r"\W*(?P<a>\d[\d.,]*)\s*/\s*(?P<b>\d[\d.,]*)\W*")
+
+
+def cell_pair(caption: str) -> tuple[str, str] | None:
+    """The two quantities a caption says each cell of the table below holds, "A / B" (``_PAIR_CAPTION``),
+    each side naming a unit (``toollines.label_unit``: "decode tokens per second" -> tok/s, "time to
+    first token in milliseconds" -> ms); None otherwise.  Issue 29's corpus: p170."""
+    m = _PAIR_CAPTION.search(caption or "")
+    if m is None:
+        return None
+    a, b = m.group("a").strip(), m.group("b").strip()
+    return (a, b) if label_unit(a) and label_unit(b) else None
+
+
+def _split_pairs(block: Block, pair: tuple[str, str]) -> Block:
+    """``block`` with each column of "A / B" cells (``_PAIR_CELL``; cells stating no result, "crashed",
+    allowed) split in two, headed by the column's header and each side's words in parentheses ("Gemma
+    4 E2B (decode tokens per second)"), so each number is read with its own unit and metric; the
+    block as it is where no column holds such pairs."""
+    header, body = block.rows[0], block.rows[1:]
+    paired = [
+        j
+        for j in range(1, len(header))
+        if (cells := [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])
+        and all(_PAIR_CELL.fullmatch(c) for c in cells)
+    ]
+    if not paired:
+        return block
+    rows = []
+    for r, row in enumerate(block.rows):
+        out: list[str] = []
+        for j, cell in enumerate(row):
+            if j not in paired:
+                out.append(cell)
+            elif r == 0:
+                out += [f"{cell} ({pair[0]})", f"{cell} ({pair[1]})"]
+            elif (m := _PAIR_CELL.fullmatch(cell)) is not None:
+                out += [m.group("a"), m.group("b")]
+            else:
+                out += [cell, cell]  # "crashed": neither number
+        rows.append(out)
+    return replace(block, rows=rows)
+
+
+#: a llama.cpp tool named in a label cell ("raw llama-server", "llama-bench (CUDA)"): the engine
+_LLAMA_TOOL = re.compile(r"(?<![\w-])llama-(?:server|cli|bench|batched-bench|speculative)(?![\w-])", re.I)
+#: a phase's word alone, naming its rate, time or tokens ("Prefill", "Decode", "Time prefill",
+#: "Tokens decode"): a table's row of measurements, no prompt
+_PHASE_LABEL = re.compile(
+    r"\W*(?:(?:time|tokens?|speed)\s+)?(?:prefill|decode|generation|prompt processing|eval)"
+    r"(?:\s+(?:time|tokens?|speed))?\W*",
+    re.IGNORECASE,
+)
 
 
 #: a table header naming a measurement ("TTFT", "Duration", "Latency"): its numbers are results,
@@ -725,6 +799,8 @@ def _lead_prompt(header: str) -> str | None:
         return None  # one to three words, none starting with a digit: no count, no "Run 1"
     if label_key(text) in LABELS or _names_metric(text) or _RELATING_HEADER.search(text):
         return None
+    if _PHASE_LABEL.fullmatch(text):  # "| Prefill | Decode |": phases, no prompts
+        return None
     if NOT_A_PROMPT.match(text):  # "this box", "my run": a setup or a source, not a prompt
         return None
     if mentions(text) or header_decoding(text) or header_settings(text) or _BASELINE.search(text):
@@ -761,6 +837,9 @@ class Tables(Sides):
 
     # --- tables -----------------------------------------------------------------------------------
     def table(self, block: Block) -> None:
+        pair = cell_pair(self.para_text)
+        if pair is not None:
+            block = _split_pairs(block, pair)
         if _headerless(block.rows):
             # a row pasted without its header ("Llama2 | EXL2 4.0 bpw | 7B | 164 t/s | 197 t/s" over
             # "-- | --"), or rows with no header at all: the first is read as the header; it is a row
@@ -821,7 +900,20 @@ class Tables(Sides):
             # (GB)") heads results: a rate, time or size column whatever its word; with a count
             # ("Context (tokens)") or no unit it is the setting
             measured = family(_header_unit(h)) not in (None, "tokens", "layers")
-            if (key in LABELS and not counted and not measured) or j == 0 and not head_unit and not with_unit:
+            # a first column of whole request rates ("| QPS | Baseline TPOT |" over 1, 2, 4): the rate a
+            # serving benchmark sent, a setting of each row
+            sent = (
+                j == 0
+                and family(head_unit) == "requests"
+                and all(re.fullmatch(r"\s*\d+\s*", c) for c in cells)
+            )
+            if (
+                sent
+                or (key in LABELS and not counted and not measured)
+                or j == 0
+                and not head_unit
+                and not with_unit
+            ):
                 kinds.append("label")
             elif head_unit or with_unit or _metric_header(h):
                 kinds.append("value")
@@ -862,6 +954,35 @@ class Tables(Sides):
                     and len(set(plain)) == len(plain)
                 ):
                     kinds[j] = "lead"
+        # a column of plain numbers headed by a phase's word and a setting ("| Code TPS | Gen 72k | Gen
+        # 128k |": generation rates at two context fills) in a table whose other columns state one
+        # rate unit: rates in that unit
+        rates = {
+            u
+            for j in stating
+            if family(
+                u := _header_unit(header[j])
+                or _cell_unit(next(iter(r[j] for r in body if j < len(r)), ""))
+                or ""
+            )
+            == "rate"
+        }
+        phase_unit: dict[int, str] = {}
+        if len(rates) == 1:
+            for j, h in enumerate(header):
+                cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
+                if (
+                    j > 0
+                    and kinds[j] == "label"
+                    and _PHASE_COLUMN.fullmatch(h.strip().strip("*_`"))
+                    and cells
+                    and all(
+                        (ns := numbers(c)) and ns[0].unit is None and plain_value(ns[0].text) is not None
+                        for c in cells
+                    )
+                ):
+                    kinds[j] = "lead"
+                    phase_unit[j] = next(iter(rates))
         # the prompts the lead columns' headers name; none where one of them names none ("| README |
         # this box |": the columns are sources, not prompts)
         sides = side_builds(header)  # "| Before | After |", "PP-512 (PR)" beside "PP-512 (master)"
@@ -884,7 +1005,8 @@ class Tables(Sides):
             if kinds[j] not in ("value", "lead"):
                 continue
             unit = (
-                (lead_unit if kinds[j] == "lead" else None)
+                phase_unit.get(j)
+                or (lead_unit if kinds[j] == "lead" else None)
                 or _header_unit(h)
                 or _multiple_column(h, [r[j] for r in body if j < len(r)])
                 or _ratio_column(h, [r[j] for r in body if j < len(r)])
@@ -949,6 +1071,10 @@ class Tables(Sides):
             versioned = engine_version_cell(h)
             if versioned is not None:  # "| mlx-lm 0.31.0 | mlx-lm 0.31.3 |": the column's build
                 gfields.setdefault("conditions", {}).update(engine=versioned[0], build=versioned[1])
+            named_models = [m for m in mentions(_PAREN.sub("", h).strip()) if m.path == "model"]
+            if len(named_models) == 1 and named_models[0].start == 0:
+                # "| Tool | Gemma 4 E2B | Qwen3.6 27B |": the column's model
+                gfields.setdefault("conditions", {})["model"] = named_models[0].value
             machine = column_machine(h)
             if j in runs:  # "| eval time | | |": the header's measurement again, one run a column
                 gfields.setdefault("conditions", {})["run_index"] = runs[j]
@@ -1042,6 +1168,8 @@ class Tables(Sides):
                     for named_path, named in cell_names(value).items():
                         if named_path not in cond:
                             set_path(cond, named_path, named)
+                    if _LLAMA_TOOL.search(value) and not has_path(cond, "engine"):
+                        set_path(cond, "engine", "llama.cpp")  # "raw llama-server": llama.cpp's tool
                     versioned = engine_version_cell(value)
                     if versioned is not None and "build" not in cond:  # "mlx-lm 0.31.0": its build
                         set_path(cond, "build", versioned[1])

@@ -478,11 +478,66 @@ def _md() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
+#: a quote's marks before a line's text ("> ", ">> "), the text's own indentation kept
+_QUOTE_MARKS = re.compile(r"^ {0,3}(?:> ?)+")
+#: a fence opening or closing a code block
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+
+
+def tab_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
+    """A table pasted from a spreadsheet in ``lines`` (``(line, text)``): two or more lines, a quote's
+    marks before them allowed ("> Prefill\t12.31"), that split at tabs into the same number (3+) of
+    cells, the header with a cell of words (its first may be empty: "\tDefault\t--cpu_infer 22", the
+    row labels' column) and a digit in a row.  None when the lines are no such table."""
+    rows = [[c.strip() for c in _QUOTE_MARKS.sub("", t).split("\t")] for _, t in lines]
+    if len(rows) < 2 or len(rows[0]) < 3 or any(len(r) != len(rows[0]) for r in rows):
+        return None
+    if not any(re.search(r"[^\W\d_]", c) for c in rows[0]):
+        return None
+    if not any(re.search(r"\d", c) for r in rows[1:] for c in r):
+        return None
+    return rows, [n for n, _ in lines]
+
+
+def _tab_tables(raw: list[str], skip: int) -> list[Block]:
+    """The tables pasted with tabs (``tab_rows``) among ``raw``'s lines outside code fences (a fence
+    reads its own tables): runs of lines holding a tab, each a table where ``tab_rows`` reads one.
+    Markdown reads them otherwise as an indented code block (the header's leading tab) and a
+    paragraph, their cells run together."""
+    out: list[Block] = []
+    fenced = False
+    run: list[tuple[int, str]] = []
+    for n, t in [*enumerate(raw[skip:], start=skip + 1), (0, "")]:
+        if _FENCE.match(t):
+            fenced = not fenced
+        if not fenced and n and "\t" in _QUOTE_MARKS.sub("", t).strip(" "):
+            run.append((n, t))
+            continue
+        table = tab_rows(run) if len(run) >= 2 else None
+        if table is not None:
+            out.append(Block("table", run, table[0], table[1]))
+        run = []
+    return out
+
+
 def blocks_of(text: str) -> list[Block]:
-    """The blocks of a Markdown or plain text (module doc), in order."""
+    """The blocks of a Markdown or plain text (module doc), in order.  Tables pasted with tabs
+    (``_tab_tables``) are read first and their lines read as blank lines by the Markdown parser."""
     raw = text.splitlines()
     skip, out = front_matter(raw)  # its lines read as blank lines: every later line keeps its number
-    tokens = _md().parse("\n" * skip + "\n".join(raw[skip:]) if skip else text)
+    tabbed = _tab_tables(raw, skip)
+    if tabbed:
+        taken = {n for b in tabbed for n, _ in b.lines}
+        # a quote's line keeps its marks, so the quote around the table stays one quote
+        kept = [
+            (_QUOTE_MARKS.match(t).group(0) if _QUOTE_MARKS.match(t) else "") if k + 1 in taken else t
+            for k, t in enumerate(raw)
+        ]
+        text = "\n".join(kept)
+        raw_md = kept
+    else:
+        raw_md = raw
+    tokens = _md().parse("\n" * skip + "\n".join(raw_md[skip:]) if skip else text)
     i = 0
     heading = False
     while i < len(tokens):
@@ -531,6 +586,8 @@ def blocks_of(text: str) -> list[Block]:
                 if pieces or not heading:  # an empty heading ("# ", "## ![](x.png)") holds no text
                     out.append(Block("text", pieces, heading=heading))
         i += 1
+    if tabbed:
+        out = sorted([*out, *tabbed], key=lambda b: b.start)  # stable: the parser's order kept
     return out
 
 

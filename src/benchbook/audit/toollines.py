@@ -222,6 +222,8 @@ def label_unit(label: str) -> str | None:
         u = unit_of(m.group(1)) or unit_of(_PER_WHOM.sub("", m.group(1)))
         if u is not None:
             return u
+    if re.search(r"tokens? (?:per|a) second", label, re.IGNORECASE):
+        return "tok/s"  # "decode tokens per second": not the "second" alone (s)
     words = label.split()
     for k in range(len(words) - 1, -1, -1):
         word = words[k].strip("()[]（）")
