@@ -422,3 +422,56 @@ def test_a_multiple_in_words_relates_the_rates_of_its_sentence(tmp_path):
     cf = _drafted("# t\n\nThe 2B model runs 80 tok/s and is twice as fast as the 4B at 40 tok/s.\n", tmp_path)
     ids = [c.id for c in cf.claims]
     assert [(s.kind, s.value, s.unit, list(s.of)) for s in cf.statements] == [("ratio", 2.0, "x", ids)]
+
+
+@pytest.mark.parametrize(
+    ("text", "hardware"),
+    [
+        ("硬件：H800 PCIE * 8", ["8x NVIDIA H800 PCIe"]),  # h193: the count after the name
+        ("on a 4090 x2 rig", ["2x NVIDIA GeForce RTX 4090"]),
+        ("I checked it with A100(80G)", ["NVIDIA A100 80GB"]),  # h194: the SKU's memory in parentheses
+        ("same, hardware is 4060ti 16GB, 12700k", ["NVIDIA GeForce RTX 4060 Ti"]),  # h210: after a label
+        ("GPU: 4090", ["NVIDIA GeForce RTX 4090"]),
+        ("显卡：3090 24G", ["NVIDIA GeForce RTX 3090"]),
+        # controls: a multiple after a name, a number after "is"
+        ("RTX 3090 x 1.5 faster", ["NVIDIA GeForce RTX 3090"]),
+        ("the score is 4090", []),
+    ],
+)
+def test_hardware_named_with_its_count_after_or_under_a_label(text, hardware):
+    from benchbook.audit.draftnames import mentions
+
+    assert [m.value for m in mentions(text) if m.path == "hardware"] == hardware
+
+
+def test_a_setup_lines_cache_mode_is_the_kv_caches_type(tmp_path):
+    """h206: ExLlama's "- cache: q4" in a setup list: the cache's type for K and V."""
+    cf = _drafted("# t\n\n- cache: q4\n- model: foo\n\nDecode 30 tok/s.\n", tmp_path)
+    assert [(_cond(cf, c).get("type_k"), _cond(cf, c).get("type_v")) for c in cf.claims] == [("q4", "q4")]
+
+
+def test_a_request_bodys_prompt_is_the_prompt_and_a_json_keys_quote_none(tmp_path):
+    """h211: a curl body's '"prompt": "描述一下北京的秋天",' gave the prompt ":" (the key's closing
+    quote read as the opening of a quoted prompt); the body's prompt is the prompt as sent."""
+    cf = _drafted(
+        '# t\n\n```\ncurl http://localhost:8000/v1/completions -d \'{\n    "model": "m",\n'
+        '    "prompt": "描述一下北京的秋天",\n    "max_tokens": 512\n}\'\n```\n\n每秒9token\n',
+        tmp_path,
+    )
+    assert [(_cond(cf, c).get("prompt"), _cond(cf, c).get("cap")) for c in cf.claims] == [
+        ("描述一下北京的秋天", 512)
+    ]
+
+
+def test_tensorrt_llms_rate_over_a_batch_is_a_throughput(tmp_path):
+    """h203: TensorRT-LLM's "[BENCHMARK] … batch_size 64 … tokens_per_sec 1857.9" is summed over the
+    batch's requests: a throughput; at batch_size 1 one stream's rate."""
+    line = (
+        "[BENCHMARK] model_name llama_7b world_size 1 precision float16 batch_size {b} "
+        "input_length 2048 output_length 128 latency(ms) 4412.048 tokens_per_sec 1857.9\n"
+    )
+    cf = _drafted("# t\n\n```\n" + line.format(b=64) + "```\n", tmp_path)
+    assert [c.metric for c in cf.claims if c.unit in ("tok/s", "t/s")] == ["throughput"]
+    (tmp_path / "one").mkdir()
+    one = _drafted("# t\n\n```\n" + line.format(b=1) + "```\n", tmp_path / "one")
+    assert [c.metric for c in one.claims if c.unit in ("tok/s", "t/s")] == ["decode_tps"]

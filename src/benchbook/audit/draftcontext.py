@@ -193,7 +193,9 @@ _CHAT_LABEL = re.compile(
 #: a prompt quoted after the word "prompt" ('Prompt was "They"', 'with the prompt "Write a story
 #: about Einstein"', "the prompt `tell me a joke`"): the quoted words, as written
 _PROMPT_QUOTED = re.compile(
-    r"\bprompt\s*(?:was|is|of|[:：=])?\s*(?:[\"“「`](?P<v>[^\"”」`\n]{1,120})[\"”」`])",
+    # a JSON key's closing quote allowed ('"prompt": "描述一下北京的秋天"'); the opening quote after a
+    # space or separator, never the key's own
+    r"\bprompt[\"']?(?:\s*(?:was|is|of)\b|\s*[:：=])?\s*(?<=[\s:：=])[\"“「`](?P<v>[^\"”」`\n]{1,120})[\"”」`]",
     re.IGNORECASE,
 )
 #: words before "prompt" that end in a word of the sentence around it, not of a prompt's name ("I
@@ -293,8 +295,8 @@ def _stated(
                     out.append(("cap", int(r.group("n"))))
                 elif what == "ctx":
                     out.append(("ctx", int(r.group("n"))))
-                elif what == "build":
-                    out.append(("build", r.group("n")))
+                elif what in ("build", "prompt"):
+                    out.append((what, r.group("n").strip()))
                 elif what == "concurrency":
                     out.append(("concurrency", int(r.group("n"))))
                 elif float(r.group("n")) <= 2:

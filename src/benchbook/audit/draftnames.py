@@ -78,7 +78,7 @@ _HARDWARE = re.compile(
     # a data-centre part's memory and form factor name its SKU ("A100 40GB PCIe", "A100-SXM4-80GB",
     # "H100 NVL", "an A100 with 80GB memory"); a consumer card's size is its spec (``machine_size``)
     r"(?:[\s-](?P<dcform>PCIe|SXM\d?|NVL)(?![A-Za-z0-9]))?"
-    r"(?:[\s-]?(?P<dcmem>\d{2,3})\s?GB?(?:\s(?:of\s)?(?:HBM\w*|memory|VRAM))?(?![\w-])"
+    r"(?:[\s-]?\(?(?P<dcmem>\d{2,3})\s?GB?\)?(?:\s(?:of\s)?(?:HBM\w*|memory|VRAM))?(?![\w-])"
     r"|\swith\s(?P<dcmem2>\d{2,3})\s?GB\s(?:of\s)?(?:HBM\w*\s)?(?:memory|VRAM)\b)?"
     r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?![\w-])"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{3}X?)\b"
@@ -87,7 +87,10 @@ _HARDWARE = re.compile(
     # the memory names the module's SKU
     r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?)"
     r"(?:\s(?P<jmem>\d{1,3})\s?GB)?(?![\w-])"
-    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×]))"
+    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×])"
+    # after a label naming the machine ("hardware is 4060ti", "GPU: 4090", "显卡：3090")
+    r"|(?<=\bhardware\sis\s)|(?<=\bgpu:\s)|(?<=\bgpu:)|(?<=\bgpu\sis\s)|(?<=\bcard:\s)|(?<=显卡：)|(?<=显卡:)|(?<=显卡)"
+    r")"
     # not a decimal or a percentage ("4090.5", "4090%"); a full stop ends the sentence ("on a 4090.")
     r"(?P<bare>[1-5]0[5-9]0)(?:\s?(?P<bares>Ti|Super)\b)?s?(?![\w%-]|\.\d)"
     r")",
@@ -436,6 +439,10 @@ _TOOL_OF = re.compile(
 )
 
 
+#: a count of devices written right after a device's name: "* 8", "x2", "×4" (not "x 1.5", "* 8B")
+_COUNT_AFTER = re.compile(r"\s*[*×xX]\s?([1-8])(?![\w.])")
+
+
 def mentions(text: str) -> list[Mention]:
     """The conditions ``text`` names (module doc), in order of where they are."""
     return list(_mentions(text))
@@ -447,7 +454,12 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     ``draftcontext``; a table's header once per column)."""
     out: list[Mention] = []
     for m in _HARDWARE.finditer(text):
-        out.append(Mention(m.start(), "hardware", hardware_name(m), m.end()))
+        name = hardware_name(m)
+        # a count written after the name ("H800 PCIE * 8", "4090 x2"): several devices, as "8x" before it
+        after = _COUNT_AFTER.match(text, m.end())
+        if after is not None and not re.match(r"\d+x ", name) and after.group(1) != "1":
+            name = f"{after.group(1)}x {name}"
+        out.append(Mention(m.start(), "hardware", name, m.end()))
     for m in _ENGINE.finditer(text):
         if _TOOL_OF.match(text, m.end()):
             continue  # "vLLM's `benchmark_serving.py`": a client the project ships, not the engine run

@@ -82,9 +82,11 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     ),
     (
         re.compile(
-            r"\b(?:(?:KV|K/V|K\s?(?:and|&|\+)\s?V)[ -]cache(?:\s+(?:type|quant\w*))?|cache[ _-]type)"
+            r"\b(?:(?:KV|K/V|K\s?(?:and|&|\+)\s?V)[ -]cache(?:\s+(?:type|quant\w*))?|cache[ _-](?:type|mode))"
             r"\s*(?:=|:|in|of|to|at)?\s*"
-            r"(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|iq4_nl|f16|fp16|f32|fp32|bf16|fp8(?:_e4m3|_e5m2)?)(?![\w])",
+            r"(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|iq4_nl|f16|fp16|f32|fp32|bf16|fp8(?:_e4m3|_e5m2)?)(?![\w])"
+            # a setup line's "cache: q4" (ExLlama's cache modes Q4/Q6/Q8 beside f16 and FP8)
+            r"|(?<![\w-])cache(?:[ _-]mode)?\s*[:=]\s*(?P<e>q4|q6|q8|fp8|f16|fp16)(?![\w])",
             re.I,
         ),
         "kv",
@@ -281,6 +283,8 @@ REQUEST_SETTINGS: list[tuple[re.Pattern, str]] = [
     # a serving benchmark's report of the requests it kept in flight (vLLM's and SGLang's "Maximum
     # request concurrency:  8", "Max request concurrency: 8"; "None" where unbounded: no number)
     (re.compile(r"\bmax(?:imum)?\s+request\s+concurrency\s*:\s*(?P<n>\d{1,5})\b", re.I), "concurrency"),
+    # a request body's prompt: '"prompt": "描述一下北京的秋天"' (a completion request's text, as sent)
+    (re.compile(r"(?<![\w-])[\\\"']prompt[\\\"']\s*:\s*[\\\"'](?P<n>[^\"'\n\\]{1,200})[\\\"']"), "prompt"),
     # a run's record of its build: "vllm_commit": "5cbc982", commit=5cbc982
     (
         re.compile(r"(?<![\w-])(?:\w+_)?commit[\\\"']*\s*[:=]\s*[\\\"']*(?P<n>[0-9a-f]{7,40})(?![\w.])"),
@@ -441,7 +445,8 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                     out.append(("ctx", v))
             elif kind == "kv":
                 # "FP16 KV": ggml's type names (f16, f32) for the same cache types
-                t = re.sub(r"^fp(16|32)$", r"f\1", m.group("t").lower().replace(" ", "_"))
+                said = m.group("t") or m.groupdict().get("e") or ""
+                t = re.sub(r"^fp(16|32)$", r"f\1", said.lower().replace(" ", "_"))
                 out += [("type_k", t), ("type_v", t)]
             elif kind == "sampling":
                 if float(m.group("n")) <= 2:
