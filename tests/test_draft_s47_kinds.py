@@ -475,3 +475,82 @@ def test_tensorrt_llms_rate_over_a_batch_is_a_throughput(tmp_path):
     (tmp_path / "one").mkdir()
     one = _drafted("# t\n\n```\n" + line.format(b=1) + "```\n", tmp_path / "one")
     assert [c.metric for c in one.claims if c.unit in ("tok/s", "t/s")] == ["decode_tps"]
+
+
+def test_a_blogs_flag_list_with_dashes_states_its_settings(tmp_path):
+    """h215: a setup section's flags a line each, "–ctx-size 128000" (a blog's typography turned
+    "--" into a dash), "-b 2048", "–flash-attn on", and "max_tokens=256, temperature=0." in a list:
+    the settings of every claim of the post."""
+    cf = _drafted(
+        "# t\n\n## Results\n\n- Generation: 7.63 → 16.15 t/s (+111.77% faster)\n\n"
+        "## Runtime Config Used\n\n- –ctx-size 128000\n- -b 2048\n- –ubatch-size 1024\n- –flash-attn on\n\n"
+        "Using llama.cpp / llama-server: 9187 (0253fb21f)\n\n"
+        "## Methodology\n\n- max_tokens=256, temperature=0.\n- 2 runs per model.\n",
+        tmp_path,
+    )
+    want = {
+        "engine": "llama.cpp",
+        "build": "9187 (0253fb21f)",
+        "ctx": 128000,
+        "batch": 2048,
+        "ubatch": 1024,
+        "flash_attn": True,
+        "cap": 256,
+        "sampling": "temperature 0",
+    }
+    for c in cf.claims:
+        got = _cond(cf, c)
+        assert {k: got.get(k) for k in want} == want
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers_"),
+    [
+        ("VRAM: 24GB 중 21.3GB 사용", [("21.3", "GB", "24", "GB")]),  # h214: the whole first, then the part
+        ("24GBのうち21.3GBを使用", [("21.3", "GB", "24", "GB")]),
+        ("11.76 GiB of its 12.29 GiB", [("11.76", "GiB", "12.29", "GiB")]),  # control: English order
+    ],
+)
+def test_a_part_of_a_whole_in_korean_and_japanese_order(text, numbers_):
+    from benchbook.audit.draftprose import numbers
+
+    assert [(n.text, n.unit, n.of, n.of_unit) for n in numbers(text)] == numbers_
+
+
+def test_a_status_cards_labelled_lines_are_read(tmp_path):
+    """h214: a code block printing a status card ("VRAM: 24GB 중 21.3GB 사용", "Spec-decode: MTP n=3 ·
+    AL 3.4–3.8 · 수락률 97/95/91%"): its used memory, its acceptance length and the three acceptance
+    rates (a series of percentages written once) are claims; a machine's size alone is none."""
+    cf = _drafted(
+        "# t\n\n```\nGPU: RTX 3090 24GB\nVRAM: 24GB 중 21.3GB 사용\n"
+        "추론 디코딩(Spec-decode): MTP n=3 · AL 3.4–3.8 · 수락률 97/95/91%\n```\n",
+        tmp_path,
+    )
+    got = [(c.metric, c.value, c.range, c.unit) for c in cf.claims]
+    assert got == [
+        ("vram", 21.3, None, "GB"),
+        ("mean_accepted_length", None, (3.4, 3.8), "tokens"),
+        ("acceptance_rate", 97.0, None, "%"),
+        ("acceptance_rate", 95.0, None, "%"),
+        ("acceptance_rate", 91.0, None, "%"),
+    ]
+
+
+def test_plain_task_columns_beside_a_rate_column_are_rates(tmp_path):
+    """h222: "|quant|base tok/s|code|factual|" over 15.1, 19.7, 17.5: the task columns hold more rates
+    of the stated column's unit and scale (each column's task its prompt); a column of counts beside
+    it ("tokens" 512) is none."""
+    cf = _drafted(
+        "# t\n\n|quant|base tok/s|code|factual|runs|\n|:-|:-|:-|:-|:-|\n"
+        "|Q4_K_M|15.1|19.7|17.5|512|\n|F16|6.6|17.9|14.9|256|\n",
+        tmp_path,
+    )
+    got = [(c.value, c.unit, _cond(cf, c).get("prompt")) for c in cf.claims]
+    assert got == [
+        (15.1, "tok/s", None),
+        (6.6, "tok/s", None),
+        (19.7, "tok/s", "code"),
+        (17.9, "tok/s", "code"),
+        (17.5, "tok/s", "factual"),
+        (14.9, "tok/s", "factual"),
+    ]

@@ -634,7 +634,13 @@ class _Drafter(Tables, Sentences):
         for n, t in pieces:
             if n in done or RATE_LINE.search(t) or n in self.by_line:
                 continue
-            if any(family(x.unit) == "rate" for x in numbers(t)):
+            said = [x for x in numbers(t) if x.unit is not None]
+            # a status card's "label: value" line stating a rate, a percentage, a count of tokens
+            # or a size used of a whole ("VRAM: 24GB 중 21.3GB 사용", "수락률 97/95/91%", "AL 3.4–3.8")
+            labelled = _CARD_LINE.match(t) is not None and any(
+                family(x.unit) in ("ratio", "tokens") or x.of is not None for x in said
+            )
+            if any(family(x.unit) == "rate" for x in said) or labelled:
                 self.prose([(n, t)])
 
     def code_unplaced(self, pieces: list[tuple[int, str]], found: list[Result]) -> None:
@@ -783,6 +789,11 @@ _SETTING_WORD = re.compile(
 
 #: the unit families of a rate a paragraph states (tokens or requests per second)
 _RATE_FAMILIES = ("rate", "requests")
+
+
+#: a status card's line: a label of words (any script), a colon, then its value ("VRAM: 24GB 중 21.3GB
+#: 사용", "추론 디코딩(Spec-decode): MTP n=3 · 수락률 97/95/91%"); not a log's prefixed line
+_CARD_LINE = re.compile(r"^\s*[^\W\d_][^:=\[\]|]{0,40}?[:：]\s+\S")
 
 
 def _caption_unit(text: str) -> str | None:

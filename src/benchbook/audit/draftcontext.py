@@ -122,6 +122,8 @@ def _backends(text: str, out: list[tuple[str, object]]) -> None:
 
 
 #: inline code that is a list of flags without a tool: `-np 1 -fa on -ctk q8_0`
+#: a long flag written with a dash a blog's typography made of "--" ("–ctx-size", "—flash-attn")
+_DASHED_FLAG = re.compile(r"(^|\s)[–—](?=[A-Za-z][\w-]*)")
 FLAGS_ONLY = re.compile(r"^\s*-{1,2}[A-Za-z][\w-]*(?:[ =]\S+)?(?:\s+-{1,2}[A-Za-z][\w-]*(?:[ =]\S+)?)*\s*$")
 
 
@@ -305,6 +307,18 @@ def _stated(
         _builds(text, out)
         return commands, list(dict.fromkeys(out))
     read: set[str] = set()  # the inline code read as a command
+    # a block that is flags alone, as a setup list writes them a line each ("- -b 2048", "- –ctx-size
+    # 128000": a blog's typography turns "--" into a dash): settings it states, as a setup list's
+    # words do (a setup section's hold for the whole post)
+    flagged = _DASHED_FLAG.sub(r"\1--", " ".join(t.strip().strip("*_`") for _, t in rest))
+    if rest and not heading and FLAGS_ONLY.match(flagged) and re.search(r"\s", flagged.strip()):
+        try:
+            words = shlex.split(flagged)
+        except ValueError:
+            words = flagged.split()
+        cond = conditions_of("flags", words)
+        cond.pop("engine", None)
+        _command_names(cond, out)  # settings the block states, as its words would ("ctx-size 128000")
     for n, t in rest:
         for code in re.findall(r"`([^`]+)`", t):
             got = []
@@ -353,9 +367,11 @@ def _own_words(text: str) -> str:
 
 #: a llama.cpp build as its tools print it, its number and commit: llama-bench's "build: 5635
 #: (3069e3169)" (older builds "build: 32d9f7d9 (1786)"), ``--version``'s "version: 5635 (3069e3169)",
+#: a setup list's "llama-server: 9187 (0253fb21f)",
 #: in a log or quoted in prose ("(build: `5635 (3069e3169)`)"); the value as printed
 _BUILD_LINE = re.compile(
-    r"\b(?:build|version)\s*[:=]\s*`?(?P<v>(?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\s?\((?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\))",
+    # or under llama.cpp's or its tool's name in a setup list ("llama.cpp / llama-server: 9187 (0253fb21f)")
+    r"(?:\b(?:build|version)|(?<![\w-])(?:llama\.cpp|llama-server|llama-cli|llama-bench))\s*[:=]\s*`?(?P<v>(?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\s?\((?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\))",
     re.IGNORECASE,
 )
 

@@ -215,7 +215,7 @@ _NUMBER = re.compile(
     rf"(?:(?:\s*|{_HYPHENED})(?P<ua>{_UNIT}))?"
     rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"
     rf"(?:\s*(?P<unit>{_UNIT}))?"
-    rf"(?P<of>(?:\s+(?:of|out of|중|のうち)\s+(?:the\s+|its\s+|their\s+)?|(?P<slash>/))(?P<m>{_NUM})"
+    rf"(?P<of>(?:\s+(?:of|out of|중)\s+(?:the\s+|its\s+|their\s+)?|\s*のうち\s*|(?P<slash>/))(?P<m>{_NUM})"
     rf"(?:\s*(?P<um>{_UNIT}))?)?",
     re.IGNORECASE,
 )
@@ -795,6 +795,25 @@ def numbers(text: str) -> list[Number]:
                 of, of_unit = number_text(m.group("m")), um
             else:
                 end = m.start("of")
+            if of is not None and re.search(r"중|のうち", m.group("of")) and low is None:
+                # "24GB 중 21.3GB 사용", "24GBのうち21.3GB": the whole first, then the part (the value)
+                out.append(
+                    Number(
+                        of,
+                        of_unit or unit,
+                        bool(m.group("about")),
+                        m.start(),
+                        end,
+                        None,
+                        None,
+                        spread,
+                        number_text(m.group("a")),
+                        unit,
+                        written,
+                    )
+                )
+                pos = end
+                continue
         out.append(
             Number(
                 number_text(m.group("a")) if low is None else f"{low}–{high}",

@@ -148,7 +148,10 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
             rest = text[out[j].end : out[j].end + 2]
             if _LIST_GAP.fullmatch(gap) and len(gap) <= 30 and re.match(r"\s*(?:[.,;:)!?]|$)", rest):
                 unit = out[i - 1].unit
-        if unit is not None and unit not in ("%", "x"):
+        # a series of three or more percentages written once ("수락률 97/95/91%": one per draft
+        # position) is each in %; two ("50/50%", a split) and multiples keep theirs
+        series = unit == "%" and j - i >= 2 and all(0 <= float(out[k].text) <= 100 for k in range(i, j + 1))
+        if unit is not None and (unit not in ("%", "x") or series):
             for k in range(i, j + 1):
                 if out[k].unit is None:
                     out[k] = replace(out[k], unit=unit)

@@ -969,18 +969,37 @@ class Tables(Sides):
         }
         phase_unit: dict[int, str] = {}
         if len(rates) == 1:
+            # the stated rates' scale: a column of plain numbers of the same scale beside them ("|
+            # quant | base tok/s | code | factual |" over 15.1, 19.7, 17.5) holds more of those rates
+            stated = [
+                v
+                for j in stating
+                for r in body
+                if j < len(r) and (ns := numbers(r[j])) and (v := plain_value(ns[0].text)) is not None
+            ]
+            low, high = (min(stated), max(stated)) if stated else (0.0, 0.0)
             for j, h in enumerate(header):
                 cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
-                if (
-                    j > 0
-                    and kinds[j] == "label"
-                    and _PHASE_COLUMN.fullmatch(h.strip().strip("*_`"))
-                    and cells
-                    and all(
-                        (ns := numbers(c)) and ns[0].unit is None and plain_value(ns[0].text) is not None
-                        for c in cells
-                    )
-                ):
+                values = [
+                    plain_value(ns[0].text) if (ns := numbers(c)) and ns[0].unit is None else None
+                    for c in cells
+                ]
+                if j == 0 or kinds[j] != "label" or not cells or None in values:
+                    continue
+                plain = [v for v in values if v is not None]
+                phase = _PHASE_COLUMN.fullmatch(h.strip().strip("*_`")) is not None
+                # a plain word's column (no label the table reader knows, no flag, no relation) whose
+                # numbers, all different, lie within the stated rates' range widened threefold
+                alike = (
+                    label_key(h) not in LABELS
+                    and not _SETTING_HEADER.search(h)
+                    and not _RELATING_HEADER.search(h)
+                    and len(set(plain)) == len(plain) >= 2
+                    and low > 0
+                    and all(low / 3 <= v <= high * 3 for v in plain)
+                    and any(v != int(v) for v in plain + stated)
+                )
+                if phase or alike:
                     kinds[j] = "lead"
                     phase_unit[j] = next(iter(rates))
         # the prompts the lead columns' headers name; none where one of them names none ("| README |

@@ -98,7 +98,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         re.compile(
             r"(?<![\w-])(?:--temp(?:erature)?|temperature|temp|температур\w*|温度)[\"'\\]*\s*"
             r"(?:(?:is|was)\s+)?(?:(?:set|fixed)\s+)?(?:to|of|at|=|:|：|为|設定)?\s*[(（\"']?\s*"
-            r"(?P<n>\d+(?:\.\d+)?)(?![\d.]|\s?°|\s?C\b)",
+            # a full stop or comma after it ends the sentence or the item ("temperature=0.")
+            r"(?P<n>\d+(?:\.\d+)?)(?!\d|\.\d|\s?°|\s?C\b)",
             re.I,
         ),
         "sampling",
@@ -112,7 +113,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"(?:最大|最多)(?:输出|生成|出力)(?:长度|長度)?\s*[:：为]?\s*(?P<c>\d+)(?![\d.])|"
             r"\b(?:OSL|max[_ -](?:new[_ -])?tokens|max[_ -]output[_ -]tokens|n_predict|num_predict)"
             r"\s*(?:=|:|of)?\s*"
-            r"(?P<n>\d+)(?![\d.,%])"
+            r"(?P<n>\d+)(?![\d%]|[.,]\d)"
             # a request's "1024 out" (input and output lengths: "512 in, 1024 out"; not "1 out of 5")
             r"|(?<![\w.,])(?P<o>\d+)\s+out\b(?!\s+of\b)",
             re.I,
