@@ -554,3 +554,41 @@ def test_plain_task_columns_beside_a_rate_column_are_rates(tmp_path):
         (17.5, "tok/s", "factual"),
         (14.9, "tok/s", "factual"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # h215: the platform in the title, the chip and its graphics in the setup
+        (
+            "# Strix Halo MTP\n- CPU: AMD RYZEN AI MAX+ 395 (16C/32T)\n- iGPU: Radeon 8060S",
+            "AMD Ryzen AI Max+ 395 (Radeon 8060S)",
+        ),
+        ("a Ryzen AI Max 385 mini PC", "AMD Ryzen AI Max 385"),
+        ("Strix Halo alone", None),  # no chip named: the platform's name stays
+        ("Ryzen AI Max+ 395 vs Ryzen AI Max 385", None),  # two chips
+    ],
+)
+def test_one_name_for_an_apu_named_several_ways(text, name):
+    from benchbook.audit.draft import apu_name
+
+    assert apu_name(text) == name
+
+
+def test_an_apus_claims_take_its_one_name(tmp_path):
+    cf = _drafted(
+        "# Strix Halo benchmarks\n\nDecode runs at 45.2 tok/s.\n\n## Hardware\n\n"
+        "- CPU: AMD RYZEN AI MAX+ 395 (16C/32T)\n- iGPU: Radeon 8060S (RADV GFX1151)\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c).get("hardware") for c in cf.claims] == ["AMD Ryzen AI Max+ 395 (Radeon 8060S)"]
+
+
+def test_llama_bench_moe_file_type_keeps_the_quant_apart():
+    """h216: llama-bench's model column "gpt-oss 20B MXFP4 MoE" (an MoE model's file type ends with
+    "MoE"): the model and its quant apart, as "llama 7B Q4_0" is read."""
+    from benchbook.audit.draftnames import model_cell
+
+    assert model_cell("gpt-oss 20B MXFP4 MoE") == ("gpt-oss-20B", "MXFP4")
+    assert model_cell("llama 7B Q4_0") == ("llama 7B", "Q4_0")
+    assert model_cell("Qwen3 MoE") == ("Qwen3 MoE", None)  # no quant: the name as written

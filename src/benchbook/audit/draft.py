@@ -389,6 +389,7 @@ class _Drafter(Tables, Sentences):
         self.serving_batches()
         self.engine_builds()  # "vLLM 0.5.0 vs SGLang 0.2.0": each engine's claims its own version
         self.cpu_machine()  # "Ryzen 7 5700G" and no GPU: the CPU ran them
+        self.apu_names()  # "Strix Halo", "Ryzen AI Max+ 395", "Radeon 8060S": one chip, one name
         stated_repeats(self.post, self.out.entries, self.out.groups)  # "median of 3 runs"
         self.repeated_runs()
         settle_rates(self.out.entries, self.out.groups)  # one stream's rate or many streams'
@@ -465,6 +466,23 @@ class _Drafter(Tables, Sentences):
                     e.origins["build"] = g.origins.get(
                         "build", f"{owner[build]} {build}, as the post writes it"
                     )
+
+    def apu_names(self) -> None:
+        """One name for an APU the post names by several (``apu_name``: "Strix Halo" in the title,
+        "AMD RYZEN AI MAX+ 395" and "Radeon 8060S" in its setup): every claim's and group's
+        hardware that is one of them becomes "AMD Ryzen AI Max+ 395 (Radeon 8060S)", the chip
+        with its graphics, as the post writes their numbers."""
+        name = apu_name(self.post.text)
+        if name is None:
+            return
+        for fields in [g.fields for g in self.out.groups] + [e.fields for e in self.out.entries]:
+            cond = fields.get("conditions")
+            if (
+                isinstance(cond, dict)
+                and isinstance(cond.get("hardware"), str)
+                and _APU.fullmatch(cond["hardware"])
+            ):
+                cond["hardware"] = name
 
     def cpu_machine(self) -> None:
         """A post that names one CPU (``cpu_names``) and, for a claim, no other machine: the CPU
@@ -794,6 +812,25 @@ _RATE_FAMILIES = ("rate", "requests")
 #: a status card's line: a label of words (any script), a colon, then its value ("VRAM: 24GB 중 21.3GB
 #: 사용", "추론 디코딩(Spec-decode): MTP n=3 · 수락률 97/95/91%"); not a log's prefixed line
 _CARD_LINE = re.compile(r"^\s*[^\W\d_][^:=\[\]|]{0,40}?[:：]\s+\S")
+
+
+#: AMD's Strix Halo by any of its names: the platform, the chip, its graphics (a count before none)
+_APU = re.compile(r"AMD (?:Strix Halo|Ryzen AI Max\+? \d{3}|Radeon 80[46]0S)", re.IGNORECASE)
+_APU_CHIP = re.compile(r"Ryzen\s+AI\s+Max\s?(\+?)\s?(\d{3})", re.IGNORECASE)
+_APU_GRAPHICS = re.compile(r"Radeon\s+(80[46]0S)\b", re.IGNORECASE)
+
+
+def apu_name(text: str) -> str | None:
+    """The one name of the Strix Halo APU a post names by its chip ("Ryzen AI Max+ 395", written
+    once or the same each time) and, where it names it, its graphics ("Radeon 8060S"): "AMD Ryzen AI
+    Max+ 395 (Radeon 8060S)"; None where the post names no chip or two."""
+    chips = {(m.group(1), m.group(2)) for m in _APU_CHIP.finditer(text)}
+    if len({n for _, n in chips}) != 1:
+        return None
+    plus = "+" if any(p for p, _ in chips) else ""
+    name = f"AMD Ryzen AI Max{plus} {next(iter(chips))[1]}"
+    gpus = {m.group(1).upper() for m in _APU_GRAPHICS.finditer(text)}
+    return f"{name} (Radeon {gpus.pop()})" if len(gpus) == 1 else name
 
 
 def _caption_unit(text: str) -> str | None:

@@ -751,7 +751,8 @@ def model_of(cell: str) -> str | None:
 #: its type, then llama-bench's size word ("Q4_K - Medium" is Q4_K_M) or bits per weight
 _CELL_QUANT = re.compile(
     rf"\s(?P<q>(?:UD-)?{QUANT_TYPE}|BF16|F16|F32|FP16|FP8|MXFP4)"
-    r"(?:\s-\s(?:(?P<size>Small|Medium|Large|Extra\s?Small)|\d+(?:\.\d+)?\s?bpw))?\s*$",
+    # llama-bench's file type of an MoE model ends with "MoE" ("gpt-oss 20B MXFP4 MoE")
+    r"(?:\s-\s(?:(?P<size>Small|Medium|Large|Extra\s?Small)|\d+(?:\.\d+)?\s?bpw))?(?:\s+MoE)?\s*$",
     re.IGNORECASE,
 )
 
