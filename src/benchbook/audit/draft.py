@@ -453,7 +453,9 @@ class _Drafter(Tables, Sentences):
                 rows.setdefault(e.group, []).append(e)
         for g in self.out.groups:
             cond = g.fields.get("conditions")
-            build = cond.get("build") if isinstance(cond, dict) else None
+            if not isinstance(cond, dict):
+                continue
+            build = cond.get("build")
             if not isinstance(build, str) or owner.get(build) is None:
                 continue
             own = [(e, e.fields.get("conditions") or {}) for e in rows.get(g.id, [])]

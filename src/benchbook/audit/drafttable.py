@@ -971,11 +971,11 @@ class Tables(Sides):
         if len(rates) == 1:
             # the stated rates' scale: a column of plain numbers of the same scale beside them ("|
             # quant | base tok/s | code | factual |" over 15.1, 19.7, 17.5) holds more of those rates
-            stated = [
-                v
+            stated: list[float] = [
+                x
                 for j in stating
                 for r in body
-                if j < len(r) and (ns := numbers(r[j])) and (v := plain_value(ns[0].text)) is not None
+                if j < len(r) and (ns := numbers(r[j])) and (x := plain_value(ns[0].text)) is not None
             ]
             low, high = (min(stated), max(stated)) if stated else (0.0, 0.0)
             for j, h in enumerate(header):
@@ -986,7 +986,7 @@ class Tables(Sides):
                 ]
                 if j == 0 or kinds[j] != "label" or not cells or None in values:
                     continue
-                plain = [v for v in values if v is not None]
+                given: list[float] = [v for v in values if v is not None]
                 phase = _PHASE_COLUMN.fullmatch(h.strip().strip("*_`")) is not None
                 # a plain word's column (no label the table reader knows, no flag, no relation) whose
                 # numbers, all different, lie within the stated rates' range widened threefold
@@ -994,10 +994,10 @@ class Tables(Sides):
                     label_key(h) not in LABELS
                     and not _SETTING_HEADER.search(h)
                     and not _RELATING_HEADER.search(h)
-                    and len(set(plain)) == len(plain) >= 2
+                    and len(set(given)) == len(given) >= 2
                     and low > 0
-                    and all(low / 3 <= v <= high * 3 for v in plain)
-                    and any(v != int(v) for v in plain + stated)
+                    and all(low / 3 <= y <= high * 3 for y in given)
+                    and any(y != int(y) for y in given + stated)
                 )
                 if phase or alike:
                     kinds[j] = "lead"

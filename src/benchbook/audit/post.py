@@ -530,7 +530,7 @@ def blocks_of(text: str) -> list[Block]:
         taken = {n for b in tabbed for n, _ in b.lines}
         # a quote's line keeps its marks, so the quote around the table stays one quote
         kept = [
-            (_QUOTE_MARKS.match(t).group(0) if _QUOTE_MARKS.match(t) else "") if k + 1 in taken else t
+            ((q.group(0) if (q := _QUOTE_MARKS.match(t)) else "") if k + 1 in taken else t)
             for k, t in enumerate(raw)
         ]
         text = "\n".join(kept)
