@@ -265,14 +265,7 @@ def _stated(
     if kind == "code" and not found and rest and all(FLAGS_ONLY.match(t) for _, t in rest if t.strip()):
         # a block of flags alone, no tool ("The key new flags:" over "--flash-attn on" /
         # "--cache-type-k q8_0 --cache-type-v q8_0"): the settings of the runs it introduces
-        try:
-            words = shlex.split(" ".join(t for _, t in rest))
-        except ValueError:
-            words = " ".join(t for _, t in rest).split()
-        cond = conditions_of("flags", words)
-        cond.pop("engine", None)
-        got = []
-        _command_names(cond, got)
+        got = _flag_settings(" ".join(t for _, t in rest))
         return [(rest[0][0], got)] if got else [], []
     if kind == "code":
         # output and logs: no names of the setting (a model's file name in a log), but where a line
@@ -312,13 +305,7 @@ def _stated(
     # words do (a setup section's hold for the whole post)
     flagged = _DASHED_FLAG.sub(r"\1--", " ".join(t.strip().strip("*_`") for _, t in rest))
     if rest and not heading and FLAGS_ONLY.match(flagged) and re.search(r"\s", flagged.strip()):
-        try:
-            words = shlex.split(flagged)
-        except ValueError:
-            words = flagged.split()
-        cond = conditions_of("flags", words)
-        cond.pop("engine", None)
-        _command_names(cond, out)  # settings the block states, as its words would ("ctx-size 128000")
+        out += _flag_settings(flagged)  # settings the block states, as its words would ("ctx-size 128000")
     for n, t in rest:
         for code in re.findall(r"`([^`]+)`", t):
             got = []
@@ -326,13 +313,7 @@ def _stated(
             if inline:
                 _command_names(inline[0].conditions, got, inline[0].tool)
             elif FLAGS_ONLY.match(code):
-                try:
-                    words = shlex.split(code)
-                except ValueError:
-                    words = code.split()
-                cond = conditions_of("flags", words)
-                cond.pop("engine", None)
-                _command_names(cond, got)
+                got = _flag_settings(code)
             if got:
                 commands.append((n, got))
                 read.add(code)
@@ -352,6 +333,20 @@ def _stated(
     _backends(text, out)
     _builds(text, out)
     return commands, list(dict.fromkeys(out))
+
+
+def _flag_settings(flags: str) -> list[tuple[str, object]]:
+    """The ``(path, value)`` settings of flags written with no tool (``FLAGS_ONLY``: "-fa on -ctk
+    q8_0", a setup list's "--ctx-size 128000"), as a command line's flags give them, no engine."""
+    try:
+        words = shlex.split(flags)
+    except ValueError:
+        words = flags.split()
+    cond = conditions_of("flags", words)
+    cond.pop("engine", None)
+    got: list[tuple[str, object]] = []
+    _command_names(cond, got)
+    return got
 
 
 def _own_words(text: str) -> str:
