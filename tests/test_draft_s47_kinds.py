@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchbook.audit.drafttable import side_builds
+from benchbook.audit.draftnames import side_builds
 from benchbook.audit.draftwords import engine_versions
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
@@ -401,9 +401,18 @@ def test_a_first_column_of_sent_request_rates_is_a_setting(tmp_path):
         ("速度降了一半", [("0.5", False, "一半")]),
         ("半分の速度で動く", [("0.5", False, "半分")]),
         ("работает вдвое быстрее", [("2", False, "вдвое")]),
+        ("throughput tripled after the update", [("3", False, "tripled")]),
         # words that relate nothing: no multiple
         ("I ran it twice", []),
         ("double-check the numbers", []),
+        # a breaker's: no speed or time related ("I doubled the batch size", weights split over GPUs,
+        # memory doubled, "twice as slow" the other way round)
+        ("I doubled the batch size to 1024.", []),
+        ("The 70B weights are divided by 3 GPUs.", []),
+        ("The 70B model needs twice as much memory.", []),
+        ("显存占用翻了一倍。", []),
+        ("Я вдвое увеличил размер батча.", []),
+        ("The 3090 is twice as slow.", []),
         ("一半以上的层放在GPU上", []),
         ("the 2x faster run", []),  # a digit's multiple is read as written, not again
     ],
@@ -592,3 +601,52 @@ def test_llama_bench_moe_file_type_keeps_the_quant_apart():
     assert model_cell("gpt-oss 20B MXFP4 MoE") == ("gpt-oss-20B", "MXFP4")
     assert model_cell("llama 7B Q4_0") == ("llama 7B", "Q4_0")
     assert model_cell("Qwen3 MoE") == ("Qwen3 MoE", None)  # no quant: the name as written
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "\t\tA\tB\n\tPrefill\t100\t200\n\tDecode\t30\t40\n",  # every line indented by a tab
+        "\tA\tB\t\nPrefill\t100\t200\t\nDecode\t30\t40\t\n",  # a spreadsheet's trailing tabs
+        "~~~\n```\n~~~\n\n\tA\tB\nPrefill\t100\t200\nDecode\t30\t40\n",  # a ``` inside a ~~~ fence
+    ],
+)
+def test_a_tab_table_survives_indents_trailing_tabs_and_other_fences(tmp_path, table):
+    """A breaker's: a tab table indented by a tab was read with "A" as a prompt and 200 as a
+    concurrency; a trailing tab made it ragged (nothing drafted); a ``` line inside a ~~~ fence
+    flipped the fence reader and hid the table after it."""
+    cf = _drafted(f"# t\n\nResults (tok/s):\n\n{table}", tmp_path)
+    got = [(c.metric, c.value, _cond(cf, c).get("other", {}).get("row")) for c in cf.claims]
+    assert got == [
+        ("prefill_tps", 100.0, "A"),
+        ("prefill_tps", 200.0, "B"),
+        ("decode_tps", 30.0, "A"),
+        ("decode_tps", 40.0, "B"),
+    ]
+
+
+def test_a_pair_cell_with_one_side_missing_keeps_the_sides_apart(tmp_path):
+    """A breaker's: "40 / –" in a pair column kept the column unsplit, and "81.0 / 51" became two
+    decode runs (the TTFT of 51 ms a rate); each side keeps its metric, the dash states nothing."""
+    cf = _drafted(
+        "# t\n\nValues are decode tokens per second / time to first token in milliseconds.\n\n"
+        "| Model | RTX 4090 |\n|---|---|\n| llama 8B | 81.0 / 51 |\n| qwen | 40 / – |\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("decode_tps", 81.0, "tok/s"),
+        ("decode_tps", 40.0, "tok/s"),
+        ("ttft", 51.0, "ms"),
+    ]
+
+
+def test_a_status_cards_percentages_need_an_acceptance_word(tmp_path):
+    """Control: a status card's "Fan: 60%" or "GPU util: 99%" states no acceptance; the card reader
+    drafts a percentage only on an acceptance line (the line's other readers are unchanged)."""
+    cf = _drafted("# t\n\n```\nVRAM: 24GB 중 21.3GB 사용\nGPU util: 99%\n수락률: 97/95/91%\n```\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims if c.metric in ("acceptance_rate", "vram", "share")] == [
+        ("vram", 21.3),
+        ("acceptance_rate", 97.0),
+        ("acceptance_rate", 95.0),
+        ("acceptance_rate", 91.0),
+    ]

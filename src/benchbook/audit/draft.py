@@ -658,7 +658,8 @@ class _Drafter(Tables, Sentences):
             # a status card's "label: value" line stating a rate, a percentage, a count of tokens
             # or a size used of a whole ("VRAM: 24GB 중 21.3GB 사용", "수락률 97/95/91%", "AL 3.4–3.8")
             labelled = _CARD_LINE.match(t) is not None and any(
-                family(x.unit) in ("ratio", "tokens") or x.of is not None for x in said
+                (family(x.unit) in ("ratio", "tokens") and _ACCEPT_WORDS.search(t)) or x.of is not None
+                for x in said
             )
             if any(family(x.unit) == "rate" for x in said) or labelled:
                 self.prose([(n, t)])
@@ -813,6 +814,9 @@ _RATE_FAMILIES = ("rate", "requests")
 
 #: a status card's line: a label of words (any script), a colon, then its value ("VRAM: 24GB 중 21.3GB
 #: 사용", "추론 디코딩(Spec-decode): MTP n=3 · 수락률 97/95/91%"); not a log's prefixed line
+#: words of a draft's acceptance on a status card's line (its rate, its length): "Fan: 60%" or
+#: "Prompt: 512 tokens" states no acceptance
+_ACCEPT_WORDS = re.compile(r"accept|\bAL\b|수락|採択|受理|接受|接收率|принят", re.I)
 _CARD_LINE = re.compile(r"^\s*[^\W\d_][^:=\[\]|]{0,40}?[:：]\s+\S")
 
 

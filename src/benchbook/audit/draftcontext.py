@@ -51,6 +51,7 @@ from .draftnames import (
     heading_engine,
     mentions,
     placement,
+    side_builds,
 )
 from .draftprose import numbers
 from .draftwords import NOT_A_PROMPT, REQUEST_SETTINGS, script_settings, settings_in_words, spec_summary
@@ -948,9 +949,7 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
     as a column's header does ("Baseline (non-speculative): 215.8 s", "With draft model: 35.6
     tokens-per-sec": ``draftnames.header_decoding`` of the words before the first ":"); and the
     build a line's label names as one side of a change, where the block's labels name both
-    ("Pre: prompt_tps=27330.184" / "Post: prompt_tps=30322.676": ``drafttable.side_builds``)."""
-    from .drafttable import side_builds  # the table reader's rule for a header row, here for labels
-
+    ("Pre: prompt_tps=27330.184" / "Post: prompt_tps=30322.676": ``draftnames.side_builds``)."""
     labels = [t.split(":", 1)[0] if ":" in t else "" for _, t in lines]
     sides = side_builds([x if 0 < len(x.strip()) <= 20 else "" for x in labels])
     for i, (n, t) in enumerate(lines):

@@ -1091,3 +1091,40 @@ def placement(text: str) -> str | None:
     if len(roles["main"]) != 1 or len(roles["draft"]) != 1 or roles["main"] == roles["draft"]:
         return None
     return f"{next(iter(roles['main']))} (main) + {next(iter(roles['draft']))} (draft)"
+
+
+#: the two sides of a change to the code a post measures, as a table's headers name them: the
+#: build before and after it ("Before"/"After", "Pre"/"Post"), the main branch and the pull
+#: request or patch ("master"/"PR", "main"/"this PR", "unpatched"/"patched")
+_SIDE_PAIRS = (
+    frozenset({"before", "after"}),
+    frozenset({"pre", "post"}),
+    frozenset({"master", "pr"}),
+    frozenset({"master", "this pr"}),
+    frozenset({"main", "pr"}),
+    frozenset({"main", "this pr"}),
+    frozenset({"unpatched", "patched"}),
+)
+#: a header that is a side's word alone ("After", "**Pre**") or ends with it in parentheses ("PP-512 (PR)")
+_SIDE_HEADER = re.compile(
+    r"^\W*(?P<w>before|after|pre|post|master|main|pr|this pr|(?:un)?patched)\W*$"
+    r"|\(\s*(?P<p>before|after|pre|post|master|main|pr|this pr|(?:un)?patched)\s*\)\s*$",
+    re.IGNORECASE,
+)
+
+
+def side_builds(header: list[str]) -> dict[int, str]:
+    """column -> the build its header names as one side of the change the table measures
+    (``_SIDE_HEADER``), where the header row names both sides of one pair (``_SIDE_PAIRS``: "|
+    Model | Before | After |", "| PP-512 (PR) | PP-512 (master) |"), the word as written; empty
+    otherwise: "After" alone, or "Main" beside "Draft", names no build."""
+    found = {
+        j: (m.group("w") or m.group("p"))
+        for j, h in enumerate(header)
+        if (m := _SIDE_HEADER.search(h.strip()))
+    }
+    said = {w.lower() for w in found.values()}
+    if not any(pair <= said for pair in _SIDE_PAIRS):
+        return {}
+    paired = set().union(*(pair for pair in _SIDE_PAIRS if pair <= said))
+    return {j: w for j, w in found.items() if w.lower() in paired}

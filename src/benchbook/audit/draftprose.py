@@ -19,6 +19,7 @@ numbers are read by ``draftrelations``.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 
@@ -328,6 +329,14 @@ class Number:
     @property
     def range(self) -> tuple[str, str] | None:
         return (self.low, self.high) if self.low is not None and self.high is not None else None
+
+
+def _as_float(text: str) -> float:
+    """``text`` (a number as ``number_text`` writes it) as a float; infinity where it is none."""
+    try:
+        return float(text)
+    except ValueError:
+        return math.inf
 
 
 def number_text(raw: str) -> str:
@@ -795,7 +804,9 @@ def numbers(text: str) -> list[Number]:
                 of, of_unit = number_text(m.group("m")), um
             else:
                 end = m.start("of")
-            if of is not None and re.search(r"중|のうち", m.group("of")) and low is None:
+            # the part no larger than the whole ("24GB 중 30GB" is no part of 24 GB)
+            ordered = of is not None and _as_float(of) <= _as_float(number_text(m.group("a")))
+            if of is not None and re.search(r"중|のうち", m.group("of")) and low is None and ordered:
                 # "24GB 중 21.3GB 사용", "24GBのうち21.3GB": the whole first, then the part (the value)
                 out.append(
                     Number(
@@ -900,19 +911,29 @@ def _leading_times(text: str, out: list[Number]) -> list[Number]:
 #: "roughly one third of speed", "load time doubled", "divided by 3", "翻了一倍", "절반", "вдвое"):
 #: the multiple as a number claims write (group ``n``: a number written in the phrase)
 _WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
+    # "twice as fast", "twice the throughput", "twice as long" (a time); not "twice as slow" (a
+    # slowdown the words say the other way round) nor "twice as much memory" (no speed)
     (
         re.compile(
-            r"\btwice\s+(?:as\s+(?:fast|quick|slow|much|many|high|long)|the\s+(?:speed|throughput|rate|performance|memory|time))\b",
+            r"\btwice\s+(?:as\s+(?:fast|quick|high|long)|the\s+(?:speed|throughput|rate|performance|time))\b",
             re.I,
         ),
         "2",
     ),
-    (re.compile(r"\bdoubl(?:ed|es|ing)\b(?!\s+(?:check|click|quote|precision|buffer))", re.I), "2"),
-    (re.compile(r"\btripl(?:ed|es|ing)\b", re.I), "3"),
+    # "doubled"/"tripled" of a speed or time the clause names before it ("the model loading time has
+    # nearly doubled", "throughput doubled"); "I doubled the batch size" relates no measurement
     (
         re.compile(
-            r"\b(?:half|one half)\s+(?:as\s+(?:fast|quick|much|many|high)"
-            r"|(?:of\s+)?the\s+(?:speed|throughput|rate|performance|memory|time|tokens))\b|\bhalved\b",
+            r"\b(?:speed|throughput|rate|performance|time|latency|ttft|tok/s|t/s|tps)\b[^.,;:!?]{0,40}?"
+            r"\b(?P<w>doubl(?:ed|es|ing)|tripl(?:ed|es|ing))\b",
+            re.I,
+        ),
+        "",
+    ),
+    (
+        re.compile(
+            r"\b(?:half|one half)\s+(?:as\s+(?:fast|quick|high)"
+            r"|(?:of\s+)?the\s+(?:speed|throughput|rate|performance|time))\b|\bhalved\b",
             re.I,
         ),
         "0.5",
@@ -929,19 +950,27 @@ _WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
         ),
         "0.25",
     ),
-    (re.compile(r"\bdivided\s+by\s+(?P<n>[2-9])\b", re.I), ""),
-    (re.compile(r"翻了?一倍|翻倍|提升了?一倍|快了?一倍|倍増"), "2"),
-    # "half" in CJK only beside a quantity's word ("速度降了一半", "半分の速度", "속도 절반"), not
+    # "divided by 3!" of a speed: no noun after it ("divided by 3 GPUs" splits weights)
+    (re.compile(r"\bdivided\s+by\s+(?P<n>[2-9])\b(?!\s*[A-Za-z])", re.I), ""),
+    # a speed doubled in CJK: the speed's word before it ("推理速度还翻了一倍"); "显存占用翻了一倍" is memory
+    (
+        re.compile(
+            r"(?:速度|性能|吞吐|速さ)[^。，,.！!？?]{0,8}?(?P<w>翻了?一倍|翻倍|提升了?一倍|快了?一倍|倍増)"
+        ),
+        "2",
+    ),
+    # "half" in CJK only beside a speed's or time's word ("速度降了一半", "半分の速度", "속도 절반"), not
     # "一半以上的层"
     (
         re.compile(
-            r"(?:速度|性能|吞吐|时间|時間|显存|内存|속도|성능|시간|메모리)[^。，,.！!？?]{0,16}?(?P<w>减半|一半|절반|半分|半減)"
-            r"|(?P<v>减半|一半|절반|半分|半減)[^。，,.！!？?]{0,3}?(?:速度|性能|吞吐|时间|時間|显存|内存|속도|성능|시간|메모리)"
+            r"(?:速度|性能|吞吐|时间|時間|속도|성능|시간)[^。，,.！!？?]{0,16}?(?P<w>减半|一半|절반|半分|半減)"
+            r"|(?P<v>减半|一半|절반|半分|半減)[^。，,.！!？?]{0,3}?(?:速度|性能|吞吐|时间|時間|속도|성능|시간)"
         ),
         "0.5",
     ),
-    (re.compile(r"(?<![\w-])(?:вдвое|в два раза)(?![\w-])", re.I), "2"),
-    (re.compile(r"(?<![\w-])(?:втрое|в три раза)(?![\w-])", re.I), "3"),
+    # Russian "вдвое/втрое быстрее" (two, three times faster or slower): the comparative after it
+    (re.compile(r"(?<![\w-])(?P<w>вдвое|в два раза)\s+(?:быстр|медлен|выше|ниже|больше|меньше)", re.I), "2"),
+    (re.compile(r"(?<![\w-])(?P<w>втрое|в три раза)\s+(?:быстр|медлен|выше|ниже|больше|меньше)", re.I), "3"),
 ]
 _ABOUT_BEFORE = re.compile(rf"(?:{ABOUT})\s*$", re.IGNORECASE)
 
@@ -963,7 +992,10 @@ def _word_multiples(text: str, out: list[Number]) -> list[Number]:
                 continue  # "2x faster": read as written
             out = [n for n in out if n not in hit]  # "divided by 3": the 3 read with no unit
             about = bool(_ABOUT_BEFORE.search(text[max(0, start - 16) : start]))
-            written = value or m.group("n")
+            said = m.group(word) if word else m.group(0)
+            written = value or (
+                m.group("n") if "n" in pat.groupindex else "3" if said.lower().startswith("tripl") else "2"
+            )
             found.append(Number(written, "x", about, start, end, unit_written=m.group(word)))
     if not found:
         return out

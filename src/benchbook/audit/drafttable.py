@@ -47,6 +47,7 @@ from .draftnames import (
     header_decoding,
     mentions,
     model_cell,
+    side_builds,
     sized_model,
     without_remark,
 )
@@ -652,7 +653,9 @@ _PAIR_CAPTION = re.compile(
     re.IGNORECASE,
 )
 #: a cell of two numbers, a slash between ("81.0 / 51")
-_PAIR_CELL = re.compile(r"\W*(?P<a>\d[\d.,]*)\s*/\s*(?P<b>\d[\d.,]*)\W*")
+_PAIR_CELL = re.compile(
+    r"[^\w\-–—]*(?:(?P<a>\d[\d.,]*)|[-–—]|n/?a)\s*/\s*(?:(?P<b>\d[\d.,]*)|[-–—]|n/?a)[^\w\-–—]*", re.I
+)
 
 
 def cell_pair(caption: str) -> tuple[str, str] | None:
@@ -667,10 +670,10 @@ def cell_pair(caption: str) -> tuple[str, str] | None:
 
 
 def _split_pairs(block: Block, pair: tuple[str, str]) -> Block:
-    """``block`` with each column of "A / B" cells (``_PAIR_CELL``; cells stating no result, "crashed",
-    allowed) split in two, headed by the column's header and each side's words in parentheses ("Gemma
-    4 E2B (decode tokens per second)"), so each number is read with its own unit and metric; the
-    block as it is where no column holds such pairs."""
+    """``block`` with each column of "A / B" cells (``_PAIR_CELL``; one side a dash, "40 / –", and
+    cells stating no result, "crashed", allowed) split in two, headed by the column's header and
+    each side's words in parentheses ("Gemma 4 E2B (decode tokens per second)"), so each number is
+    read with its own unit and metric; the block as it is where no column holds such pairs."""
     header, body = block.rows[0], block.rows[1:]
     paired = [
         j
@@ -689,7 +692,7 @@ def _split_pairs(block: Block, pair: tuple[str, str]) -> Block:
             elif r == 0:
                 out += [f"{cell} ({pair[0]})", f"{cell} ({pair[1]})"]
             elif (m := _PAIR_CELL.fullmatch(cell)) is not None:
-                out += [m.group("a"), m.group("b")]
+                out += [m.group("a") or "", m.group("b") or ""]  # "40 / –": the second not measured
             else:
                 out += [cell, cell]  # "crashed": neither number
         rows.append(out)
@@ -749,43 +752,6 @@ def _settings_table(header: list[str], body: list[list[str]]) -> bool:
         )
         for r in body
     )
-
-
-#: the two sides of a change to the code a post measures, as a table's headers name them: the
-#: build before and after it ("Before"/"After", "Pre"/"Post"), the main branch and the pull
-#: request or patch ("master"/"PR", "main"/"this PR", "unpatched"/"patched")
-_SIDE_PAIRS = (
-    frozenset({"before", "after"}),
-    frozenset({"pre", "post"}),
-    frozenset({"master", "pr"}),
-    frozenset({"master", "this pr"}),
-    frozenset({"main", "pr"}),
-    frozenset({"main", "this pr"}),
-    frozenset({"unpatched", "patched"}),
-)
-#: a header that is a side's word alone ("After", "**Pre**") or ends with it in parentheses ("PP-512 (PR)")
-_SIDE_HEADER = re.compile(
-    r"^\W*(?P<w>before|after|pre|post|master|main|pr|this pr|(?:un)?patched)\W*$"
-    r"|\(\s*(?P<p>before|after|pre|post|master|main|pr|this pr|(?:un)?patched)\s*\)\s*$",
-    re.IGNORECASE,
-)
-
-
-def side_builds(header: list[str]) -> dict[int, str]:
-    """column -> the build its header names as one side of the change the table measures
-    (``_SIDE_HEADER``), where the header row names both sides of one pair (``_SIDE_PAIRS``: "|
-    Model | Before | After |", "| PP-512 (PR) | PP-512 (master) |"), the word as written; empty
-    otherwise: "After" alone, or "Main" beside "Draft", names no build."""
-    found = {
-        j: (m.group("w") or m.group("p"))
-        for j, h in enumerate(header)
-        if (m := _SIDE_HEADER.search(h.strip()))
-    }
-    said = {w.lower() for w in found.values()}
-    if not any(pair <= said for pair in _SIDE_PAIRS):
-        return {}
-    paired = set().union(*(pair for pair in _SIDE_PAIRS if pair <= said))
-    return {j: w for j, w in found.items() if w.lower() in paired}
 
 
 def _lead_prompt(header: str) -> str | None:

@@ -481,7 +481,7 @@ def _md() -> MarkdownIt:
 #: a quote's marks before a line's text ("> ", ">> "), the text's own indentation kept
 _QUOTE_MARKS = re.compile(r"^ {0,3}(?:> ?)+")
 #: a fence opening or closing a code block
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 def tab_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
@@ -489,7 +489,10 @@ def tab_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] 
     marks before them allowed ("> Prefill\t12.31"), that split at tabs into the same number (3+) of
     cells, the header with a cell of words (its first may be empty: "\tDefault\t--cpu_infer 22", the
     row labels' column) and a digit in a row.  None when the lines are no such table."""
-    rows = [[c.strip() for c in _QUOTE_MARKS.sub("", t).split("\t")] for _, t in lines]
+    texts = [_QUOTE_MARKS.sub("", t).rstrip(" \t") for _, t in lines]  # a spreadsheet's trailing tabs
+    if all(t.startswith("\t") for t in texts):  # every line indented by a tab: the indent is no cell
+        texts = [t[1:] for t in texts]
+    rows = [[c.strip() for c in t.split("\t")] for t in texts]
     if len(rows) < 2 or len(rows[0]) < 3 or any(len(r) != len(rows[0]) for r in rows):
         return None
     if not any(re.search(r"[^\W\d_]", c) for c in rows[0]):
@@ -505,11 +508,17 @@ def _tab_tables(raw: list[str], skip: int) -> list[Block]:
     Markdown reads them otherwise as an indented code block (the header's leading tab) and a
     paragraph, their cells run together."""
     out: list[Block] = []
-    fenced = False
+    fence = ""  # the open fence's marker ("```", "~~~~"): only the same kind closes it
     run: list[tuple[int, str]] = []
     for n, t in [*enumerate(raw[skip:], start=skip + 1), (0, "")]:
-        if _FENCE.match(t):
-            fenced = not fenced
+        f = _FENCE.match(t)
+        if f is not None:
+            mark = f.group(1)
+            if not fence:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence) and not t.strip()[len(mark) :].strip():
+                fence = ""
+        fenced = bool(fence)
         if not fenced and n and "\t" in _QUOTE_MARKS.sub("", t).strip(" "):
             run.append((n, t))
             continue
