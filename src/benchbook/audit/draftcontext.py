@@ -412,13 +412,7 @@ def _cell_flags(block: Block) -> list[tuple[str, object]]:
     for row in block.rows:
         cell = row[-1].strip().strip("`")
         if FLAGS_ONLY.match(cell):
-            try:
-                words = shlex.split(cell)
-            except ValueError:
-                words = cell.split()
-            cond = conditions_of("flags", words)
-            cond.pop("engine", None)
-            _command_names(cond, out)
+            out += _flag_settings(cell)
     return out
 
 
