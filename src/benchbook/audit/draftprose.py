@@ -19,6 +19,7 @@ numbers are read by ``draftrelations``.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass, replace
@@ -910,6 +911,10 @@ def _leading_times(text: str, out: list[Number]) -> list[Number]:
 #: a multiple written in words where it relates two quantities ("twice as fast", "half the speed",
 #: "roughly one third of speed", "load time doubled", "divided by 3", "翻了一倍", "절반", "вдвое"):
 #: the multiple as a number claims write (group ``n``: a number written in the phrase)
+#: a speed's or time's word earlier in the clause, at most 40 characters before
+_MEASURED_BEFORE = (
+    r"\b(?:speed|throughput|rate|performance|time|latency|ttft|tok/s|t/s|tps)\b[^.,;:!?]{0,40}?"
+)
 _WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
     # "twice as fast", "twice the throughput", "twice as long" (a time); not "twice as slow" (a
     # slowdown the words say the other way round) nor "twice as much memory" (no speed)
@@ -922,14 +927,8 @@ _WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
     ),
     # "doubled"/"tripled" of a speed or time the clause names before it ("the model loading time has
     # nearly doubled", "throughput doubled"); "I doubled the batch size" relates no measurement
-    (
-        re.compile(
-            r"\b(?:speed|throughput|rate|performance|time|latency|ttft|tok/s|t/s|tps)\b[^.,;:!?]{0,40}?"
-            r"\b(?P<w>doubl(?:ed|es|ing)|tripl(?:ed|es|ing))\b",
-            re.I,
-        ),
-        "",
-    ),
+    (re.compile(_MEASURED_BEFORE + r"\b(?P<w>doubl(?:ed|es|ing))\b", re.I), "2"),
+    (re.compile(_MEASURED_BEFORE + r"\b(?P<w>tripl(?:ed|es|ing))\b", re.I), "3"),
     (
         re.compile(
             r"\b(?:half|one half)\s+(?:as\s+(?:fast|quick|high)"
@@ -977,9 +976,12 @@ _ABOUT_BEFORE = re.compile(rf"(?:{ABOUT})\s*$", re.IGNORECASE)
 
 def _word_multiples(text: str, out: list[Number]) -> list[Number]:
     """``out`` with the multiples ``text`` writes in words (``_WORD_MULTIPLES``) among its numbers,
-    in order: "roughly one third of speed" -> 0.333 x (about), "divided by 3" -> 3 x; one that
-    overlaps a number already read (a digit's "2x") is none."""
+    in order: "roughly one third of speed" -> 0.333 x (about), "divided by 3" -> 3 x (its 3, read
+    with no unit, replaced); one that overlaps a number with a unit ("2x") or another multiple is
+    none.  ``out`` is in text order: the numbers a match overlaps are found by bisection."""
+    starts = [n.start for n in out]
     found: list[Number] = []
+    dropped: set[int] = set()  # indexes in ``out`` of the unitless numbers a multiple replaces
     for pat, value in _WORD_MULTIPLES:
         for m in pat.finditer(text):
             # the words of the multiple alone where the pattern reads a quantity's word beside them
@@ -987,19 +989,18 @@ def _word_multiples(text: str, out: list[Number]) -> list[Number]:
             start, end = m.start(word), m.end(word)
             if any(n.start < end and start < n.end for n in found):
                 continue
-            hit = [n for n in out if n.start < end and start < n.end]
-            if any(n.unit is not None for n in hit):
+            k = bisect.bisect_left(starts, start)
+            lo = k - 1 if k and out[k - 1].end > start else k
+            hit = [i for i in range(lo, bisect.bisect_left(starts, end)) if out[i].end > start]
+            if any(out[i].unit is not None for i in hit):
                 continue  # "2x faster": read as written
-            out = [n for n in out if n not in hit]  # "divided by 3": the 3 read with no unit
+            dropped.update(hit)
             about = bool(_ABOUT_BEFORE.search(text[max(0, start - 16) : start]))
-            said = m.group(word) if word else m.group(0)
-            written = value or (
-                m.group("n") if "n" in pat.groupindex else "3" if said.lower().startswith("tripl") else "2"
-            )
-            found.append(Number(written, "x", about, start, end, unit_written=m.group(word)))
+            found.append(Number(value or m.group("n"), "x", about, start, end, unit_written=m.group(word)))
     if not found:
         return out
-    return sorted(out + found, key=lambda n: n.start)
+    kept = [n for i, n in enumerate(out) if i not in dropped]
+    return sorted(kept + found, key=lambda n: n.start)
 
 
 #: words near a number -> the metric it is (first match wins, in this order)
