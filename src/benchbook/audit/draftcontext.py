@@ -363,8 +363,8 @@ def _own_words(text: str) -> str:
 
 #: a llama.cpp build as its tools print it, its number and commit: llama-bench's "build: 5635
 #: (3069e3169)" (older builds "build: 32d9f7d9 (1786)"), ``--version``'s "version: 5635 (3069e3169)",
-#: a setup list's "llama-server: 9187 (0253fb21f)",
-#: in a log or quoted in prose ("(build: `5635 (3069e3169)`)"); the value as printed
+#: a setup list's "llama-server: 9187 (0253fb21f)", in a log or quoted in prose ("(build: `5635
+#: (3069e3169)`)"); the value as printed
 _BUILD_LINE = re.compile(
     # or under llama.cpp's or its tool's name in a setup list ("llama.cpp / llama-server: 9187 (0253fb21f)")
     r"(?:\b(?:build|version)|(?<![\w-])(?:llama\.cpp|llama-server|llama-cli|llama-bench))\s*[:=]\s*`?(?P<v>(?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\s?\((?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\))",
@@ -954,7 +954,7 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
                 scope.children.append(line)
             continue
         names = [x for x in _stated([(n, t)], "text")[1] if x[0] in _LINE_PATHS] if len(lines) > 1 else []
-        label = t.split(":", 1)[0] if ":" in t else ""
+        label = labels[i]
         said = header_decoding(label) if 0 < len(label.strip()) <= 40 else None
         if said is not None:
             names.append(("decoding", said))
