@@ -337,7 +337,7 @@ def test_the_terminal_summary_of_an_empty_draft_and_of_a_reviewed_file(tmp_path)
     out, drafted, guessed = draft_post(empty)
     assert summary("empty.md", out, drafted, guessed)[:2] == [
         f"empty.md: {out} holds 0 claims, 0 statements, 0 todo statements: 0 drafted this time "
-        "(reviewed: false), 0 kept as you wrote them; 1 numbers not placed (listed under draft.unplaced)",
+        "(reviewed: false), 0 kept as you wrote them; 1 number not placed (listed under draft.unplaced)",
         "nothing drafted: no number the drafter could read as a measurement (see draft.unplaced)",
     ]
     post = tmp_path / "one.md"
@@ -363,7 +363,7 @@ def test_the_summary_counts_what_the_file_holds_after_hand_edits(tmp_path):
     )
     out, drafted, guessed = draft_post(post)
     assert summary("two.md", out, drafted, guessed)[0] == (
-        f"two.md: {out} holds 2 claims, 1 statements, 0 todo statements: 3 drafted this time (reviewed: "
+        f"two.md: {out} holds 2 claims, 1 statement, 0 todo statements: 3 drafted this time (reviewed: "
         "false), 0 kept as you wrote them; 0 numbers not placed (listed under draft.unplaced)"
     )
     text = out.read_text().replace(

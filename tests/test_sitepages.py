@@ -128,7 +128,7 @@ def test_what_was_measured_comes_from_the_records():
     assert "**Build:** b11434 (unknown) cpu (cpu, c++ 12.2.0)" in md
     assert f"smollm2-135m-q4_1 `sha256:{'a' * 64}`" in md
     assert "**Measured:** 2026-11-29 13:14 → 2026-11-29 13:20 UTC in 1 session" in md
-    assert "**n:** 3 per number" in md and "student-t over per-repetition rates (1 numbers)" in md
+    assert "**n:** 3 per number" in md and "student-t over per-repetition rates (1 number)" in md
     assert "**Caveat said once:** [synthetic_inputs](provenance.qmd#c-synthetic_inputs) (note): every " in md
     assert "×" in md and "tok/s" in md
 

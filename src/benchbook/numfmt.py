@@ -136,3 +136,9 @@ def fmt_number(num: dict, *, unit: bool = True) -> str:
     text = fmt_interval(num["value"], num.get("ci95"))
     u = num.get("unit") or ""
     return f"{text} {u}" if unit and u else text
+
+
+def counted(n: int, noun: str) -> str:
+    """A count with its noun in the singular or the plural: ``1 claim``, ``0 claims``, ``2 claims``
+    (English: an ``s`` for every count but one; ``noun`` is a regular noun, "todo statement" included)."""
+    return f"{n} {noun}{'s' * (n != 1)}"

@@ -30,7 +30,7 @@ from . import caveats as caveats_mod
 from . import provenance
 from .escape import code_span, html_text, markdown_text
 from .numbers import Unit
-from .numfmt import fmt_interval, fmt_number
+from .numfmt import counted, fmt_interval, fmt_number
 from .paths import public_path
 
 #: Folder (under the site root) of the generated per-experiment provenance pages.
@@ -306,14 +306,15 @@ def measured_md(
     if starts:
         out.append(
             f"- **Measured:** {starts[0][:16].replace('T', ' ')} → {ends[-1][:16].replace('T', ' ')} UTC "
-            f"in {len(sessions)} session{'s' if len(sessions) != 1 else ''}"
+            f"in {counted(len(sessions), 'session')}"
         )
     n_text = str(ns[0]) if len(ns) == 1 else f"{ns[0]}–{ns[-1]}"
     methods = Counter(n.get("ci_method") for n in mine if n.get("ci95"))
     reps = Counter(n.get("replication") for n in mine if n.get("replication"))
     interval = (
         "; ".join(
-            f"{markdown_text(m or 'method not stated')} ({c} numbers)" for m, c in methods.most_common()
+            f"{markdown_text(m or 'method not stated')} ({counted(c, 'number')})"
+            for m, c in methods.most_common()
         )
         or "none (fewer than 3 repetitions, or a count)"
     )
@@ -324,7 +325,7 @@ def measured_md(
     if reps:
         out.append(
             "- **Unit of replication:** "
-            + "; ".join(f"{markdown_text(r)} ({c} numbers)" for r, c in reps.most_common())
+            + "; ".join(f"{markdown_text(r)} ({counted(c, 'number')})" for r, c in reps.most_common())
         )
     for exp in sorted({n.get("experiment") or "other" for n in mine}):
         for c in experiment_wide(nums, exp):  # the experiment's, as its markers leave them out

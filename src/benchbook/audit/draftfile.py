@@ -44,6 +44,7 @@ import yaml
 
 from ..atomicfile import write_text
 from ..errors import read_utf8
+from ..numfmt import counted
 from ..ingest.read import read_source
 from . import schema
 from .draft import draft_text
@@ -1193,7 +1194,7 @@ def summary(post: str, out: Path, drafted: Drafted, guessed: list[str]) -> list[
     kept = max(total - entries, 0)
     if guessed:
         second = (
-            f"{len(guessed)} entries guessed (reviewed: false; check each against its quote): "
+            f"{len(guessed)} {'entry' if len(guessed) == 1 else 'entries'} guessed (reviewed: false; check each against its quote): "
             + ", ".join(guessed)
         )
     elif not drafted.entries:  # an empty draft is no "every entry is reviewed" (a new user's reading)
@@ -1201,9 +1202,10 @@ def summary(post: str, out: Path, drafted: Drafted, guessed: list[str]) -> list[
     else:
         second = "no entry guessed: every entry of the file is reviewed, kept as you wrote it"
     lines = [
-        f"{post}: {out} holds {kinds['claim']} claims, {kinds['statement']} statements, {kinds['todo']} "
-        f"todo statements: {entries} drafted this time (reviewed: false), {kept} kept as you wrote "
-        f"them; {len(drafted.unplaced)} numbers not placed (listed under draft.unplaced)",
+        f"{post}: {out} holds {counted(kinds['claim'], 'claim')}, {counted(kinds['statement'], 'statement')}, "
+        f"{counted(kinds['todo'], 'todo statement')}: {entries} drafted this time (reviewed: false), {kept} "
+        f"kept as you wrote them; {counted(len(drafted.unplaced), 'number')} not placed (listed under "
+        "draft.unplaced)",
         second,
     ]
     if drafted.logs:

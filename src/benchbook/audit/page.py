@@ -21,6 +21,7 @@ import re
 from .. import caveats
 from ..escape import code_span
 from ..escape import html_text as _esc
+from ..numfmt import counted
 from .delta import NONE, consistency_text, delta
 from .schema import Claim, ClaimsFile, Statement, Todo
 from .standing import Standing, standing
@@ -196,10 +197,6 @@ def _todo(cf: ClaimsFile, ids: dict[str, str]) -> str:
     return f"\n<h2>Relations not yet tied to their numbers (todo)</h2>\n<ul>{items}</ul>"
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'s' * (n != 1)}"
-
-
 def _a(word: str) -> str:
     """The article before ``word`` by its first letter: "an issue", "an update", "a blog post", "a
     user", "a unit" (a source kind is a word a person wrote: no rule for acronyms)."""
@@ -214,7 +211,7 @@ def _whole_source(st: Standing, ids: dict[str, str]) -> str:
         if st.summary_of
         else f"{_a(st.kind)} {st.kind}, publishing its own numbers or quoting others by name (first-hand)"
     )
-    who = "; ".join(f"{name} ({_count(n, 'number')})" for name, n in st.sources) or "none"
+    who = "; ".join(f"{name} ({counted(n, 'number')})" for name, n in st.sources) or "none"
     runs = (
         f"; runs per prompt stated for the source's own: {st.runs_per_prompt}" if st.runs_per_prompt else ""
     )
@@ -233,9 +230,9 @@ def _whole_source(st: Standing, ids: dict[str, str]) -> str:
     return (
         "<ul>"
         f"<li>source: {_esc(hand)}</li>"
-        f"<li>numbers: {_esc(_count(st.numbers, 'published number'))}, {st.approximate} stated as "
+        f"<li>numbers: {_esc(counted(st.numbers, 'published number'))}, {st.approximate} stated as "
         "approximate "
-        f'("about"), {st.ranges} as ranges; {_esc(_count(st.approximate_statements, "statement"))} '
+        f'("about"), {st.ranges} as ranges; {_esc(counted(st.approximate_statements, "statement"))} '
         "stated as approximate</li>"
         f"<li>published by: {_esc(who)}</li>"
         f"<li>n: stated for {st.n_stated} of {st.numbers} numbers, unknown for {st.n_unknown}; "

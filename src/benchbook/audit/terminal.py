@@ -13,6 +13,7 @@ for "reproducible here" this project's build, GPUs and model registry (``verdict
 from __future__ import annotations
 
 from ..escape import visible_controls
+from ..numfmt import counted
 from .delta import consistency_text, delta
 from .run import LOGS_SUFFIX, Audit
 from .verdicts import Here
@@ -21,16 +22,11 @@ from .verdicts import Here
 COLUMNS = ("id", "kind", "stated", "recomputed", "difference", "difference %", "verdict", "reproducible here")
 
 
-def _count(n: int, noun: str) -> str:
-    """``1 claim``, ``2 claims``: a count with its noun in the singular or plural."""
-    return f"{n} {noun}{'s' * (n != 1)}"
-
-
 def checked_against(audit: Audit) -> str:
     """The records ``audit`` was checked against, in words: ``"its own 33 claims; no raw logs
     (--logs DIR not given, no blog.logs/ beside it)"`` or ``"its own 33 claims; 3 log entries of 2
     files in logs/ (1 file not read)"``."""
-    own = f"its own {_count(len(audit.claims.claims), 'claim')}"
+    own = f"its own {counted(len(audit.claims.claims), 'claim')}"
     if audit.logs is None:
         return f"{own}; no raw logs (--logs DIR not given, no {audit.path.stem}{LOGS_SUFFIX}/ beside it)"
     files = len({e.file for e in audit.logs.entries})
@@ -39,15 +35,15 @@ def checked_against(audit: Audit) -> str:
     not_read = ", ".join(
         x
         for x in (
-            f"{skipped} file{'s' * (skipped != 1)} not read" if skipped else "",
-            f"{lines} line{'s' * (lines != 1)} not read" if lines else "",
+            f"{counted(skipped, 'file')} not read" if skipped else "",
+            f"{counted(lines, 'line')} not read" if lines else "",
         )
         if x
     )
     not_read = f" ({not_read})" if not_read else ""
     return (
         f"{own}; {len(audit.logs.entries)} log entr{'y' if len(audit.logs.entries) == 1 else 'ies'} of "
-        f"{_count(files, 'file')} "
+        f"{counted(files, 'file')} "
         f"in {audit.logs_dir}/{not_read}"
     )
 
@@ -58,10 +54,10 @@ def header(audit: Audit, here: Here, here_from: str) -> str:
     e.g. ``"params.yaml"``)."""
     cf = audit.claims
     gpus = ", ".join(here.gpus) or "CPU only"
-    holds = f"{_count(len(cf.claims), 'claim')}, {_count(len(cf.statements), 'statement')}"
+    holds = f"{counted(len(cf.claims), 'claim')}, {counted(len(cf.statements), 'statement')}"
     if cf.todo:
         todo = ", ".join(t.id for t in cf.todo)
-        holds += f", {_count(len(cf.todo), 'todo statement')} not audited ({todo})"
+        holds += f", {counted(len(cf.todo), 'todo statement')} not audited ({todo})"
     return (
         f"audit of {audit.path} ({holds}) "
         f"checked against {checked_against(audit)}; reproducible here: {here.build}, {gpus} ({here_from})"
