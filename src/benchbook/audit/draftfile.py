@@ -44,8 +44,8 @@ import yaml
 
 from ..atomicfile import write_text
 from ..errors import read_utf8
-from ..numfmt import counted
 from ..ingest.read import read_source
+from ..numfmt import counted
 from . import schema
 from .draft import draft_text
 from .draftcore import Drafted, Entry, Num
@@ -1194,18 +1194,18 @@ def summary(post: str, out: Path, drafted: Drafted, guessed: list[str]) -> list[
     kept = max(total - entries, 0)
     if guessed:
         second = (
-            f"{len(guessed)} {'entry' if len(guessed) == 1 else 'entries'} guessed (reviewed: false; check each against its quote): "
-            + ", ".join(guessed)
+            f"{len(guessed)} {'entry' if len(guessed) == 1 else 'entries'} guessed (reviewed: false; "
+            "check each against its quote): " + ", ".join(guessed)
         )
     elif not drafted.entries:  # an empty draft is no "every entry is reviewed" (a new user's reading)
         second = "nothing drafted: no number the drafter could read as a measurement (see draft.unplaced)"
     else:
         second = "no entry guessed: every entry of the file is reviewed, kept as you wrote it"
     lines = [
-        f"{post}: {out} holds {counted(kinds['claim'], 'claim')}, {counted(kinds['statement'], 'statement')}, "
-        f"{counted(kinds['todo'], 'todo statement')}: {entries} drafted this time (reviewed: false), {kept} "
-        f"kept as you wrote them; {counted(len(drafted.unplaced), 'number')} not placed (listed under "
-        "draft.unplaced)",
+        f"{post}: {out} holds {counted(kinds['claim'], 'claim')}, "
+        f"{counted(kinds['statement'], 'statement')}, {counted(kinds['todo'], 'todo statement')}: "
+        f"{entries} drafted this time (reviewed: false), {kept} kept as you wrote them; "
+        f"{counted(len(drafted.unplaced), 'number')} not placed (listed under draft.unplaced)",
         second,
     ]
     if drafted.logs:
