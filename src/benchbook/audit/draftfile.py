@@ -1181,6 +1181,10 @@ def held(out: Path) -> dict[str, int]:
     return counts
 
 
+#: how many guessed ids the terminal summary names before it says how many more
+GUESSED_SHOWN = 20
+
+
 def summary(post: str, out: Path, drafted: Drafted, guessed: list[str]) -> list[str]:
     """What a draft wrote, for the terminal: what the file ``out`` holds now (``held``: the user's added
     entries counted) and how many entries were drafted this time vs kept as the user wrote them, the
@@ -1190,12 +1194,21 @@ def summary(post: str, out: Path, drafted: Drafted, guessed: list[str]) -> list[
     total = sum(kinds.values())
     # the claims and statements guessed (a table's group id is none: it counted as one, and "11
     # drafted, 0 kept" was said of a file with one kept entry)
-    entries = len(set(guessed) - {g.id for g in drafted.groups})
+    groups = {g.id for g in drafted.groups}
+    ids = [i for i in guessed if i not in groups]
+    entries = len(set(ids))
     kept = max(total - entries, 0)
-    if guessed:
+    if ids:
+        # the ids of a large post fill a screen: the first ones, then how many more (the file's
+        # draft.drafted lists them all)
+        shown = ", ".join(ids[:GUESSED_SHOWN]) + (
+            f", … {len(ids) - GUESSED_SHOWN} more (draft.drafted lists them all)"
+            if len(ids) > GUESSED_SHOWN
+            else ""
+        )
         second = (
-            f"{len(guessed)} {'entry' if len(guessed) == 1 else 'entries'} guessed (reviewed: false; "
-            "check each against its quote): " + ", ".join(guessed)
+            f"{len(ids)} {'entry' if len(ids) == 1 else 'entries'} guessed (reviewed: false; "
+            f"check each against its quote): {shown}"
         )
     elif not drafted.entries:  # an empty draft is no "every entry is reviewed" (a new user's reading)
         second = "nothing drafted: no number the drafter could read as a measurement (see draft.unplaced)"
