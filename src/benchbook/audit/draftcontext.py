@@ -208,6 +208,44 @@ _PROMPT_LEAD_END = re.compile(r"(?:^|\s)(?:the|a|an|it|this|that|same|its|his|he
 _SIZED_PROMPT = re.compile(r"(?:long|longer|short|shorter|medium)", re.IGNORECASE)
 
 
+#: a prompt defined under a short name ("Prompt 1: Write a quicksort algorithm in Python.", "- **Task
+#: B**: summarize the article"): the name, then the prompt's words; a line that measures names no
+#: prompt (it cites one: "Prompt 1: 15.10 tok/sec without draft")
+_PROMPT_NAMED = re.compile(
+    r"^\s*(?:[-*+•]\s+)?[*_]*(?P<k>(?:prompt|task|test|query|question)\s*#?\s*(?:\d{1,2}|[A-Z]))[*_]*\s*"
+    r"[:：.)][*_]*\s*(?P<v>[^\s\d:：].{0,119}?)[\s.。]*$",
+    re.IGNORECASE,
+)
+
+
+def named_prompts(blocks: list[Block]) -> dict[str, str]:
+    """The prompts a post defines under a short name (``_PROMPT_NAMED``), by that name in lower
+    case with single spaces ("prompt 1" -> "Write a quicksort algorithm in Python. Write code
+    only."): a later line labelled "Prompt 1:" measures that prompt (``_line_scopes``).  A name
+    defined twice with other words is dropped (which one a line means is not known)."""
+    out: dict[str, str] = {}
+    twice: set[str] = set()
+    for block in blocks:
+        if block.kind != "text":
+            continue
+        for n, t in block.lines:
+            m = _PROMPT_NAMED.match(t)
+            if m is None or _measures([(n, t)]):
+                continue
+            key = _prompt_key(m.group("k"))
+            value = m.group("v").strip().strip("\"'「」“”*_`").strip()
+            if out.get(key, value) != value:
+                twice.add(key)
+            out[key] = value
+    return {k: v for k, v in out.items() if k not in twice}
+
+
+def _prompt_key(name: str) -> str:
+    """A prompt's short name as ``named_prompts`` keys it: "Prompt #1", "prompt1", "**Prompt 1**" ->
+    "prompt 1"."""
+    return re.sub(r"^([^\W\d_]+?)[\s#]*(\w{1,3})$", r"\1 \2", name.strip("*_ ").lower())
+
+
 def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> None:
     """The prompts a block's lines name (``_PROMPT_LABEL``, ``_PROMPT_WORDS``; ``_CHAT_LABEL``
     where the block runs a chat at the terminal, ``_CHAT_RUN``), as written."""
@@ -936,7 +974,7 @@ _TASK_LABEL = re.compile(
 )
 
 
-def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
+def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, str] | None = None) -> None:
     """A scope under a block for each of its lines stating a measurement and a workload setting
     (``_LINE_PATHS``): "Single stream throughput: 62 t/s" / "8-stream throughput: 95 t/s", a list
     read as one block, each line's concurrency its own numbers'; and the decoding its label names
@@ -961,6 +999,9 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
         task = _TASK_LABEL.match(label) if 0 < len(label.strip()) <= 40 else None
         if task and not any(p == "prompt" for p, _ in names):
             names.append(("prompt", task.group("t")))
+        cited = (named or {}).get(_prompt_key(label)) if 0 < len(label.strip()) <= 20 else None
+        if cited is not None and not any(p == "prompt" for p, _ in names):
+            names.append(("prompt", cited))  # "Prompt 1: 15.10 tok/sec": the prompt defined as Prompt 1
         if i in sides:
             names.append(("build", sides[i]))
         if names:
@@ -1027,6 +1068,8 @@ class Context:
         #: (path, value) a command line sets -> the models of those command lines: a setting of
         #: a command for one model is not another model's
         self.bound: dict[tuple[str, object], _Models] = {}
+        #: the prompts the post defines under a short name ("Prompt 1: …"), for the lines citing them
+        self.named_prompts = named_prompts(post.blocks)
         stack = [self.root]
         list_lead: list[tuple[str, object]] = []  # what a lead-in names for the list items below it
         titled = False
@@ -1110,7 +1153,7 @@ class Context:
                 commands, names = _stated(lines, block.kind)
                 _add(scope.body, names)
                 if block.kind == "text":
-                    _line_scopes(scope, lines)
+                    _line_scopes(scope, lines, self.named_prompts)
                 if block.kind == "text" and all(post.line(n).startswith(">") for n, _ in lines):
                     scope.local.update(_INHERITED)  # a quote's machine and engine are its author's
                 prev = blocks[i - 1] if i else None

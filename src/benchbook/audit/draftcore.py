@@ -231,11 +231,33 @@ _ORIGIN = re.compile(
 )
 
 
+#: the author taking something from a source ("I tried the prompts", "we used the settings")
+_TOOK_FROM = re.compile(r"\b(?:I|we)\s+(?:\w+\s+)?(?:tried|used|took|ran|copied|followed|borrowed)\b", re.I)
+#: what the author took being the source's numbers ("I used the numbers from the paper"): still theirs
+_THEIR_NUMBERS = re.compile(r"\b(?:numbers?|figures?|results?|scores?|speeds?|rates?|timings?|data)\b", re.I)
+
+
+def _origin_match(sentence: str) -> re.Match | None:
+    """The first ``_ORIGIN`` of ``sentence`` that names who published a number, not what the author
+    took from them: "I tried the three example prompts from the docs on my M1 Ultra" (a source after
+    "from", in a clause whose subject is the first person) names where the prompts came from, and
+    the M1 Ultra and the rates are the author's."""
+    for m in _ORIGIN.finditer(sentence):
+        if re.search(r"\bfrom\s+$", sentence[max(0, m.start() - 6) : m.start()], re.I):
+            start = max((c.end() for c in _CLAUSE_END.finditer(sentence, 0, m.start())), default=0)
+            took = sentence[start : m.start()]
+            if _TOOK_FROM.search(took) and not _THEIR_NUMBERS.search(took):
+                continue
+        return m
+    return None
+
+
 def origin_of(sentence: str) -> str | None:
     """Who published a number the sentence quotes (``origin``), when it names someone else: "the
     fork's author reports", "the vendor's blog gives", "in my earlier posts", "according to the
-    paper" (``_ORIGIN``); None for the post's own numbers."""
-    m = _ORIGIN.search(sentence)
+    paper" (``_ORIGIN``, not a source the author took inputs from: ``_origin_match``); None for the
+    post's own numbers."""
+    m = _origin_match(sentence)
     return re.sub(r"^(?:in|according to)\s+", "", m.group(0).strip(), flags=re.IGNORECASE) if m else None
 
 
@@ -259,7 +281,7 @@ def origin_at(sentence: str, at: int) -> str | None:
     origin = origin_of(sentence)
     if origin is None:
         return None
-    m = _ORIGIN.search(sentence)
+    m = _origin_match(sentence)
     assert m is not None
     if at < m.start():
         return None if _AGREES.search(sentence, at, m.start()) else origin

@@ -196,13 +196,18 @@ _MODEL = re.compile(
     r"(?<![\w./-])(?:[\w.-]+/)?(?P<name>[\w.+-]+\.gguf|(?i:"
     + MODEL_FAMILIES
     + r")[\w.]*(?:-[\w.]+)*-\d+(?:\.\d+)?[BbMm](?:-[\w.]+)*"
-    + r"|(?i:"
+    # a distilled model written with spaces names its teacher first ("DeepSeek R1 Distill Qwen 32B")
+    + r"|(?:(?i:"
+    + MODEL_FAMILIES
+    + r")[\s-]?(?:[RV]\d+(?:\.\d+)?[\s-])?(?i:distill(?:ed)?)\s)?(?i:"
     + MODEL_FAMILIES
     # "Llama 3 8B", "Qwen 2.5 7B", "Llama 3.1 70b", "Qwen3 30B A3B", "Qwen3.6 35B-A3B" (the active
     # size after it)
     + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BMbm](?:[\s-][Aa]\d+(?:\.\d+)?[Bb])?(?![\w-])"
     # a family with no version and its size ("Mistral 7B", "GPT-OSS 20B", "Falcon 40B")
-    + r"|(?i:"
+    + r"|(?:(?i:"
+    + MODEL_FAMILIES
+    + r")[\s-]?(?:[RV]\d+(?:\.\d+)?[\s-])?(?i:distill(?:ed)?)\s)?(?i:"
     + MODEL_FAMILIES
     + r")\s\d+(?:\.\d+)?[BM](?:-A\d+(?:\.\d+)?B)?(?![\w.-])"
     # a family's size class and version, the model's name where it has no size ("Mistral Small 3.1")
@@ -291,6 +296,9 @@ _QUANT_WORD = re.compile(
 #: FP8 alone are not read (a KV cache's or the compute's precision as often as the weights')
 _BITS_QUANT = re.compile(
     r"(?<![\w.-])(?P<b>\d{1,2}[- ]?bits?)(?=[\s-]+(?:quant\w*|GGUF|MLX|weights|format|precision)\b)"
+    # a bit width after MLX or a model's size, or alone in parentheses: "MLX 4-bit", "32B 8-bit",
+    # "Qwen2.5 72B Instruct MLX (4-bit)"
+    r"|(?:(?<=MLX[\s-])|(?<=\d[Bb][\s-])|(?<=\())(?P<a>\d{1,2}-?bits?)(?![\w-]|\s+(?:KV|cache|kv))"
     r"|\bquantized\s+to\s+(?P<t>\d{1,2}[- ]?bits?)\b"
     r"|(?<![\w.])(?P<z>\d{1,2})\s*(?:位|比特)\s*量化"
     r"|(?<![\w.])(?P<r>\d{1,2})[- ]?бит\w*\s+(?:формат|квантован)"
@@ -522,7 +530,7 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _BITS_QUANT.finditer(text):  # "At 4-bit quantization", "vLLM AWQ"
         if not any(a <= m.start() < b for a, b in spans):
             bits = m.group("z") or m.group("r")
-            told = bits and f"{bits}-bit" or next(g for g in m.group("b", "t", "m") if g)
+            told = bits and f"{bits}-bit" or next(g for g in m.group("b", "a", "t", "m") if g)
             out.append(Mention(m.start(), "quant", told))
     for m in _BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
