@@ -243,7 +243,7 @@ def named_prompts(blocks: list[Block]) -> dict[str, str]:
 def _prompt_key(name: str) -> str:
     """A prompt's short name as ``named_prompts`` keys it: "Prompt #1", "prompt1", "**Prompt 1**" ->
     "prompt 1"."""
-    return re.sub(r"^([^\W\d_]+?)[\s#]*(\w{1,3})$", r"\1 \2", name.strip("*_ ").lower())
+    return re.sub(r"^([^\W\d_]+?)[\s#]*(\d{1,2}|[^\W\d_])$", r"\1 \2", name.strip("*_ ").lower())
 
 
 def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> None:
@@ -776,7 +776,21 @@ _CELL_CONCURRENCY = re.compile(r"\s*[cC](\d{1,4})(?:\s+(?P<w>[^\W\d]+))?\s*")
 #: the word after a concurrency label that names how its tokens were chosen ("C1 greedy", "C8 default",
 #: "c4 sampled"): the row's ``sampling``, as written
 _CELL_SAMPLING_WORD = re.compile(r"greedy|default|sampled|sampling|probabilistic|stochastic|random", re.I)
-_CELL_TEST = re.compile(r"\s*(?:pp(\d+)\s*\+?\s*)?tg(\d+)(?:\s*@\s*d(\d+))?\s*", re.IGNORECASE)
+_CELL_TEST = re.compile(r"\s*(?:pp\s?(\d+)\s*\+?\s*)?tg\s?(\d+)(?:\s*@\s*d(\d+))?\s*", re.IGNORECASE)
+#: a llama-bench prompt-processing test alone ("pp512", the old tool's "pp 512", "pp2048 @ d4096")
+_CELL_PP = re.compile(r"\s*pp\s?(\d+)(?:\s*@\s*d(\d+))?\s*", re.IGNORECASE)
+
+
+def cell_test_metric(cell: str) -> str | None:
+    """The metric of a row whose label cell is a llama-bench test (llama-bench's ``test`` column,
+    ``llama-bench.cpp``: "pp512" times prompt processing, "tg128" generation): ``prefill_tps`` for a
+    pp test alone, ``decode_tps`` for a tg test alone; None for any other cell, a test of both
+    ("pp2048 tg128 @ d0": its columns name their phases) included."""
+    text = cell.strip().strip("*_`")
+    if _CELL_PP.fullmatch(text):
+        return "prefill_tps"
+    m = _CELL_TEST.fullmatch(text)
+    return "decode_tps" if m and m.group(1) is None else None
 
 
 #: a label cell naming the K and V cache types as a pair ("f16+f16", "q8_0/q4_0", "q4_0 + q4_0"), as a
@@ -820,6 +834,9 @@ def cell_conditions(cell: str) -> dict[str, object]:
         if m.group(3) is not None:
             out["depth"] = int(m.group(3))
         return out
+    m = _CELL_PP.fullmatch(text)
+    if m and m.group(2) is not None:
+        return {"depth": int(m.group(2))}  # "pp2048 @ d4096": the prompt processed at that depth
     return {}
 
 

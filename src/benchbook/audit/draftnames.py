@@ -850,6 +850,9 @@ def model_cell(cell: str) -> tuple[str, str | None]:
         if m.group("size") and re.fullmatch(r"(?i)Q\d_K", quant):
             quant += "_" + {"small": "S", "medium": "M", "large": "L"}.get(m.group("size").lower(), "XS")
         text = text[: m.start()].strip()
+        # old llama.cpp names a file type "mostly Q4_0" (llama.cpp's llama_model_ftype_name before
+        # GGUF v3): the word is the type's, not the model's ("LLaMA 7B mostly Q4_0")
+        text = re.sub(r"\s+mostly$", "", text, flags=re.I)
     if " " not in text:  # a repository's or file's name: its packaging and quantisation apart
         name, found = model_and_quant(text)
         if name:  # not a quantisation alone ("Q4_K_M" in a model column)
@@ -1115,7 +1118,9 @@ _SIDE_PAIRS = (
 )
 #: a header that is a side's word alone ("After", "**Pre**") or ends with it in parentheses ("PP-512 (PR)")
 _SIDE_HEADER = re.compile(
-    r"^\W*(?P<w>before|after|pre|post|master|main|pr|this pr|(?:un)?patched)\W*$"
+    # the side alone, or with the column's unit after it ("master t/s", "PR (tok/s)")
+    r"^\W*(?P<w>before|after|pre|post|master|main|pr|this pr|(?:un)?patched)"
+    r"(?:\s+\(?(?:t/s|tok/s|tokens?/s|ms|s)\)?)?\W*$"
     r"|\(\s*(?P<p>before|after|pre|post|master|main|pr|this pr|(?:un)?patched)\s*\)\s*$",
     re.IGNORECASE,
 )

@@ -23,7 +23,7 @@ from ..ingest.settings import flash_attn_word
 from .draftbyvalue import as_multiple, decimals_of, stated_interval
 from .draftcolumn import column_machine
 from .draftcommand import has_path
-from .draftcontext import cell_conditions, header_settings
+from .draftcontext import cell_conditions, cell_test_metric, header_settings
 from .draftcore import (
     LABELS,
     Entry,
@@ -100,7 +100,7 @@ _CELL_KINDS = (
 #: "提升", "배율", "향상", "Beschleunigung", "ускорение", "прирост")
 _RELATING_HEADER = re.compile(
     # words from their start: "ratio" is no "Generation", "gain" no "Again"
-    r"\bvs\.?\b|\b(?:versus|speed-?up|slow-?down|gain|change|delta|diff|ratio|relative|improvement|uplift|"
+    r"\bvs\.?\b|\b(?:versus|spee?d-?up|slow-?down|gain|change|delta|diff|ratio|relative|improvement|uplift|"
     r"faster|slower|boost|loss|regression|beschleunigung|ускорени|прирост)|Δ|(?<!\.)\bx\b|×|"
     r"倍率|改善|高速化|加速比|提升|差异|差距|배율|향상|차이",
     re.IGNORECASE,
@@ -162,7 +162,7 @@ def _relating_column(header: str, cells: list[str]) -> bool:
 #: a relating header whose plain numbers are multiples ("Speedup": 1.412, "Eval Relative Performance":
 #: 1.946, "加速比", "배율"), not changes in % nor a setting
 _MULTIPLE_HEADER = re.compile(
-    r"\b(?:speed-?up|relative|faster|slower)|×|(?<!\.)\bx\b|倍率|加速比|倍|배율|배", re.IGNORECASE
+    r"\b(?:spee?d-?up|relative|faster|slower)|×|(?<!\.)\bx\b|倍率|加速比|倍|배율|배", re.IGNORECASE
 )
 #: a relating column's cell naming its row as the one the others are relative to ("baseline", "ref")
 _BASELINE_CELL = re.compile(
@@ -220,6 +220,8 @@ def _cells_condition(cells: list[str]) -> str | None:
 #: phase ("Prompt processing", "prompt eval": ``_PHASE_CELL``); "No GPU scenarios" or "Production
 #: workloads" under "Best use case" is a use, not a run's prompt
 _PROMPT_CELL = re.compile(r"\bprompts?\b|プロンプト|提示词", re.I)
+#: a llama-bench test cell of both phases ("pp2048 tg128 @ d0", "pp512+tg128"): a label
+_BOTH_TESTS = re.compile(r"\s*pp\s?\d+\s*\+?\s*tg\s?\d+(?:\s*@\s*d\d+)?\s*", re.I)
 _PHASE_CELL = re.compile(r"\bprompt\s+(?:processing|process|eval\w*|tokens?|phase|speed|rate)\b|\bpp\d", re.I)
 
 
@@ -845,6 +847,7 @@ class Tables(Sides):
                             self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
             return
         kinds: list[str] = []
+        test_columns: set[int] = set()  # llama-bench's test column: labels, never rates
         for j, h in enumerate(header):
             key = label_key(h)
             cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
@@ -873,8 +876,11 @@ class Tables(Sides):
                 and family(head_unit) == "requests"
                 and all(re.fullmatch(r"\s*\d+\s*", c) for c in cells)
             )
+            if cells and all(cell_test_metric(c) or _BOTH_TESTS.fullmatch(c) for c in cells):  # "| pp 512 |"
+                test_columns.add(j)
             if (
                 sent
+                or j in test_columns
                 or (key in LABELS and not counted and not measured)
                 or j == 0
                 and not head_unit
@@ -912,6 +918,7 @@ class Tables(Sides):
                 ]
                 if (
                     j > 0
+                    and j not in test_columns
                     and label_key(h) not in LABELS
                     and not _SETTING_HEADER.search(h)
                     and cells
@@ -950,7 +957,7 @@ class Tables(Sides):
                     plain_value(ns[0].text) if (ns := numbers(c)) and ns[0].unit is None else None
                     for c in cells
                 ]
-                if j == 0 or kinds[j] != "label" or not cells or None in values:
+                if j == 0 or j in test_columns or kinds[j] != "label" or not cells or None in values:
                     continue
                 given: list[float] = [v for v in values if v is not None]
                 phase = _PHASE_COLUMN.fullmatch(h.strip().strip("*_`")) is not None
@@ -1082,6 +1089,7 @@ class Tables(Sides):
             line = block.line_of(r + 1, 0)
             cond: dict = {}
             labels = []
+            row_metric = None  # a llama-bench test's row ("| pp 512 |"): its rates' metric
             # a row of changes ("| % Difference | 7.5 | -37.5 |", a transposed table's change column):
             # its plain numbers are changes in %, of the two rows above, never a label's condition
             changes_row = bool(row) and "%" in row[0] and _RELATING_HEADER.search(row[0]) is not None
@@ -1095,6 +1103,7 @@ class Tables(Sides):
                 if kinds[j] != "label" or _EMPTY.match(cell):
                     continue
                 labels.append(cell)
+                row_metric = row_metric or cell_test_metric(cell)
                 shaped = cell_conditions(cell)  # "c4", "pp2048 tg128 @ d4096": settings by their shape
                 if shaped and LABELS.get(label_key(header[j]), ("",))[0] not in ("prompt", "model"):
                     for shaped_path, shaped_value in shaped.items():
@@ -1243,6 +1252,8 @@ class Tables(Sides):
                 fields = number_fields(n)
                 if n.unit is None or n.unit == self.groups[gid].fields.get("unit"):
                     fields.pop("unit", None)  # the column's unit; "223 ms" under "6.9 秒": its own
+                if row_metric and self.groups[gid].fields.get("metric") in ("decode_tps", "prefill_tps"):
+                    fields["metric"] = row_metric  # "| pp 512 | 1125.99 ± 0.69 |" under "master t/s"
                 if cond:
                     fields["conditions"] = cond
                 fields.update(source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))

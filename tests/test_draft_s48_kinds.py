@@ -1,0 +1,185 @@
+"""Kinds of condition a new held-out set showed the drafter missing (issue 29, h223), each fixed as
+a kind with controls: a source the author took inputs from is no origin of the author's numbers; a
+bit width after "MLX", a size, or alone in parentheses is the weights' quant; a distilled model's
+name written with spaces is read whole; a decoding named before a comma belongs to the number before
+it where the number after it names its own; a prompt defined under a short name ("Prompt 1: …") is
+the prompt of a later line labelled with that name."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook.audit.draftcontext import _prompt_key, cell_test_metric
+from benchbook.audit.draftcore import origin_of
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+@pytest.mark.parametrize(
+    ("sentence", "origin"),
+    [
+        # h223: the prompts came from the docs; the machine and the rates are the author's
+        ("For testing, I tried the three example prompts from the docs on my M1 Ultra 64GB.", None),
+        ("We used the settings from the README on an RTX 3090.", None),
+        # controls: the source's own numbers stay theirs
+        ("I used the numbers from the paper: 120 tok/s on an H100.", "the paper"),
+        ("The paper reports 120 tok/s on an H100.", "The paper"),
+        ("According to the README, it reaches 50 tok/s.", "the README"),
+    ],
+)
+def test_a_source_the_author_took_inputs_from_is_no_origin(sentence, origin):
+    assert origin_of(sentence) == origin
+
+
+def test_the_authors_machine_named_beside_such_a_source_holds_for_the_post(tmp_path):
+    cf = _drafted(
+        "For testing, I tried the three example prompts from the docs on my M1 Ultra 64GB.\n\n"
+        "Prompt 2: 15.01 tok/sec without draft.\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c).get("hardware")) for c in cf.claims] == [(15.01, "Apple M1 Ultra")]
+
+
+@pytest.mark.parametrize(
+    ("text", "model", "quant"),
+    [
+        (
+            "Deepseek R1 Distill Qwen 32B MLX (8-bit) + 1.5B Draft\n\nPrompt 1: 15.10 tok/sec.\n",
+            "Deepseek R1 Distill Qwen 32B",
+            "8-bit",
+        ),
+        ("DeepSeek-R1-Distill-Qwen-32B 8-bit: 15.10 tok/sec.\n", "DeepSeek-R1-Distill-Qwen-32B", "8-bit"),
+        ("Llama 3 8B with MLX 4-bit: 15.10 tok/sec.\n", "Llama 3 8B", "4-bit"),
+        ("DeepSeek R1 Distill Llama 3 70B: 15.10 tok/sec.\n", "DeepSeek R1 Distill Llama 3 70B", None),
+        # controls: a KV cache's bits are no quant of the weights; a family alone keeps its name
+        ("Llama 3 8B (8-bit KV cache): 15.10 tok/sec.\n", "Llama 3 8B", None),
+        ("Qwen 32B: 15.10 tok/sec.\n", "Qwen 32B", None),
+    ],
+)
+def test_a_spaced_distill_name_and_a_bit_width_beside_it(tmp_path, text, model, quant):
+    cf = _drafted(text, tmp_path)
+    got = _cond(cf, cf.claims[0])
+    assert (got.get("model"), got.get("quant")) == (model, quant)
+
+
+def test_each_rate_takes_the_decoding_named_in_its_own_part_of_the_sentence(tmp_path):
+    """h223: "without draft" before the comma is the first rate's; the second rate's "with draft"
+    follows it (the distance used to favour the first phrase when the value had more digits)."""
+    cf = _drafted(
+        "Prompt 1: 15.10 tok/sec without draft, 11.01 tok/sec with draft.\n"
+        "Prompt 3: 15.00 tok/sec without draft, 9.46 tok/sec with draft.\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c).get("decoding")) for c in cf.claims] == [
+        (15.1, "plain"),
+        (11.01, "speculative"),
+        (15.0, "plain"),
+        (9.46, "speculative"),
+    ]
+    # control: one phrase before the comma and none after: still that phrase's
+    cf = _drafted("With the draft model, it ran at 11.01 tok/sec.\n", tmp_path)
+    assert _cond(cf, cf.claims[0]).get("decoding") == "speculative"
+
+
+def test_a_line_labelled_with_a_prompts_short_name_measures_that_prompt(tmp_path):
+    post = (
+        "The prompts:\n\n"
+        "Prompt 1: Write a quicksort algorithm in Python. Write code only.\n"
+        "Prompt 2: Explain the Pythagorean theorem.\n\n"
+        "Qwen2.5 72B Instruct MLX (4-bit)\n\n"
+        "Prompt 1: 12.40 tok/sec without draft.\n"
+        "Prompt 2: 12.25 tok/sec without draft.\n"
+        "Prompt 3: 12.18 tok/sec without draft.\n"
+    )
+    cf = _drafted(post, tmp_path)
+    assert [(c.value, _cond(cf, c).get("prompt")) for c in cf.claims] == [
+        (12.4, "Write a quicksort algorithm in Python. Write code only"),
+        (12.25, "Explain the Pythagorean theorem"),
+        (12.18, None),  # no Prompt 3 defined
+    ]
+
+
+def test_a_short_name_defined_twice_with_other_words_names_no_prompt(tmp_path):
+    post = (
+        "Prompt 1: Write a poem.\n\nLater I changed it.\n\nPrompt 1: Write a haiku.\n\n"
+        "Prompt 1: 12.40 tok/sec.\nPrompt 1: 12.20 tok/sec.\n"
+    )
+    cf = _drafted(post, tmp_path)
+    assert {_cond(cf, c).get("prompt") for c in cf.claims} == {None}
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [("Prompt 1", "prompt 1"), ("Prompt #1", "prompt 1"), ("prompt1", "prompt 1"), ("**Task B**", "task b")],
+)
+def test_a_prompts_short_name_in_its_spellings(name, key):
+    assert _prompt_key(name) == key
+
+
+# --- an old llama-bench comparison table (h229): test cells, "mostly" types, side columns with a unit
+
+
+def test_a_rows_llama_bench_test_names_its_rates_metric(tmp_path):
+    """A table the drafter reads itself (no ingest reader takes "master t/s | PR t/s"): a "pp 512"
+    row's rates are prefill rates, a "tg 128" row's decode rates of 128 tokens; the sides' columns
+    with their unit after the word are builds; "th" is llama-bench's threads."""
+    cf = _drafted(
+        "| model | th | test | master t/s | PR t/s |\n|---|---|---|---|---|\n"
+        "| LLaMA 7B mostly Q4_0 | 4 | pp 512 | 1000.5 | 1100.2 |\n"
+        "| LLaMA 7B mostly Q4_0 | 4 | tg 128 | 50.5 | 51.2 |\n",
+        tmp_path,
+    )
+    got = [(c.value, c.metric, _cond(cf, c)) for c in cf.claims]
+    assert [
+        (v, m, c.get("build"), c.get("model"), c.get("quant"), c.get("tokens_generated")) for v, m, c in got
+    ] == [
+        (1000.5, "prefill_tps", "master", "LLaMA 7B", "Q4_0", None),
+        (50.5, "decode_tps", "master", "LLaMA 7B", "Q4_0", 128),
+        (1100.2, "prefill_tps", "PR", "LLaMA 7B", "Q4_0", None),
+        (51.2, "decode_tps", "PR", "LLaMA 7B", "Q4_0", 128),
+    ]
+    assert {c["other"]["threads"] for _, _, c in got} == {4}
+
+
+def test_a_test_of_both_phases_leaves_the_metric_to_the_columns(tmp_path):
+    """Control (p05): llama-benchy's "pp2048 tg128 @ d0" rows under "pp t/s" and "tg t/s" columns."""
+    cf = _drafted(
+        "| Test | c | pp t/s | tg t/s |\n|---|---|---|---|\n"
+        "| pp2048 tg128 @ d0 | c1 | 719 | 28.3 |\n| pp2048 tg128 @ d4096 | c1 | 660 | 27.6 |\n",
+        tmp_path,
+    )
+    assert [(c.value, c.metric) for c in cf.claims] == [
+        (719.0, "prefill_tps"),
+        (660.0, "prefill_tps"),
+        (28.3, "decode_tps"),
+        (27.6, "decode_tps"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("cell", "metric"),
+    [
+        ("pp512", "prefill_tps"),
+        ("pp 512", "prefill_tps"),
+        ("pp2048 @ d4096", "prefill_tps"),
+        ("tg128", "decode_tps"),
+        ("tg 128", "decode_tps"),
+        ("pp512+tg128", None),
+        ("pp2048 tg128 @ d0", None),
+        ("512", None),
+        ("ppl", None),
+    ],
+)
+def test_a_llama_bench_test_cells_metric(cell, metric):
+    assert cell_test_metric(cell) == metric
+
+
+def test_a_misspelt_speedup_column_relates_the_rows_sides(tmp_path):
+    cf = _drafted(
+        "| model | test | master t/s | PR t/s | spedup |\n|---|---|---|---|---|\n"
+        "| LLaMA 7B mostly F16 | pp 512 | 1125.99 | 1265.30 | 1.124 |\n",
+        tmp_path,
+    )
+    (s,) = cf.statements
+    by_id = {c.id: c for c in cf.claims}
+    assert (s.kind, s.value, [by_id[i].value for i in s.of]) == ("ratio", 1.124, [1265.3, 1125.99])
