@@ -11,6 +11,7 @@ import pytest
 
 from benchbook.audit.draftcontext import _prompt_key, cell_test_metric
 from benchbook.audit.draftcore import origin_of
+from benchbook.audit.draftnames import engine_of_cell, ollama_model
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
 
@@ -183,3 +184,57 @@ def test_a_misspelt_speedup_column_relates_the_rows_sides(tmp_path):
     (s,) = cf.statements
     by_id = {c.id: c for c in cf.claims}
     assert (s.kind, s.value, [by_id[i].value for i in s.of]) == ("ratio", 1.124, [1265.3, 1125.99])
+
+
+# --- names: an Ollama tag of a mixture, a draft named before its name, MLX's Swift runtime
+
+
+@pytest.mark.parametrize(
+    ("tag", "parsed"),
+    [
+        ("dolphin-mixtral:8x7b-v2.5-q4_K_M", ("dolphin-mixtral-8X7B-v2.5", "Q4_K_M")),
+        ("mixtral:8x22b", ("mixtral-8X22B", None)),
+        ("gpt-oss:20b", ("gpt-oss-20B", None)),  # control
+        ("mixtral:latest", None),  # control: no size
+    ],
+)
+def test_an_ollama_tag_of_a_mixture_of_experts(tag, parsed):
+    assert ollama_model(tag) == parsed
+
+
+@pytest.mark.parametrize(
+    ("heading", "model"),
+    [
+        ("### `Qwen3-235B-A22B` drafted by `Qwen3-0.6B` example:", "Qwen3-235B-A22B"),
+        ("### Qwen3-235B-A22B, draft model: Qwen3-0.6B", "Qwen3-235B-A22B"),
+        ("### Qwen3-235B-A22B with the draft Qwen3-0.6B", "Qwen3-235B-A22B"),
+        ("### Qwen3-235B-A22B with Qwen3-0.6B as the draft model", "Qwen3-235B-A22B"),  # as before
+        ("### Qwen3-0.6B", "Qwen3-0.6B"),  # control: no draft named
+    ],
+)
+def test_a_draft_named_before_its_name_is_not_the_model_measured(tmp_path, heading, model):
+    cf = _drafted(f"{heading}\n\nIt ran at 13.27 tokens per second.\n", tmp_path)
+    assert _cond(cf, cf.claims[0]).get("model") == model
+
+
+@pytest.mark.parametrize(
+    ("line", "prompt"),
+    [
+        ('Simple "refactor the bash script" test for comparison:', "refactor the bash script"),
+        ('With the "write a haiku" prompt:', "write a haiku"),
+        ('The prompt was "They":', "They"),  # as before
+        ('I said "hello there" to it:', None),  # control: a quotation naming no test or prompt
+    ],
+)
+def test_a_prompt_quoted_before_the_word_naming_it(tmp_path, line, prompt):
+    cf = _drafted(
+        f"{line}\n\n```\neval time = 134418.90 ms / 1784 tokens "
+        "(75.35 ms per token, 13.27 tokens per second)\n```\n",
+        tmp_path,
+    )
+    assert {_cond(cf, c).get("prompt") for c in cf.claims} == {prompt}
+
+
+def test_mlx_swift_is_a_runtime_of_its_own():
+    assert engine_of_cell("mlx-swift-lm", set()) == "mlx-swift-lm"
+    assert engine_of_cell("mlx-lm", set()) == "MLX"  # control

@@ -198,7 +198,9 @@ _CHAT_LABEL = re.compile(
 _PROMPT_QUOTED = re.compile(
     # a JSON key's closing quote allowed ('"prompt": "描述一下北京的秋天"'); the opening quote after a
     # space or separator, never the key's own
-    r"\bprompt[\"']?(?:\s*(?:was|is|of)\b|\s*[:：=])?\s*(?<=[\s:：=])[\"“「`](?P<v>[^\"”」`\n]{1,120})[\"”」`]",
+    r"\bprompt[\"']?(?:\s*(?:was|is|of)\b|\s*[:：=])?\s*(?<=[\s:：=])[\"“「`](?P<v>[^\"”」`\n]{1,120})[\"”」`]"
+    # or quoted right before the word naming it ('Simple "refactor the bash script" test')
+    r"|(?<![\w\"])[\"“「](?P<w>[^\"”」\n]{3,120})[\"”」]\s+(?:test|prompt|task)\b",
     re.IGNORECASE,
 )
 #: words before "prompt" that end in a word of the sentence around it, not of a prompt's name ("I
@@ -257,7 +259,7 @@ def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> Non
             continue
         quoted = _PROMPT_QUOTED.search(t)
         if quoted is not None:
-            out.append(("prompt", quoted.group("v").strip()))
+            out.append(("prompt", (quoted.group("v") or quoted.group("w")).strip()))
             continue
         for w in _PROMPT_WORDS.finditer(t):
             if w.group("n"):

@@ -136,6 +136,10 @@ _ENGINES = {
     "mlxcel": "mlxcel",
     "mlx-serve": "mlx-serve",
     "mlx-vlm": "mlx-vlm",
+    # MLX's Swift runtime: a runtime of its own beside the Python mlx-lm
+    "mlx-swift-lm": "mlx-swift-lm",
+    "mlx-swift": "mlx-swift-lm",
+    "mlx swift": "mlx-swift-lm",
     "vllm-mlx": "vllm-mlx",
     "ik_llama": "ik_llama.cpp",
     "ik-llama.cpp": "ik_llama.cpp",
@@ -232,6 +236,13 @@ _DRAFT_MARK = re.compile(
     r"(?:\s+(?-i:[A-Z0-9][A-Z0-9_.-]*|[QqIi]\d[\w.-]*|\d+-?bit)){0,3}\s*(?:\((?:the\s+)?draft(?:\s+model)?\)"
     r"|(?:as\s+(?:the\s+|a\s+)?)?draft(?:\s+model)?(?![\w-])"
     r"|(?:作为|として)?(?:草稿|草案|ドラフト|補助|补助|辅助)(?:模型|モデル)?)",
+    re.IGNORECASE,
+)
+#: words before a model's name marking it as the draft ("drafted by `Qwen3-0.6B`", "draft model:
+#: Qwen3-0.6B", "with the draft Llama-3.2-1B", "draft=Qwen3-0.6B")
+_DRAFT_BEFORE = re.compile(
+    r"(?:\bdrafted\s+(?:by|with)|\bdraft(?:\s+model)?\s*[:=]|\bwith\s+(?:the\s+|a\s+)?draft(?:\s+model)?)"
+    r"\s*[`*_\"']*\s*$",
     re.IGNORECASE,
 )
 #: a model named by its family and version and the word "model", no size ("the Minicpm3 model",
@@ -483,9 +494,13 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         model, quant = model_and_quant(m.group("name"))
         if model and m.group("variant"):
             model += m.group("variant")  # "Qwen3.6-35B-A3B Opus-Distill": the weights' variant
-        if _DRAFT_NAME.search(m.group("name")) or _DRAFT_MARK.match(text, m.end()):
-            # an EAGLE head, "Llama 3.2 1B Q4 MLX (draft)": the draft and its quant, not the model
-            # measured
+        if (
+            _DRAFT_NAME.search(m.group("name"))
+            or _DRAFT_MARK.match(text, m.end())
+            or _DRAFT_BEFORE.search(text, max(0, m.start() - 30), m.start())
+        ):
+            # an EAGLE head, "Llama 3.2 1B Q4 MLX (draft)", "drafted by Qwen3-0.6B": the draft and
+            # its quant, not the model measured
             continue
         if model:
             out.append(Mention(m.start(), "model", model))
@@ -863,7 +878,7 @@ def model_cell(cell: str) -> tuple[str, str | None]:
 #: an Ollama model tag: name, ``:``, the size, variants and the quantisation, all lower case
 #: ("qwen3.5:35b-a3b-q8_0", "gpt-oss:20b", "llama3.1:70b-instruct-q4_K_M")
 _OLLAMA = re.compile(
-    r"(?<![\w./:-])(?P<name>[a-z][a-z0-9.-]*[a-z0-9]):(?P<size>\d+(?:\.\d+)?[bm])"
+    r"(?<![\w./:-])(?P<name>[a-z][a-z0-9.-]*[a-z0-9]):(?P<size>(?:\d+x)?\d+(?:\.\d+)?[bm])"
     r"(?P<rest>(?:-[a-z0-9]+(?:\.\d+)?)*?)(?:-(?P<quant>(?:q\d(?:_[a-z0-9]+)*|fp16|bf16|f16|mxfp4)))?"
     r"(?![\w:-]|\.\w)",
     re.IGNORECASE,
