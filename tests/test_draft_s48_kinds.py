@@ -238,3 +238,30 @@ def test_a_prompt_quoted_before_the_word_naming_it(tmp_path, line, prompt):
 def test_mlx_swift_is_a_runtime_of_its_own():
     assert engine_of_cell("mlx-swift-lm", set()) == "mlx-swift-lm"
     assert engine_of_cell("mlx-lm", set()) == "MLX"  # control
+
+
+def test_a_rows_test_cell_leaves_a_column_naming_its_phase_alone(tmp_path):
+    """Control (the blog fixture): "tg128" in a Prompt column under "PP (tok/s)" and "TG (tok/s)"."""
+    cf = _drafted(
+        "| Env | Prompt | PP (tok/s) | TG (tok/s) |\n|---|---|---|---|\n| WSL2 | tg128 | 256 | 32.95 |\n",
+        tmp_path,
+    )
+    assert sorted((c.value, c.metric) for c in cf.claims) == [(32.95, "decode_tps"), (256.0, "prefill_tps")]
+
+
+@pytest.mark.parametrize(
+    ("line", "kv"),
+    [
+        ("vllm serve org/Model-8B --kv-cache-dtype fp8 -tp 2", ("fp8", "fp8")),
+        ("vllm serve org/Model-8B --kv-cache-dtype=fp8_e5m2", ("fp8_e5m2", "fp8_e5m2")),
+        ("vllm serve org/Model-8B --kv-cache-dtype auto", (None, None)),  # the model's own dtype
+        (
+            "Config: TP=2, --quantization=gptq_marlin, --kv-cache-dtype=fp8, --gpu-memory-utilization=0.87",
+            ("fp8", "fp8"),
+        ),
+    ],
+)
+def test_vllms_one_kv_cache_dtype_is_both_k_and_v(tmp_path, line, kv):
+    cf = _drafted(f"{line}\n\nDecode: 45 tok/s\n", tmp_path)
+    got = _cond(cf, cf.claims[0])
+    assert (got.get("type_k"), got.get("type_v")) == kv

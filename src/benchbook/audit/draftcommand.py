@@ -46,7 +46,7 @@ _TOOL = re.compile(
     r"(?:python3?\s+-m\s+)?mlx_lm[._]benchmark)"
     r"(?:-(?P<build>[0-9a-f]{6,40}))?(?:\.exe)?(?=\s|$)"
 )
-#: flag -> (condition path, kind): kind int | str | fa | model | draft | flag
+#: flag -> (condition path, kind): kind int | str | fa | model | draft | flag | kv (both K and V)
 _FLAGS: dict[str, tuple[str, str]] = {
     "-ngl": ("offload.n_gpu_layers", "int"),
     "--gpu-layers": ("offload.n_gpu_layers", "int"),
@@ -63,6 +63,8 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--cache-type-k": ("type_k", "str"),
     "-ctv": ("type_v", "str"),
     "--cache-type-v": ("type_v", "str"),
+    # vLLM's and SGLang's one KV cache type for both K and V ("--kv-cache-dtype fp8")
+    "--kv-cache-dtype": ("type_k", "kv"),
     "-b": ("batch", "int"),
     "--batch-size": ("batch", "int"),
     "-ub": ("ubatch", "int"),
@@ -361,6 +363,9 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             _speculative_config(value, out)
         elif kind == "flag":
             put_path(out, path, True)
+        elif kind == "kv" and value and value.lower() != "auto":  # "auto": the model's own dtype
+            put_path(out, "type_k", value)
+            put_path(out, "type_v", value)
         elif kind == "str" and value:
             put_path(out, path, value)
     _named_others(tool, out)

@@ -220,6 +220,10 @@ def _cells_condition(cells: list[str]) -> str | None:
 #: phase ("Prompt processing", "prompt eval": ``_PHASE_CELL``); "No GPU scenarios" or "Production
 #: workloads" under "Best use case" is a use, not a run's prompt
 _PROMPT_CELL = re.compile(r"\bprompts?\b|プロンプト|提示词", re.I)
+#: a column header naming its phase: its rates are that phase's whatever a row's test cell says
+_PHASE_HEADER = re.compile(
+    r"\b(?:pp|tg|prefill|prompt|decode|decoding|gen\w*|eval\w*|ttft|tpot)(?:\b|\d)", re.I
+)
 #: a llama-bench test cell of both phases ("pp2048 tg128 @ d0", "pp512+tg128"): a label
 _BOTH_TESTS = re.compile(r"\s*pp\s?\d+\s*\+?\s*tg\s?\d+(?:\s*@\s*d\d+)?\s*", re.I)
 _PHASE_CELL = re.compile(r"\bprompt\s+(?:processing|process|eval\w*|tokens?|phase|speed|rate)\b|\bpp\d", re.I)
@@ -1252,7 +1256,11 @@ class Tables(Sides):
                 fields = number_fields(n)
                 if n.unit is None or n.unit == self.groups[gid].fields.get("unit"):
                     fields.pop("unit", None)  # the column's unit; "223 ms" under "6.9 秒": its own
-                if row_metric and self.groups[gid].fields.get("metric") in ("decode_tps", "prefill_tps"):
+                if (
+                    row_metric
+                    and self.groups[gid].fields.get("metric") in ("decode_tps", "prefill_tps")
+                    and not _PHASE_HEADER.search(header[j])  # "| tg128 | 256 |" under "PP (tok/s)"
+                ):
                     fields["metric"] = row_metric  # "| pp 512 | 1125.99 ± 0.69 |" under "master t/s"
                 if cond:
                     fields["conditions"] = cond
