@@ -12,6 +12,7 @@ import pytest
 from benchbook.audit.draftcontext import _prompt_key, cell_test_metric
 from benchbook.audit.draftcore import origin_of
 from benchbook.audit.draftnames import engine_of_cell, ollama_model
+from benchbook.audit.drafttable import _header_unit
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
 
@@ -265,3 +266,69 @@ def test_vllms_one_kv_cache_dtype_is_both_k_and_v(tmp_path, line, kv):
     cf = _drafted(f"{line}\n\nDecode: 45 tok/s\n", tmp_path)
     got = _cond(cf, cf.claims[0])
     assert (got.get("type_k"), got.get("type_v")) == kv
+
+
+# --- a benchmark script's key/value output (h232): keys ending in their unit, configuration columns
+
+
+@pytest.mark.parametrize(
+    ("key", "unit"),
+    [
+        ("duration_s", "s"),
+        ("mean_ttft_ms", "ms"),
+        ("ram_peak_gb", "GB"),
+        ("output_tok_s", "tok/s"),
+        ("req_s", "req/s"),
+        ("`prefill_tok_s`", "tok/s"),
+        ("requests_total", None),  # a count: no unit in its name
+        ("success_rate", None),
+    ],
+)
+def test_a_tools_key_names_its_unit_by_its_last_part(key, unit):
+    assert _header_unit(key) == unit
+
+
+KEYS = (
+    "| metric | value |\n| --- | --- |\n| `success_rate` | 1.00 |\n| `duration_s` | 123.89 |\n"
+    "| `output_tok_s` | 102.91 |\n| `req_s` | 0.40 |\n| `ram_peak_gb` | 16.05 |\n"
+)
+
+
+def test_a_key_value_table_of_tool_keys_is_read_with_their_units(tmp_path):
+    cf = _drafted(KEYS, tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("duration", 123.89, "s"),
+        ("decode_tps", 102.91, "tok/s"),
+        ("request_throughput", 0.4, "req/s"),
+        ("ram_peak", 16.05, "GB"),
+    ]
+
+
+def test_a_configuration_column_naming_models_and_a_delta_relating_them(tmp_path):
+    """The summary table repeats the first table's cells: its delta cites those; the change's sides in
+    the order its value gives (+14.7% is gemma -> granite: 102.91 / 89.72 - 1)."""
+    cf = _drafted(
+        KEYS
+        + "\nSummary:\n\n| metric | granite-4.2-3b | gemma-4-E2B-it | delta |\n| --- | --- | --- | --- |\n"
+        "| `output_tok_s` | 102.91 | 89.72 | +14.7% |\n| `duration_s` | 123.89 | 142.11 | -12.8% |\n",
+        tmp_path,
+    )
+    by_id = {c.id: c for c in cf.claims}
+    assert {(c.value, _cond(cf, c).get("model")) for c in cf.claims if c.source_line > 8} == {
+        (102.91, "granite-4.2-3b"),
+        (89.72, "gemma-4-E2B-it"),
+        (123.89, "granite-4.2-3b"),
+        (142.11, "gemma-4-E2B-it"),
+    }
+    got = [(s.value, [(by_id[i].value, by_id[i].source_line) for i in s.of]) for s in cf.statements]
+    assert got == [
+        (14.7, [(89.72, 13), (102.91, 5)]),  # the first table's 102.91 (line 5)
+        (-12.8, [(142.11, 14), (123.89, 4)]),
+    ]
+
+
+def test_a_change_column_of_two_rows_keeps_their_order_where_the_value_agrees(tmp_path):
+    """Control: "| Δ |" of a before row and an after row, the change from the first to the second."""
+    cf = _drafted("| | tok/s |\n|---|---|\n| before | 50.0 |\n| after | 60.0 |\n| Delta | +20% |\n", tmp_path)
+    by_id = {c.id: c for c in cf.claims}
+    assert [(s.value, [by_id[i].value for i in s.of]) for s in cf.statements] == [(20.0, [50.0, 60.0])]

@@ -715,4 +715,17 @@ class DraftCore:
         first = [c for c in same if c != cid and self.claims[c].group is None]
         if len(first) == 1 and same.index(first[0]) < same.index(cid):
             return first[0]
-        return cid
+        # or the one cell of another table before it with the same metric too (a summary table
+        # repeating a results table's row: "| `output_tok_s` | 102.91 |", then "| `output_tok_s` |
+        # 102.91 | 89.72 | +14.7% |")
+        metric = self.metric_of_claim(cid)
+        table = self.groups[e.group].line  # the table's first line: a column's group is one of many
+        earlier = [
+            c
+            for c in same[: same.index(cid)]
+            if cid in same
+            if (g := self.claims[c].group) in self.groups
+            and self.groups[g].line != table
+            and self.metric_of_claim(c) == metric
+        ]
+        return earlier[0] if len(earlier) == 1 and not first else cid

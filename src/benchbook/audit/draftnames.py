@@ -199,7 +199,8 @@ MODEL_FAMILIES = (
 _MODEL = re.compile(
     r"(?<![\w./-])(?:[\w.-]+/)?(?P<name>[\w.+-]+\.gguf|(?i:"
     + MODEL_FAMILIES
-    + r")[\w.]*(?:-[\w.]+)*-\d+(?:\.\d+)?[BbMm](?:-[\w.]+)*"
+    # Gemma's effective sizes ("gemma-4-E2B-it", "gemma-3n-E4B")
+    + r")[\w.]*(?:-[\w.]+)*-[Ee]?\d+(?:\.\d+)?[BbMm](?:-[\w.]+)*"
     # a distilled model written with spaces names its teacher first ("DeepSeek R1 Distill Qwen 32B")
     + r"|(?:(?i:"
     + MODEL_FAMILIES
@@ -813,6 +814,17 @@ def cell_names(cell: str) -> dict[str, object]:
     sized = re.match(r"\s*\**(\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s", cell)
     if sized and "quant" in out:
         out["model"] = sized.group(1)
+    # a cell that is a model's name and nothing else ("| metric | granite-4.2-3b | gemma-4-E2B-it |",
+    # a configuration column): that model
+    bare = cell.strip().strip("*_`").strip()
+    named = [m for m in mentions(bare) if m.path == "model"]
+    if (
+        "model" not in out
+        and len(named) == 1
+        and named[0].start == 0
+        and len(str(named[0].value)) >= len(bare) - 1
+    ):
+        out["model"] = named[0].value
     return out
 
 

@@ -250,6 +250,32 @@ def _key(header: str) -> str:
     return k if k and not k[0].isdigit() else f"c_{k or 'row'}"
 
 
+#: a tool's snake_case key ending in its unit (a benchmark script's JSON or CSV keys: "duration_s",
+#: "mean_ttft_ms", "ram_peak_gb", "output_tok_s", "req_s"): the unit by its last part
+_KEY_UNIT = re.compile(
+    r"(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)*?_)?(?P<u>tok_s|toks_s|tokens_s|req_s)"
+    r"|[a-z][a-z0-9]*(?:_[a-z0-9]+)*?_(?P<v>ms|s|sec|secs|gb|gib|mb|mib|tps|rps|pct)",
+    re.IGNORECASE,
+)
+_KEY_UNITS = {
+    "ms": "ms",
+    "s": "s",
+    "sec": "s",
+    "secs": "s",
+    "gb": "GB",
+    "gib": "GiB",
+    "mb": "MB",
+    "mib": "MiB",
+    "tps": "tok/s",
+    "tok_s": "tok/s",
+    "toks_s": "tok/s",
+    "tokens_s": "tok/s",
+    "req_s": "req/s",
+    "rps": "req/s",
+    "pct": "%",
+}
+
+
 @functools.lru_cache(maxsize=512)  # asked for each column of a table more than once
 def _header_unit(header: str) -> str | None:
     """The unit a table header names: after a number put before it, as a unit written alone, in
@@ -257,6 +283,9 @@ def _header_unit(header: str) -> str | None:
     second: ``toollines.label_unit``); a count of tokens or layers only where written first.  Bold
     or code marks around the header ("**512 tokens (generation, seconds)**") are no part of it."""
     header = header.strip().strip("*_`").strip()
+    keyed = _KEY_UNIT.fullmatch(header)
+    if keyed:  # "duration_s", "ram_peak_gb", "output_tok_s": a tool's key, its unit its last part
+        return _KEY_UNITS[(keyed.group("u") or keyed.group("v")).lower()]
     timed = re.search(
         r"[(（]\s*(?:[^()（）]*[,;，]\s*)?(seconds?|secs?|s|ms|minutes?|min)\s*[)）]\s*$", header, re.I
     )
@@ -624,12 +653,19 @@ def _transposed(rows: list[list[str]]) -> str | None:
     if any(_names_metric(h) and not _RELATING_HEADER.search(h) for h in header[1:]):
         return None  # a "% Difference" column relates the configurations: no metric of its own
     # a row's first cell names a metric ("Avg tok/s"), it is no value ("12 tok/s" under "Speed")
-    naming = sum(1 for r in body if r and _names_row(re.sub(r"[*_`]", "", r[0])))
+    naming = sum(1 for r in body if r and _names_row(_unmarked(r[0])))
     if not any(n.unit for r in body for c in r[1:] for n in numbers(c)[:1]):
         # a spreadsheet's rows of plain numbers labelled by phase ("Prefill", "Decode", "Time prefill"):
         # metrics as rows; beside cells stating their units a phase's row is read as it stands
         naming += sum(1 for r in body if r and _PHASE_LABEL.fullmatch(re.sub(r"[*_`]", "", r[0])))
     return "rows" if naming >= 2 and naming * 2 >= len(body) else None
+
+
+def _unmarked(cell: str) -> str:
+    """A label cell without its Markdown marks ("**Avg tok/s**", "*TTFT*"); a tool's snake_case key
+    keeps its underscores ("`duration_s`": ``_KEY_UNIT``)."""
+    bare = cell.strip().strip("*_`").strip()
+    return bare if _KEY_UNIT.fullmatch(bare) else re.sub(r"[*_`]", "", cell)
 
 
 def _names_row(label: str) -> bool:
@@ -1281,7 +1317,7 @@ class Tables(Sides):
             fields = {
                 "kind": kind,
                 "statement": f"{header[j]}: {body[r][j]}",
-                "of": rows_of[::-1] if kind == "ratio" else rows_of,  # from the first row to the second
+                "of": [self.first_stated(c) for c in self._change_sides(kind, n, rows_of)],
                 "value": Num(n.text.lstrip("+")),
                 "unit": "x" if kind == "ratio" else "%",
                 **source_fields(line, f"{header[j]}: {body[r][j]} — {self.post.line(line)}"),
@@ -1309,6 +1345,24 @@ class Tables(Sides):
             self.table_relations(
                 header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels, piece_ids
             )
+
+    def _change_sides(self, kind: str, n: Number, rows_of: list[str]) -> list[str]:
+        """The sides of a table's change cell over its column's two rows, in the order whose values
+        give the stated change: a ratio's [numerator, denominator], a percent change's [from, to]
+        ("| metric | granite | gemma | delta |" over "| tok/s | 102.91 | 89.72 | +14.7% |": from
+        gemma to granite); from the first row to the second where the values do not tell."""
+        first = rows_of[::-1] if kind == "ratio" else rows_of
+        a, b = (plain_value(str(self.claims[c].fields.get("value"))) for c in first)
+        stated = plain_value(n.text.lstrip("+"))
+        if a is None or b is None or stated is None or not a or not b:
+            return first
+
+        def implied(x: float, y: float) -> float:  # of [x, y]
+            return x / y if kind == "ratio" else (y / x - 1) * 100
+
+        if abs(implied(b, a) - stated) < abs(implied(a, b) - stated):
+            return first[::-1]
+        return first
 
     def own_unit_cell(self, n: Number, labels: list[str]) -> str | None:
         """The metric of a cell ``n`` written in a unit of another quantity than its column's, where
