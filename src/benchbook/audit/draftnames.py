@@ -104,6 +104,7 @@ _ENGINES = {
     "sglang": "SGLang",
     "ollama": "Ollama",
     "mlx-lm": "MLX",
+    "mlx_lm": "MLX",
     "mlx": "MLX",
     "lm studio": "LM Studio",
     "lmstudio": "LM Studio",
@@ -136,6 +137,7 @@ _ENGINES = {
     "mlxcel": "mlxcel",
     "mlx-serve": "mlx-serve",
     "mlx-vlm": "mlx-vlm",
+    "mlx_vlm": "mlx-vlm",  # its Python module's name ("`mlx_vlm`-style speculative decoding")
     # MLX's Swift runtime: a runtime of its own beside the Python mlx-lm
     "mlx-swift-lm": "mlx-swift-lm",
     "mlx-swift": "mlx-swift-lm",
