@@ -332,3 +332,68 @@ def test_a_change_column_of_two_rows_keeps_their_order_where_the_value_agrees(tm
     cf = _drafted("| | tok/s |\n|---|---|\n| before | 50.0 |\n| after | 60.0 |\n| Delta | +20% |\n", tmp_path)
     by_id = {c.id: c for c in cf.claims}
     assert [(s.value, [by_id[i].value for i in s.of]) for s in cf.statements] == [(20.0, [50.0, 60.0])]
+
+
+# --- kinds a helper's report of the sixteenth held-out set named (read from its summary, not its posts)
+
+
+@pytest.mark.parametrize(
+    ("text", "metric", "value"),
+    [
+        ("Mean latency: 2.09s/req", "latency", 2.09),
+        ("Average: 2.09 s/req", "latency", 2.09),  # the unit alone says per request
+        ("Average: 350 ms/request", "latency", 350.0),
+        ("Average: 2.09 s", "duration", 2.09),  # control
+    ],
+)
+def test_a_time_per_request_is_a_latency(tmp_path, text, metric, value):
+    cf = _drafted(text + "\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [(metric, value)]
+
+
+def test_a_kv_cache_column_of_types_sets_k_and_v_and_never_the_quant(tmp_path):
+    cf = _drafted(
+        "| Model | KV cache | tok/s |\n|---|---|---|\n"
+        "| Llama-3-8B | FP8 | 50.1 |\n| Llama-3-8B | BF16 | 45.2 |\n",
+        tmp_path,
+    )
+    got = [
+        (_cond(cf, c).get("type_k"), _cond(cf, c).get("type_v"), _cond(cf, c).get("quant")) for c in cf.claims
+    ]
+    assert got == [("FP8", "FP8", None), ("BF16", "BF16", None)]
+    # control: a KV cache column of sizes is a result
+    cf = _drafted(
+        "| Model | KV cache | tok/s |\n|---|---|---|\n"
+        "| Llama-3-8B | 4.5 GB | 50.1 |\n| Llama-3-70B | 9.5 GB | 45.2 |\n",
+        tmp_path,
+    )
+    assert sorted((c.metric, c.value) for c in cf.claims) == [
+        ("decode_tps", 45.2),
+        ("decode_tps", 50.1),
+        ("kv_cache_size", 4.5),
+        ("kv_cache_size", 9.5),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("label", "decoding"),
+    [
+        ("Baseline", "plain"),
+        ("Vanilla", "plain"),
+        ("w/o spec", "plain"),
+        ("EAGLE-3", "speculative"),
+        ("Spec (k=4)", "speculative"),
+        ("MTP", "draft-self"),
+        # controls: a cell naming more than its decoding, or no decoding, leaves the post's
+        ("27B IQ3+MTP (A)", "draft-self"),  # as before: its MTP, read with the model's names
+        ("Llama-3-8B", "speculative"),
+        ("yes", "speculative"),
+    ],
+)
+def test_a_row_labelled_only_by_its_decoding(tmp_path, label, decoding):
+    cf = _drafted(
+        "# EAGLE-3 speculative decoding on SGLang\n\n"
+        f"| Method | Throughput (tok/s) |\n|---|---|\n| {label} | 150.2 |\n",
+        tmp_path,
+    )
+    assert _cond(cf, cf.claims[0]).get("decoding") == decoding

@@ -43,6 +43,11 @@ LABELS: dict[str, tuple[str, str]] = {
     **dict.fromkeys(("ncmoe", "ncpumoe", "cpumoe", "moe layers on cpu"), ("offload.n_cpu_moe", "int")),
     **dict.fromkeys(("ngl", "ngpulayers", "gpu layers", "gpulayers"), ("offload.n_gpu_layers", "int")),
     **dict.fromkeys(("c", "ctx", "nctx", "context", "context length", "ctxsize"), ("ctx", "int")),
+    # a KV cache type for both K and V ("| KV cache | FP8 |", vLLM's --kv-cache-dtype): ``kv``
+    **dict.fromkeys(
+        ("kv cache", "kv cache dtype", "kv cache type", "kv dtype", "kv type", "kvcache"),
+        ("type_k", "kv"),
+    ),
     # llama-bench's threads column ("th" in the old tool's tables, "threads" now): the corpus's
     # ``other.threads``
     **dict.fromkeys(("th", "threads", "nthreads", "n threads"), ("other.threads", "int")),

@@ -336,7 +336,7 @@ _METHOD_WORDS = (
 #: not the model's own heads)
 DECODING_PHRASE = re.compile(
     r"(?P<plain>\b(?:without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
-    r"without speculat\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|MTP off|"
+    r"without speculat\w*|w/o\s+spec\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|w/o MTP|MTP off|"
     r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive|"
     # "MTP model with spec disabled", "drafting disabled", "with MTP turned off"
     r"(?:spec(?:ulation|ulative decoding)?|MTP|draft(?:ing)?)\s+(?:disabled|turned off|switched off)|"
@@ -921,7 +921,8 @@ _HEADER_PLAIN = re.compile(
     r"^\W*(?:baseline|vanilla|no[- ]spec\w*|plain|base(?![- ]?model)(?=\W*(?:\(|:|$)))\b", re.IGNORECASE
 )
 _HEADER_SPEC = re.compile(
-    r"(?<!no[- ])(?<!non-)(?:\bspeculative\b|\bspec(?:ulation)?\b(?![- ]off))", re.IGNORECASE
+    r"(?<!no[- ])(?<!non-)(?<!w/o )(?<!without )(?:\bspeculative\b|\bspec(?:ulation)?\b(?![- ]off))",
+    re.IGNORECASE,
 )
 
 

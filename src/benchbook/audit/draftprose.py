@@ -95,6 +95,11 @@ UNITS: dict[str, str] = {
     "s/token": "s",
     "s/tok": "s",
     "s/it": "s",
+    # a time per request ("Mean latency: 2.09s/req"): a request's latency
+    "s/req": "s",
+    "ms/req": "ms",
+    "s/request": "s",
+    "ms/request": "ms",
     "seconds per token": "s",
     "ms": "ms",
     "milliseconds": "ms",

@@ -449,6 +449,8 @@ class Sentences(Sides):
                     before = scanned[max(0, head[0].start() - 40) : head[0].end()] + " "
             elif n.unit_written and re.search(r"/\s*it\b", n.unit_written, re.I):
                 before += " per iteration"  # tqdm's "1.61s/it": a step's time (latency), not a run's
+            elif n.unit_written and re.search(r"/\s*req", n.unit_written, re.I):
+                before += " per request"  # "2.09s/req": a request's time (latency)
             if fraction:  # "acceptance 0.73 aggregate", "0.79 aggregate acceptance"
                 n = replace(n, unit="ratio")
                 metric: str | None = "acceptance_rate"

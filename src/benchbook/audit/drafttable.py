@@ -661,6 +661,34 @@ def _transposed(rows: list[list[str]]) -> str | None:
     return "rows" if naming >= 2 and naming * 2 >= len(body) else None
 
 
+#: a KV cache's data type as a cell writes it ("FP8", "fp8_e4m3", "BF16", "q8_0", "auto")
+_KV_DTYPE = re.compile(
+    r"\s*[*_`]*(?:fp8(?:[_-]e[45]m[23])?|e[45]m[23]|bf16|f16|fp16|f32|fp32|q\d_\w+|q\d|int[48]|fp4|nvfp4|"
+    r"turbo\d|auto)[*_`]*\s*",
+    re.IGNORECASE,
+)
+
+
+def _label_cells(key: str, cells: list[str]) -> bool:
+    """Whether a column under the known label ``key`` (``LABELS``) holds that label's values: a KV
+    cache column its data types ("| KV cache | FP8 |"), not sizes ("| KV cache | 4.5 GB |": a result);
+    any other label's column, always."""
+    if LABELS[key][1] != "kv":
+        return True
+    return all(_KV_DTYPE.fullmatch(c) for c in cells)
+
+
+def _decoding_label(cell: str) -> str | None:
+    """The decoding a row's label names where that is all it names ("Baseline", "Vanilla", "w/o
+    spec", "EAGLE-3", "Spec (k=4)": ``draftnames.header_decoding``); None for a cell of more words
+    or naming a model, quant or machine too ("27B IQ3+MTP (A)", "Best (no MTP)": the table's other
+    columns say how each row decoded), or a yes/no (a column about something else)."""
+    text = re.sub(r"\s*\([^()]*\)\s*$", "", cell.strip().strip("*_`")).strip()
+    if not text or len(text.split()) > 3 or any(m.path != "decoding" for m in mentions(text)):
+        return None
+    return header_decoding(text)
+
+
 def _unmarked(cell: str) -> str:
     """A label cell without its Markdown marks ("**Avg tok/s**", "*TTFT*"); a tool's snake_case key
     keeps its underscores ("`duration_s`": ``_KEY_UNIT``)."""
@@ -921,7 +949,7 @@ class Tables(Sides):
             if (
                 sent
                 or j in test_columns
-                or (key in LABELS and not counted and not measured)
+                or (key in LABELS and not counted and not measured and _label_cells(key, cells))
                 or j == 0
                 and not head_unit
                 and not with_unit
@@ -1151,6 +1179,11 @@ class Tables(Sides):
                     continue
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
                 # cells that are all quants, builds or hardware say what the column is, whatever its header
+                if typ == "kv":  # "| KV cache | FP8 |": the cache's type, K and V, never the weights'
+                    if _KV_DTYPE.fullmatch(cell):
+                        set_path(cond, "type_k", cell.strip().strip("*_`"))
+                        set_path(cond, "type_v", cell.strip().strip("*_`"))
+                    continue
                 path = by_cells.get(j) or path or "other." + _key(header[j] or "row")
                 typ = "str" if j in by_cells else typ
                 value: object = cell
@@ -1202,6 +1235,11 @@ class Tables(Sides):
                     for named_path, named in cell_names(value).items():
                         if named_path not in cond:
                             set_path(cond, named_path, named)
+                    # "| Method |" over "Baseline", "EAGLE-3", "w/o spec": the row's decoding, over
+                    # the post's ("EAGLE-3 speculative decoding" in the title)
+                    said = _decoding_label(value)
+                    if said is not None and "decoding" not in cond:
+                        set_path(cond, "decoding", said)
                     if _LLAMA_TOOL.search(value) and not has_path(cond, "engine"):
                         set_path(cond, "engine", "llama.cpp")  # "raw llama-server": llama.cpp's tool
                     versioned = engine_version_cell(value)
