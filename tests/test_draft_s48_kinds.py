@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from benchbook.audit.draftcommand import model_and_quant
 from benchbook.audit.draftcontext import _prompt_key, cell_test_metric
 from benchbook.audit.draftcore import origin_of
-from benchbook.audit.draftnames import engine_of_cell, ollama_model
+from benchbook.audit.draftnames import engine_of_cell, engine_version_cell, ollama_model
 from benchbook.audit.drafttable import _header_unit
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
@@ -397,3 +398,31 @@ def test_a_row_labelled_only_by_its_decoding(tmp_path, label, decoding):
         tmp_path,
     )
     assert _cond(cf, cf.claims[0]).get("decoding") == decoding
+
+
+@pytest.mark.parametrize(
+    ("cell", "parsed"),
+    [
+        ("vLLM V1", ("vLLM", "V1")),
+        ("vLLM V0", ("vLLM", "V0")),
+        ("SGLang gemma4-mtp", ("SGLang", "gemma4-mtp")),
+        ("vLLM 0.8.5", ("vLLM", "0.8.5")),  # as before
+        ("SGLang", None),  # controls
+        ("vLLM with EAGLE", None),
+    ],
+)
+def test_an_engines_generation_or_branch_after_its_name_is_its_build(cell, parsed):
+    assert engine_version_cell(cell) == parsed
+
+
+@pytest.mark.parametrize(
+    ("name", "parsed"),
+    [
+        ("ebircak/gemma-4-31B-it-4bit-NVFP4A16-GPTQ", ("gemma-4-31B-it", "NVFP4A16")),
+        ("RedHatAI/Meta-Llama-3-70B-Instruct-W4A16", ("Meta-Llama-3-70B-Instruct", "W4A16")),
+        ("nvidia/gemma-4-31B-it-NVFP4", ("gemma-4-31B-it", "NVFP4")),
+        ("Qwen/Qwen3-8B-AWQ", ("Qwen3-8B", "AWQ")),  # as before
+    ],
+)
+def test_a_repositorys_quant_scheme_ends_the_models_name(name, parsed):
+    assert model_and_quant(name) == parsed

@@ -131,7 +131,9 @@ QUANT_TYPE = r"T?I?Q\d(?:_(?:[0-9]|K(?:SS|S|T)?))?(?:_(?:XXS|XS|XL|NL|[SML]|\d))
 _BPW = re.compile(r"-\d+(?:\.\d+)?bpw(?![A-Za-z0-9])", re.IGNORECASE)
 #: a quantisation in a model file name (llama.cpp's ggml types, Unsloth's UD- names, others)
 _QUANT = re.compile(
-    rf"(?i)(?<![A-Za-z0-9])(UD-)?({QUANT_TYPE}|BF16|F16|F32|FP8|FP16|INT4|INT8|MXFP4|AWQ|GPTQ)"
+    # NVFP4 with its activations' bits ("NVFP4A16"), llm-compressor's weight/activation schemes
+    # ("W4A16", "W8A8")
+    rf"(?i)(?<![A-Za-z0-9])(UD-)?({QUANT_TYPE}|BF16|F16|F32|FP8|FP16|INT4|INT8|MXFP4|NVFP4(?:A16)?|W\d{{1,2}}A\d{{1,2}}|AWQ|GPTQ)"
     r"(?![A-Za-z0-9])"
 )
 

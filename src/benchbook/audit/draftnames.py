@@ -1030,7 +1030,10 @@ def engine_of_cell(cell: str, named: set[str]) -> str | None:
 #: remark in parentheses after it ("(cuda)") allowed
 _ENGINE_VERSION_CELL = re.compile(
     rf"(?P<e>{ENGINE_SPELLINGS})(?:\s+|-|\s*==\s*|\s*@\s*|\s*\(\s*)(?:(?:version|ver\.?)\s*)?"
-    r"(?P<v>v?\d+(?:\.\d+)+(?:\.post\d+)?|b\d{3,5}|\d{4}-\d{2}-\d{2}|(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12})"
+    r"(?P<v>v?\d+(?:\.\d+)+(?:\.post\d+)?|b\d{3,5}|\d{4}-\d{2}-\d{2}|(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}"
+    # an engine's generation ("vLLM V1", "vLLM V0": its old and new engine) or a branch's name
+    # ("SGLang gemma4-mtp": lower case, a dash, a digit)
+    r"|[Vv]\d(?![\w.])|(?=[a-z0-9.]*\d)[a-z][a-z0-9.]*(?:-[a-z0-9.]+)+)"
     r"\)?(?:\s*\([^()]*\))?",
     re.IGNORECASE,
 )
