@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchbook.audit.draft import draft_text
 from benchbook.audit.draftcommand import model_and_quant
 from benchbook.audit.draftcontext import _prompt_key, cell_test_metric
 from benchbook.audit.draftcore import origin_of
@@ -426,3 +427,17 @@ def test_an_engines_generation_or_branch_after_its_name_is_its_build(cell, parse
 )
 def test_a_repositorys_quant_scheme_ends_the_models_name(name, parsed):
     assert model_and_quant(name) == parsed
+
+
+# --- tables of one row (a breaker's finding of session 47)
+
+
+def test_a_first_column_headed_by_a_test_holds_rates(tmp_path):
+    cf = _drafted("On my 3090:\n\n| pp512 | tg128 |\n|---|---|\n| 1234.5 | 45.6 |\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [("prefill_tps", 1234.5), ("decode_tps", 45.6)]
+
+
+def test_a_table_with_no_column_of_results_lists_its_numbers_as_not_placed():
+    drafted = draft_text("| Llama 8B | Qwen 7B |\n|---|---|\n| 45.2 | 51.3 |\n", "post.md")
+    assert [e for e in drafted.entries if e.kind == "claim"] == []
+    assert [(line, number) for line, number, _ in drafted.unplaced] == [(3, "45.2"), (3, "51.3")]

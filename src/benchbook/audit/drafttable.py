@@ -224,6 +224,8 @@ _PROMPT_CELL = re.compile(r"\bprompts?\b|プロンプト|提示词", re.I)
 _PHASE_HEADER = re.compile(
     r"\b(?:pp|tg|prefill|prompt|decode|decoding|gen\w*|eval\w*|ttft|tpot)(?:\b|\d)", re.I
 )
+#: a column headed by a llama-bench test alone ("pp512", "tg 128", "pp512 t/s")
+_TEST_HEADER = re.compile(r"(?:pp|tg)\s?\d+(?:\s*\(?(?:t/s|tok/s)\)?)?", re.I)
 #: a llama-bench test cell of both phases ("pp2048 tg128 @ d0", "pp512+tg128"): a label
 _BOTH_TESTS = re.compile(r"\s*pp\s?\d+\s*\+?\s*tg\s?\d+(?:\s*@\s*d\d+)?\s*", re.I)
 _PHASE_CELL = re.compile(r"\bprompt\s+(?:processing|process|eval\w*|tokens?|phase|speed|rate)\b|\bpp\d", re.I)
@@ -953,6 +955,13 @@ class Tables(Sides):
                 or j == 0
                 and not head_unit
                 and not with_unit
+                # a first column headed by a llama-bench test over numbers ("| pp512 | tg128 |" over
+                # "| 1234.5 | 45.6 |"): rates, not the rows' labels
+                and not (
+                    _TEST_HEADER.fullmatch(h.strip().strip("*_`"))
+                    and cells
+                    and all(numbers(c) for c in cells)
+                )
             ):
                 kinds.append("label")
             elif head_unit or with_unit or _metric_header(h):
@@ -1043,6 +1052,14 @@ class Tables(Sides):
                 if phase or alike:
                     kinds[j] = "lead"
                     phase_unit[j] = next(iter(rates))
+        if not any(k in ("value", "lead", "mean") for k in kinds):
+            # no column of results: the table's plain numbers are listed as not placed, never dropped
+            # ("| Llama 8B | Qwen 7B |" over "| 45.2 | 51.3 |": rates of no stated unit)
+            for r, row in enumerate(body):
+                for j, cell in enumerate(row[:width]):
+                    if re.fullmatch(r"\s*[*_`]*[~≈]?\s*-?\d[\d,]*(?:\.\d+)?\s*[*_`]*\s*", cell):
+                        at = block.line_of(r + 1, j)
+                        self.out.unplaced += [(at, n.text, self.post.line(at)[:300]) for n in numbers(cell)]
         # the prompts the lead columns' headers name; none where one of them names none ("| README |
         # this box |": the columns are sources, not prompts)
         sides = side_builds(header)  # "| Before | After |", "PP-512 (PR)" beside "PP-512 (master)"
