@@ -441,3 +441,15 @@ def test_a_table_with_no_column_of_results_lists_its_numbers_as_not_placed():
     drafted = draft_text("| Llama 8B | Qwen 7B |\n|---|---|\n| 45.2 | 51.3 |\n", "post.md")
     assert [e for e in drafted.entries if e.kind == "claim"] == []
     assert [(line, number) for line, number, _ in drafted.unplaced] == [(3, "45.2"), (3, "51.3")]
+
+
+def test_a_cell_stating_changes_against_rows_it_names(tmp_path):
+    cf = _drafted(
+        "| Variant | tok/s |\n|---|---|\n| base | 50.0 |\n| nvidia | 87.0 |\n"
+        "| turbo | 121.0 (+142% base, +39% nvidia) |\n| other | 60.0 (+20% upstream) |\n",
+        tmp_path,
+    )
+    by_id = {c.id: c for c in cf.claims}
+    got = [(s.kind, s.value, [by_id[i].value for i in s.of]) for s in cf.statements]
+    # "upstream" labels no row: no statement
+    assert got == [("percent_change", 142.0, [50.0, 121.0]), ("percent_change", 39.0, [87.0, 121.0])]

@@ -226,6 +226,11 @@ _PHASE_HEADER = re.compile(
 )
 #: a column headed by a llama-bench test alone ("pp512", "tg 128", "pp512 t/s")
 _TEST_HEADER = re.compile(r"(?:pp|tg)\s?\d+(?:\s*\(?(?:t/s|tok/s)\)?)?", re.I)
+#: a signed change in a cell, after its value, against a row it names ("121.0 (+142% base, +39%
+#: nvidia)", "+12% vs baseline")
+_NAMED_CHANGE = re.compile(
+    r"(?<![\w.])(?P<v>[+\-−]\d+(?:\.\d+)?)\s?%\s+(?:vs\.?\s+|over\s+|against\s+)?(?P<name>[A-Za-z][\w.-]*)"
+)
 #: a llama-bench test cell of both phases ("pp2048 tg128 @ d0", "pp512+tg128"): a label
 _BOTH_TESTS = re.compile(r"\s*pp\s?\d+\s*\+?\s*tg\s?\d+(?:\s*@\s*d\d+)?\s*", re.I)
 _PHASE_CELL = re.compile(r"\bprompt\s+(?:processing|process|eval\w*|tokens?|phase|speed|rate)\b|\bpp\d", re.I)
@@ -1362,6 +1367,7 @@ class Tables(Sides):
         for j, of_cols in means.items():
             of = [cell_ids.get((r, k)) for r in range(len(body)) for k in of_cols]
             self.mean_cells(header[j], body, block, j, of)
+        self.named_changes(header, body, block, cell_ids, row_labels)
         for r, j, n, line in changes:
             rows_of = [cell_ids[k, j] for k in range(len(body)) if (k, j) in cell_ids]
             if len(rows_of) != 2:
@@ -1400,6 +1406,39 @@ class Tables(Sides):
             self.table_relations(
                 header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels, piece_ids
             )
+
+    def named_changes(
+        self,
+        header: list[str],
+        body: list[list[str]],
+        block: Block,
+        cell_ids: dict[tuple[int, int], str],
+        row_labels: list[str],
+    ) -> None:
+        """Statements of the changes a cell states beside its value against other rows it names
+        (``_NAMED_CHANGE``: "| turbo | 121.0 (+142% base, +39% nvidia) |" with rows labelled "base"
+        and "nvidia"): a percent change from the named row's claim in that column to the cell's; a
+        name that labels no row, or several, leaves the number as it was (unplaced)."""
+        by_label: dict[str, list[int]] = {}
+        for r, label in enumerate(row_labels):
+            by_label.setdefault(label.strip().strip("*_`").lower(), []).append(r)
+        for (r, j), cid in list(cell_ids.items()):
+            cell = body[r][j] if j < len(body[r]) else ""
+            for m in _NAMED_CHANGE.finditer(cell):
+                rows = by_label.get(m.group("name").lower(), [])
+                if len(rows) != 1 or rows[0] == r or (rows[0], j) not in cell_ids:
+                    continue
+                line = block.line_of(r + 1, j)
+                sid = self.new_id(f"s-l{line}")
+                fields = {
+                    "kind": "percent_change",
+                    "statement": f"{header[j]}: {cell}",
+                    "of": [cell_ids[rows[0], j], cid],  # from the named row to this one
+                    "value": Num(m.group("v").replace("−", "-").lstrip("+")),
+                    "unit": "%",
+                    **source_fields(line, f"{header[j]}: {cell} — {self.post.line(line)}"),
+                }
+                self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
     def _change_sides(self, kind: str, n: Number, rows_of: list[str]) -> list[str]:
         """The sides of a table's change cell over its column's two rows, in the order whose values
