@@ -723,14 +723,15 @@ class DraftCore:
         # or the one cell of another table before it with the same metric too (a summary table
         # repeating a results table's row: "| `output_tok_s` | 102.91 |", then "| `output_tok_s` |
         # 102.91 | 89.72 | +14.7% |")
+        if first or cid not in same:
+            return cid
         metric = self.metric_of_claim(cid)
         table = self.groups[e.group].line  # the table's first line: a column's group is one of many
         earlier = [
             c
             for c in same[: same.index(cid)]
-            if cid in same
             if (g := self.claims[c].group) in self.groups
             and self.groups[g].line != table
             and self.metric_of_claim(c) == metric
         ]
-        return earlier[0] if len(earlier) == 1 and not first else cid
+        return earlier[0] if len(earlier) == 1 else cid

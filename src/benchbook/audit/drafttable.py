@@ -1200,12 +1200,12 @@ class Tables(Sides):
                         set_path(cond, shaped_path, shaped_value)
                     continue
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
-                # cells that are all quants, builds or hardware say what the column is, whatever its header
                 if typ == "kv":  # "| KV cache | FP8 |": the cache's type, K and V, never the weights'
                     if _KV_DTYPE.fullmatch(cell):
                         set_path(cond, "type_k", cell.strip().strip("*_`"))
                         set_path(cond, "type_v", cell.strip().strip("*_`"))
                     continue
+                # cells that are all quants, builds or hardware say what the column is, whatever its header
                 path = by_cells.get(j) or path or "other." + _key(header[j] or "row")
                 typ = "str" if j in by_cells else typ
                 value: object = cell
