@@ -14,6 +14,7 @@ from benchbook.audit.draftcommand import model_and_quant
 from benchbook.audit.draftcontext import _prompt_key, cell_test_metric
 from benchbook.audit.draftcore import origin_of
 from benchbook.audit.draftnames import engine_of_cell, engine_version_cell, ollama_model
+from benchbook.audit.draftprose import numbers
 from benchbook.audit.drafttable import _header_unit
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
@@ -453,3 +454,37 @@ def test_a_cell_stating_changes_against_rows_it_names(tmp_path):
     got = [(s.kind, s.value, [by_id[i].value for i in s.of]) for s in cf.statements]
     # "upstream" labels no row: no statement
     assert got == [("percent_change", 142.0, [50.0, 121.0]), ("percent_change", 39.0, [87.0, 121.0])]
+
+
+# --- a status line of counts over times (p171, "pp 6.7K/5.7s"), a count in thousands after its label
+
+
+def test_a_count_over_its_time_states_the_time(tmp_path):
+    cf = _drafted("ctx 37K · pp 6.7K/5.7s 1184t/s · out 335/4.5s 74t/s · 31K cached\n", tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("duration", 5.7, "s"),
+        ("prefill_tps", 1184.0, "t/s"),
+        ("duration", 4.5, "s"),
+        ("decode_tps", 74.0, "t/s"),
+    ]
+    assert {_cond(cf, c).get("ctx") for c in cf.claims} == {37000}
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("83.6/65.4 tok/s", [("83.6", None), ("65.4", "tok/s")]),  # controls: a pair of rates, a fraction
+        ("10/28", [("10", None), ("28", None)]),
+        ("took 4.5s", [("4.5", "s")]),
+    ],
+)
+def test_a_slash_between_two_numbers_of_no_time_is_no_count_over_a_time(text, read):
+    assert [(n.text, n.unit) for n in numbers(text)] == read
+
+
+def test_a_count_in_thousands_after_its_label(tmp_path):
+    cf = _drafted("With -ngl 99 and ctx 37K I get 50 tok/s; at depth 4k, 45 tok/s.\n", tmp_path)
+    assert [(_cond(cf, c).get("ctx"), _cond(cf, c).get("depth")) for c in cf.claims] == [
+        (37000, None),
+        (37000, 4096),
+    ]

@@ -29,6 +29,7 @@ from typing import Any
 from .draftcommand import plain_run
 from .draftnames import builds_engine, engines_in, mentions
 from .draftprose import Number
+from .draftwords import count
 from .post import Post
 from .resultlines import Result
 
@@ -166,10 +167,18 @@ NAMED_CONDITION = re.compile(
     r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-ngl|n_gpu_layers|ctx|context|"
     r"batch(?:[ _-]size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)"
     r"\s*(?:=|:|of|is)?\s*"
-    r"(?P<n>\d+)"
+    # a count in thousands written with K ("ctx 37K", "depth 4k")
+    r"(?P<n>\d+(?:\.\d+)?(?=[kK]\b)|\d+)(?P<k>[kK]\b)?"
     r"(?![\d.]|\s*(?:tok|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
     re.IGNORECASE,
 )
+
+
+def named_count(m: re.Match) -> int:
+    """The whole count a ``NAMED_CONDITION`` match states, K read as ``draftwords.count`` reads it:
+    "ctx 37K" -> 37000, "depth 4k" -> 4096, "-ngl 99" -> 99."""
+    got = count(m.group("n"), m.group("k")) if m.group("k") else None
+    return got if got is not None else int(float(m.group("n")))
 _STOP = frozenset(
     "the a an of on in at to and or is was are with for by from than as this that my its it our "
     "their same pc time times about roughly".split()
@@ -668,7 +677,7 @@ class DraftCore:
         for m in NAMED_CONDITION.finditer(near):
             path, typ = LABELS.get(label_key(m.group("label")), ("", ""))
             if path and typ == "int":
-                offer(path, w0 + m.start(), int(m.group("n")))
+                offer(path, w0 + m.start(), named_count(m))
         low = near.lower()
         for word, (path, value) in self.vocab.items():
             if word not in low:  # most are not: no pattern to compile and run

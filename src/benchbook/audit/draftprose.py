@@ -681,6 +681,13 @@ def _ordered_pair(a: str, b: str) -> bool:
         return False
 
 
+#: a token count over the time it took, as a status line writes them ("pp 6.7K/5.7s", "out
+#: 335/4.5s"): the count (K for thousands), a slash, the time with its unit
+_COUNT_IN_TIME = re.compile(
+    r"(?<![\w.,/])\d+(?:\.\d+)?[kK]?\s?/\s?(?P<t>\d+(?:\.\d+)?)\s?(?P<u>ms|s|sec)(?![\w/])"
+)
+
+
 def numbers(text: str) -> list[Number]:
     """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
     ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
@@ -693,6 +700,22 @@ def numbers(text: str) -> list[Number]:
         if not m:
             break
         pos = m.end()
+        timed = _COUNT_IN_TIME.match(text, m.start("a"))
+        if timed is not None and not m.group("about"):
+            # "pp 6.7K/5.7s", "out 335/4.5s": a token count and the seconds it took; the time is a
+            # stated number, the count the run's size (no claim)
+            out.append(
+                Number(
+                    number_text(timed.group("t")),
+                    _unit(timed.group("u")),
+                    False,
+                    timed.start("t"),
+                    timed.end(),
+                    unit_written=timed.group("u"),
+                )
+            )
+            pos = timed.end()
+            continue
         date = _DATE.match(text, m.start("a"))
         if date:  # a date or a version (2026-10-28, 1.2.3): no stated measurement
             pos = date.end()
@@ -1025,7 +1048,9 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("rate", r"\bprompt\s*:\s*[\d,]+\s*tok(?:en)?s?\b", "prefill_tps"),
     (
         "rate",
-        r"\btg\s?\d*\b|decod|generat|\bgen\b|\boutput\b|(?<!prompt )\beval rate|토큰 생성|生成|デコード",
+        # a status line's "out 335/4.5s 74t/s" (the output's tokens, time and rate)
+        r"\btg\s?\d*\b|decod|generat|\bgen\b|\boutput\b|\bout(?=\s+[\d.,]+[kK]?\s?/)|(?<!prompt )\beval rate|"
+        r"토큰 생성|生成|デコード",
         "decode_tps",
     ),
     ("rate", r".", "decode_tps"),
