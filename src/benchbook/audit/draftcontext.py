@@ -212,12 +212,16 @@ _SIZED_PROMPT = re.compile(r"(?:long|longer|short|shorter|medium)", re.IGNORECAS
 
 #: a prompt defined under a short name ("Prompt 1: Write a quicksort algorithm in Python.", "- **Task
 #: B**: summarize the article"): the name, then the prompt's words; a line that measures names no
-#: prompt (it cites one: "Prompt 1: 15.10 tok/sec without draft")
+#: prompt (it cites one: "Prompt 1: 15.10 tok/sec without draft"); "Test 1:" names a run, not a prompt
 _PROMPT_NAMED = re.compile(
-    r"^\s*(?:[-*+•]\s+)?[*_]*(?P<k>(?:prompt|task|test|query|question)\s*#?\s*(?:\d{1,2}|[A-Z]))[*_]*\s*"
+    r"^\s*(?:[-*+•]\s+)?[*_]*(?P<k>(?:prompt|task|query|question)\s*#?\s*(?:\d{1,2}|[A-Z]))[*_]*\s*"
     r"[:：.)][*_]*\s*(?P<v>[^\s\d:：].{0,119}?)[\s.。]*$",
     re.IGNORECASE,
 )
+
+
+#: what a configuration names and a prompt does not
+_SETUP_PATHS = frozenset({"model", "engine", "hardware", "quant", "build", "backend"})
 
 
 def named_prompts(blocks: list[Block]) -> dict[str, str]:
@@ -234,6 +238,8 @@ def named_prompts(blocks: list[Block]) -> dict[str, str]:
             m = _PROMPT_NAMED.match(t)
             if m is None or _measures([(n, t)]):
                 continue
+            if any(x.path in _SETUP_PATHS for x in mentions(m.group("v"))):
+                continue  # "Task 1: llama.cpp with Qwen3 8B on an RTX 4090": a configuration, no prompt
             key = _prompt_key(m.group("k"))
             value = m.group("v").strip().strip("\"'「」“”*_`").strip()
             if out.get(key, value) != value:
@@ -257,9 +263,14 @@ def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> Non
         if m:
             out.append(("prompt", m.group("v").strip().strip("\"'「」“”*_`").strip()))
             continue
-        quoted = _PROMPT_QUOTED.search(t)
-        if quoted is not None:
-            out.append(("prompt", (quoted.group("v") or quoted.group("w")).strip()))
+        quoted = [(q.group("v") or q.group("w")).strip() for q in _PROMPT_QUOTED.finditer(t)]
+        if quoted:
+            # one prompt a line names ('"coding" test 40 tok/s, "summarize" test 35 tok/s' names two:
+            # which number is whose is the line's words', none for the whole line); never a model's
+            # or machine's name in quotes ('Ollama "qwen3:8b" test')
+            named = {q for q in quoted if not any(x.path in _SETUP_PATHS for x in mentions(q))}
+            if len(named) == 1:
+                out.append(("prompt", named.pop()))
             continue
         for w in _PROMPT_WORDS.finditer(t):
             if w.group("n"):

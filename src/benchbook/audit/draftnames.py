@@ -244,7 +244,10 @@ _DRAFT_MARK = re.compile(
 #: words before a model's name marking it as the draft ("drafted by `Qwen3-0.6B`", "draft model:
 #: Qwen3-0.6B", "with the draft Llama-3.2-1B", "draft=Qwen3-0.6B")
 _DRAFT_BEFORE = re.compile(
-    r"(?:\bdrafted\s+(?:by|with)|\bdraft(?:\s+model)?\s*[:=]|\bwith\s+(?:the\s+|a\s+)?draft(?:\s+model)?)"
+    # ("With a draft: Qwen3-32B hits 30 tok/s", "With draft model: Llama-3.1-70B": a label saying the
+    # run drafts, the model after it the one measured)
+    r"(?:\bdrafted\s+(?:by|with)|(?<!with )(?<!with a )(?<!with the )\bdraft(?:\s+model)?\s*[:=]"
+    r"|\bwith\s+(?:the\s+|a\s+)?draft(?:\s+model)?(?!\s*[:=]))"
     r"\s*[`*_\"']*\s*$",
     re.IGNORECASE,
 )
@@ -312,7 +315,9 @@ _BITS_QUANT = re.compile(
     r"(?<![\w.-])(?P<b>\d{1,2}[- ]?bits?)(?=[\s-]+(?:quant\w*|GGUF|MLX|weights|format|precision)\b)"
     # a bit width after MLX or a model's size, or alone in parentheses: "MLX 4-bit", "32B 8-bit",
     # "Qwen2.5 72B Instruct MLX (4-bit)"
-    r"|(?:(?<=MLX[\s-])|(?<=\d[Bb][\s-])|(?<=\())(?P<a>\d{1,2}-?bits?)(?![\w-]|\s+(?:KV|cache|kv))"
+    # (a cache's bits are none: "(8-bit) KV", "8-bit K/V cache", "KV cache (8-bit)")
+    r"|(?:(?<=MLX[\s-])|(?<=MLX\s\()|(?<=\d[Bb][\s-])|(?<=\d[Bb]\s\())(?P<a>\d{1,2}-?bits?)"
+    r"(?![\w-])(?!\)?\s*(?:KV|K/V|kv|cache))"
     r"|\bquantized\s+to\s+(?P<t>\d{1,2}[- ]?bits?)\b"
     r"|(?<![\w.])(?P<z>\d{1,2})\s*(?:位|比特)\s*量化"
     r"|(?<![\w.])(?P<r>\d{1,2})[- ]?бит\w*\s+(?:формат|квантован)"
@@ -348,7 +353,8 @@ DECODING_PHRASE = re.compile(
     r"|\b(?P<self>MTP(?:[- ]based)?\s+speculat\w*(?:\s+decoding)?|MTP|self-speculative)\b"
     # speculative decoding in Chinese, Japanese, Korean and Russian ("启用推测解码后", "投機的デコーディング")
     r"|(?:推测|投机|推測|投機的?)\s*(?:解码|解碼|デコーディング|デコード)|추측\s*디코딩|спекулятивн\w*\s+декодир\w*"
-    r"|\b(?P<spec>with (?:a |the )?draft(?: model)?|speculative decoding|with speculat\w*|draft model|"
+    r"|\b(?P<spec>with (?:a |the )?draft(?: model)?|drafted (?:by|with)|speculative decoding|"
+    r"with speculat\w*|draft model|"
     rf"spec[- ]on|{_METHOD_WORDS})\b",
     re.IGNORECASE,
 )
@@ -911,7 +917,8 @@ def ollama_model(text: str) -> tuple[str, str | None] | None:
 def _ollama(m: re.Match) -> tuple[str, str | None]:
     rest = re.sub(r"-(a?\d+(?:\.\d+)?[bm])\b", lambda x: "-" + x.group(1).upper(), m.group("rest"))
     quant = m.group("quant")
-    return f"{m.group('name')}-{m.group('size').upper()}{rest}", quant.upper() if quant else None
+    size = m.group("size")[:-1] + m.group("size")[-1].upper()  # "8x7b" -> "8x7B": the unit only
+    return f"{m.group('name')}-{size}{rest}", quant.upper() if quant else None
 
 
 #: a table column's header that names its decoding: "Baseline", "No spec", "Vanilla", "base" alone
@@ -1033,7 +1040,7 @@ _ENGINE_VERSION_CELL = re.compile(
     r"(?P<v>v?\d+(?:\.\d+)+(?:\.post\d+)?|b\d{3,5}|\d{4}-\d{2}-\d{2}|(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}"
     # an engine's generation ("vLLM V1", "vLLM V0": its old and new engine) or a branch's name
     # ("SGLang gemma4-mtp": lower case, a dash, a digit)
-    r"|[Vv]\d(?![\w.])|(?=[a-z0-9.]*\d)[a-z][a-z0-9.]*(?:-[a-z0-9.]+)+)"
+    r"|[Vv]\d(?![\w.])|(?-i:(?!(?:tp|dp|pp|ep)\d)(?=[a-z0-9.]*\d)[a-z][a-z0-9.]*(?:-[a-z0-9.]+)+))"
     r"\)?(?:\s*\([^()]*\))?",
     re.IGNORECASE,
 )
@@ -1041,10 +1048,13 @@ _ENGINE_VERSION_CELL = re.compile(
 
 def engine_version_cell(cell: str) -> tuple[str, str] | None:
     """(engine, version) a table cell names whole (``_ENGINE_VERSION_CELL``: "llamafile-0.7" ->
-    ("llamafile", "0.7"), "llama.cpp 2024-03-26" -> ("llama.cpp", "2024-03-26")), the engine as
-    ``_ENGINES`` spells it and the version as written; None for any other cell."""
+    ("llamafile", "0.7"), "llama.cpp 2024-03-26" -> ("llama.cpp", "2024-03-26"), "vLLM V1", "SGLang
+    gemma4-mtp"), the engine as ``_ENGINES`` spells it and the version as written; None for any
+    other cell, or where what follows the name is a model, quant or machine."""
     m = _ENGINE_VERSION_CELL.fullmatch(cell.strip().strip("*_`").strip())
-    return (_ENGINES[m.group("e").lower()], m.group("v")) if m else None
+    if m is None or any(x.path in ("model", "hardware", "quant") for x in mentions(m.group("v"))):
+        return None  # "vLLM qwen3-8b", "SGLang h100-80gb": a model or machine after the name, no build
+    return _ENGINES[m.group("e").lower()], m.group("v")
 
 
 def _abbreviates(short: str, name: str) -> bool:

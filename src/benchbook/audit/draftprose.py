@@ -202,7 +202,8 @@ _UNIT_ALT = "|".join(
 _PRECISION = r"(?:FP|BF|INT|TF)\d+(?:/(?:FP|BF|INT|TF)\d+)*"
 #: a number as written: thousands separators (1,234) or a decimal comma (6,7; not after four digits:
 #: "4080,16GB" is a card and its memory); a leading sign
-_NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d{4}),\d+)?"
+# (a decimal written without its leading zero, ".5", is one number: not the digits after a point)
+_NUM = r"[+\-−]?(?:(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d{4}),\d+)?|(?<![\w.])\.\d+)"
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
 #: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
 #: (a unit followed by "/" and a word is a unit per that word, not this one: "1.61s/it" is tqdm's
@@ -347,8 +348,12 @@ def _as_float(text: str) -> float:
 
 def number_text(raw: str) -> str:
     """A number as a claims file writes it: thousands separators dropped, a decimal comma read as
-    a point (``1,234`` -> ``1234``, ``6,7`` -> ``6.7``), a minus sign as ``-``; the digits kept."""
+    a point (``1,234`` -> ``1234``, ``6,7`` -> ``6.7``), a minus sign as ``-``, a leading zero
+    added or dropped (``.5`` -> ``0.5``, ``09`` -> ``9``); the digits after the point kept."""
     s = raw.replace("−", "-").replace("\u202f", "").strip()
+    # ".5" is 0.5 and "09" is 9: the value as YAML reads a number (an unquoted 09 is no number)
+    s = re.sub(r"^([+-]?)\.(?=\d)", r"\g<1>0.", s)
+    s = re.sub(r"^([+-]?)0+(?=\d)", r"\1", s)
     if re.fullmatch(r"[+-]?\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?", s):
         return s.replace(",", "").replace(" ", "")
     return s.replace(",", ".").lstrip("+")

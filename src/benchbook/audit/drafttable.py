@@ -260,9 +260,9 @@ def _key(header: str) -> str:
 #: a tool's snake_case key ending in its unit (a benchmark script's JSON or CSV keys: "duration_s",
 #: "mean_ttft_ms", "ram_peak_gb", "output_tok_s", "req_s"): the unit by its last part
 _KEY_UNIT = re.compile(
+    # lower case, as such keys are written: "Q4_K_S", "Q5_K_S" are quantisations, never "… seconds"
     r"(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)*?_)?(?P<u>tok_s|toks_s|tokens_s|req_s)"
-    r"|[a-z][a-z0-9]*(?:_[a-z0-9]+)*?_(?P<v>ms|s|sec|secs|gb|gib|mb|mib|tps|rps|pct)",
-    re.IGNORECASE,
+    r"|[a-z][a-z0-9]+(?:_[a-z0-9]+)*?_(?P<v>ms|s|sec|secs|gb|gib|mb|mib|tps|rps|pct)"
 )
 _KEY_UNITS = {
     "ms": "ms",
@@ -665,7 +665,9 @@ def _transposed(rows: list[list[str]]) -> str | None:
         # a spreadsheet's rows of plain numbers labelled by phase ("Prefill", "Decode", "Time prefill"):
         # metrics as rows; beside cells stating their units a phase's row is read as it stands
         naming += sum(1 for r in body if r and _PHASE_LABEL.fullmatch(re.sub(r"[*_`]", "", r[0])))
-    return "rows" if naming >= 2 and naming * 2 >= len(body) else None
+    # one row naming its metric over configurations ("| metric | Qwen3-8B | Qwen3-4B |" over "|
+    # `output_tok_s` | 40.0 | 45.0 |") is the same table with one metric
+    return "rows" if naming >= 2 and naming * 2 >= len(body) or naming == len(body) == 1 else None
 
 
 #: a KV cache's data type as a cell writes it ("FP8", "fp8_e4m3", "BF16", "q8_0", "auto")
@@ -693,6 +695,8 @@ def _decoding_label(cell: str) -> str | None:
     text = re.sub(r"\s*\([^()]*\)\s*$", "", cell.strip().strip("*_`")).strip()
     if not text or len(text.split()) > 3 or any(m.path != "decoding" for m in mentions(text)):
         return None
+    if re.fullmatch(r"(?i)specs?|specification|spec sheet", text):
+        return None  # "| Spec | 400 |" beside "| Measured | 350 |": the data sheet's figure
     return header_decoding(text)
 
 
@@ -1175,6 +1179,13 @@ class Tables(Sides):
             for path in [_cells_condition([r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])]
             if path
         }
+        # a KV cache column whose cells are all data types: the cache's types (``_label_cells``)
+        kv_types = {
+            j
+            for j, h in enumerate(header)
+            if LABELS.get(label_key(h), ("", ""))[1] == "kv"
+            and _label_cells(label_key(h), [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])
+        }
         for r, row in enumerate(body):
             line = block.line_of(r + 1, 0)
             cond: dict = {}
@@ -1200,11 +1211,15 @@ class Tables(Sides):
                         set_path(cond, shaped_path, shaped_value)
                     continue
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
-                if typ == "kv":  # "| KV cache | FP8 |": the cache's type, K and V, never the weights'
-                    if _KV_DTYPE.fullmatch(cell):
-                        set_path(cond, "type_k", cell.strip().strip("*_`"))
-                        set_path(cond, "type_v", cell.strip().strip("*_`"))
-                    continue
+                if typ == "kv":
+                    if j in kv_types:
+                        # "| KV cache | FP8 |": the cache's type, K and V, never the weights' ("auto":
+                        # the model's own, as ``--kv-cache-dtype auto`` states none)
+                        if cell.strip().strip("*_`").lower() != "auto":
+                            set_path(cond, "type_k", cell.strip().strip("*_`"))
+                            set_path(cond, "type_v", cell.strip().strip("*_`"))
+                        continue
+                    path, typ = "", "str"  # "| KV cache | 4500 |", "on": kept as written (other.)
                 # cells that are all quants, builds or hardware say what the column is, whatever its header
                 path = by_cells.get(j) or path or "other." + _key(header[j] or "row")
                 typ = "str" if j in by_cells else typ
