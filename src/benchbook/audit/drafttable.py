@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ..ingest.settings import flash_attn_word
@@ -1389,16 +1390,10 @@ class Tables(Sides):
                 self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
                 continue
             kind = "ratio" if n.unit == "x" else "percent_change"
-            sid = self.new_id(f"s-l{line}")
-            fields = {
-                "kind": kind,
-                "statement": f"{header[j]}: {body[r][j]}",
-                "of": [self.first_stated(c) for c in self._change_sides(kind, n, rows_of)],
-                "value": Num(n.text.lstrip("+")),
-                "unit": "x" if kind == "ratio" else "%",
-                **source_fields(line, f"{header[j]}: {body[r][j]} — {self.post.line(line)}"),
-            }
-            self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+            of = [self.first_stated(c) for c in self._change_sides(kind, n, rows_of)]
+            self.cell_statement(
+                kind, header[j], body[r][j], of, n.text, "x" if kind == "ratio" else "%", line
+            )
         for j, (num, den) in efficiency.items():
             for r, row in enumerate(body):
                 found = [n for n in numbers(row[j]) if n.unit == "%"] if j < len(row) else []
@@ -1406,21 +1401,30 @@ class Tables(Sides):
                     continue
                 if (r, num) not in cell_ids or (r, den) not in cell_ids:
                     continue
-                line = block.line_of(r + 1, j)
-                sid = self.new_id(f"s-l{line}")
-                fields = {
-                    "kind": "ratio",
-                    "statement": f"{header[j]}: {row[j]}",
-                    "of": [self.first_stated(cell_ids[r, num]), self.first_stated(cell_ids[r, den])],
-                    "value": Num(found[0].text.lstrip("+")),
-                    "unit": "%",
-                    **source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
-                }
-                self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+                of = [self.first_stated(cell_ids[r, num]), self.first_stated(cell_ids[r, den])]
+                self.cell_statement(
+                    "ratio", header[j], row[j], of, found[0].text, "%", block.line_of(r + 1, j)
+                )
         if related:
             self.table_relations(
                 header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels, piece_ids
             )
+
+    def cell_statement(
+        self, kind: str, header: str, cell: str, of: Sequence[str | None], value: str, unit: str, line: int
+    ) -> None:
+        """A statement a table cell makes (a change, a ratio) of the claims ``of``: its ``value``
+        as written (a leading "+" dropped) in ``unit``, quoted with its column's ``header``."""
+        sid = self.new_id(f"s-l{line}")
+        fields = {
+            "kind": kind,
+            "statement": f"{header}: {cell}",
+            "of": list(of),
+            "value": Num(value.lstrip("+")),
+            "unit": unit,
+            **source_fields(line, f"{header}: {cell} — {self.post.line(line)}"),
+        }
+        self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
     def named_changes(
         self,
@@ -1443,17 +1447,11 @@ class Tables(Sides):
                 rows = by_label.get(m.group("name").lower(), [])
                 if len(rows) != 1 or rows[0] == r or (rows[0], j) not in cell_ids:
                     continue
-                line = block.line_of(r + 1, j)
-                sid = self.new_id(f"s-l{line}")
-                fields = {
-                    "kind": "percent_change",
-                    "statement": f"{header[j]}: {cell}",
-                    "of": [cell_ids[rows[0], j], cid],  # from the named row to this one
-                    "value": Num(m.group("v").replace("−", "-").lstrip("+")),
-                    "unit": "%",
-                    **source_fields(line, f"{header[j]}: {cell} — {self.post.line(line)}"),
-                }
-                self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+                of = [cell_ids[rows[0], j], cid]  # from the named row to this one
+                value = m.group("v").replace("−", "-")
+                self.cell_statement(
+                    "percent_change", header[j], cell, of, value, "%", block.line_of(r + 1, j)
+                )
 
     def _change_sides(self, kind: str, n: Number, rows_of: list[str]) -> list[str]:
         """The sides of a table's change cell over its column's two rows, in the order whose values
