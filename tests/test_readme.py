@@ -183,6 +183,37 @@ def _run(argv: str, clone, env=None, timeout=600):
     )
 
 
+#: pyzmq's event loop logging a socket closed under it while papermill's kernel shuts down (a race of
+#: jupyter_client and pyzmq on a loaded host, seen once in a new user's `make test`: "Traceback ...
+#: zmqstream.py ... _log_error ... zmq.error.ZMQError: Socket operation on non-socket"): logged, not
+#: raised; the notebook ran and the command exits 0
+_KERNEL_SHUTDOWN_NOISE = re.compile(
+    # the traceback's own lines (indented), blank lines and a chained exception's, up to its last line
+    r"Traceback \(most recent call last\):\n"
+    r"(?:[ \t].*\n|\n|(?:During handling|The above exception|Traceback \(most recent).*\n)*?"
+    r"zmq\.error\.ZMQError: Socket operation on non-socket\n?"
+)
+
+
+def _without_kernel_shutdown_noise(stderr: str) -> str:
+    """``stderr`` without pyzmq's logged shutdown tracebacks (``_KERNEL_SHUTDOWN_NOISE``); any other
+    traceback stays, so a command that crashes still fails the test."""
+    return _KERNEL_SHUTDOWN_NOISE.sub("", stderr)
+
+
+def test_kernel_shutdown_noise_is_the_only_traceback_passed_over():
+    noise = (
+        "Input Notebook: x\nTraceback (most recent call last):\n"
+        '  File "zmqstream.py", line 585, in _log_error\n'
+        "    f.result()\nzmq.error.ZMQError: Socket operation on non-socket\nExecuting: 100%\n"
+    )
+    assert "Traceback" not in _without_kernel_shutdown_noise(noise)
+    crash = 'Traceback (most recent call last):\n  File "x.py", line 1\nValueError: bad\n'
+    assert _without_kernel_shutdown_noise(noise + crash).count("Traceback") == 1
+    # a crash followed by the noise: the crash's traceback stays (its last line is no zmq error)
+    assert _without_kernel_shutdown_noise(crash + noise).count("Traceback") == 1
+
+
 def test_fresh_clone_commands(clone):
     """The order matters: the first site before `dvc metrics show` (metrics are stage outputs) and
     `models add` last (it edits params.yaml)."""
@@ -211,7 +242,7 @@ def test_fresh_clone_commands(clone):
     for key in order:
         r = _run(CHECKS[key][1].format(file=clone["file"]), clone)
         results[key] = r
-        assert "Traceback" not in r.stderr, (key, r.stderr[-2000:])
+        assert "Traceback" not in _without_kernel_shutdown_noise(r.stderr), (key, r.stderr[-2000:])
     site = results[".venv/bin/benchbook run --from-data"]
     assert site.returncode == 0, site.stderr[-3000:]
     assert (clone["repo"] / "_site" / "index.html").exists()
