@@ -627,3 +627,16 @@ def test_a_decimal_without_its_leading_zero_and_a_leading_zero(text, read):
 def test_a_leading_zero_drafts_a_file_that_loads(tmp_path):
     cf = _drafted("| Model | tok/s |\n|---|---|\n| Llama 3 8B | 096 |\n\nLatency .09 s.\n", tmp_path)
     assert sorted((c.metric, c.value) for c in cf.claims) == [("decode_tps", 96.0), ("latency", 0.09)]
+
+
+def test_a_bound_on_what_a_setup_costs_is_no_bound_on_every_value():
+    """A new user's post: "the draft costs under 1 GB of VRAM" (7.0 - 6.1 GB) was drafted as every
+    VRAM value below 1 GB, and audited "inconsistent (major)"; it is listed for the user instead."""
+    drafted = draft_text(
+        "| Setup | VRAM (GB) |\n|---|---|\n| Plain | 6.1 |\n| Draft | 7.0 |\n\n"
+        "So the draft costs under 1 GB of VRAM.\n\nThe model needs at least 12 GB of VRAM.\n",
+        "post.md",
+    )
+    bounds = [e.fields["value"] for e in drafted.entries if e.fields.get("kind") == "bound"]
+    assert [str(b) for b in bounds] == ["12"]  # control: a bound on the value itself stays
+    assert [(line, number) for line, number, _ in drafted.unplaced] == [(6, "1")]

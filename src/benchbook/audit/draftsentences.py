@@ -300,6 +300,12 @@ _USED_WORDS = re.compile(
     r"\b(?:us(?:e|ed|es|ing)|took|takes|consum\w*|need\w*|requir\w*|peak\w*|alloc\w*)\b|占用|使用", re.I
 )
 _CLAUSE_END = re.compile(r"[.;!?。](?:\s|$)")
+#: words before a bound saying it bounds what one setup adds or saves over another ("the draft costs
+#: under 1 GB of VRAM", "adds less than 5 ms", "an overhead of at most 2%", "saves over 3 GB")
+_COST_BEFORE = re.compile(
+    r"\b(?:costs?|adds?|added|extra|overhead|saves?|saved|savings?|increases?|difference|penalty)\b[^.;]*$",
+    re.I,
+)
 #: a spec list's RAM line: "RAM: 64GB DDR5-6000", "- RAM: 247 GiB;" (the label alone before the size)
 _RAM_LABEL = re.compile(r"(?:^|[\n;]|[-*•]\s)\s*(?:system\s+|host\s+)?(?:RAM|ОЗУ)\s*[:：]\s*$", re.IGNORECASE)
 #: what follows a size in a title or heading that makes it the machine's ("16GB VRAM")
@@ -484,6 +490,11 @@ class Sentences(Sides):
             relation = bound_of(scanned, n)
             if relation is not None and self.share_of_peak(n, relation, scanned, placed, line, sentence):
                 continue  # "5.1 TFLOPS (<9% max theoretical)": a bound of the measured over the peak
+            if relation is not None and _COST_BEFORE.search(scanned[max(0, n.start - 60) : n.start]):
+                # "the draft costs under 1 GB of VRAM": a bound on a difference (what one setup adds
+                # over another), not on each value of the metric: listed, for the user to state
+                self.out.unplaced.append((line, n.text, sentence[:300]))
+                continue
             if relation is not None:  # "40+ tok/s", "<9%", "at least 12 GB": a bound, no value claimed
                 cond = merged(
                     merged(self.context(), _in_clause(named, clauses, n.start, text, labelled)),
