@@ -365,13 +365,20 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             _speculative_config(value, out)
         elif kind == "flag":
             put_path(out, path, True)
-        elif kind == "kv" and value and value.lower() != "auto":  # "auto": the model's own dtype
-            put_path(out, "type_k", value)
-            put_path(out, "type_v", value)
+        elif kind == "kv" and (kv := kv_cache_type(value)) is not None:
+            put_path(out, "type_k", kv)
+            put_path(out, "type_v", kv)
         elif kind == "str" and value:
             put_path(out, path, value)
     _named_others(tool, out)
     return out
+
+
+def kv_cache_type(value: str | None) -> str | None:
+    """The KV cache type one setting names for both K and V (vLLM's and SGLang's
+    ``--kv-cache-dtype``, a table's "KV cache" cell), as written; None for none or "auto" (the
+    model's own dtype: no type stated)."""
+    return value if value and value.lower() != "auto" else None
 
 
 def _speculative_config(text: str, out: dict) -> None:

@@ -794,6 +794,13 @@ _CELL_TEST = re.compile(r"\s*(?:pp\s?(\d+)\s*\+?\s*)?tg\s?(\d+)(?:\s*@\s*d(\d+))
 _CELL_PP = re.compile(r"\s*pp\s?(\d+)(?:\s*@\s*d(\d+))?\s*", re.IGNORECASE)
 
 
+def is_test_cell(cell: str) -> bool:
+    """Whether a label cell is a llama-bench test of one phase or both ("pp512", "tg 128",
+    "pp2048 tg128 @ d0", "pp512+tg128": ``_CELL_PP``, ``_CELL_TEST``)."""
+    text = cell.strip().strip("*_`")
+    return bool(_CELL_PP.fullmatch(text) or _CELL_TEST.fullmatch(text))
+
+
 def cell_test_metric(cell: str) -> str | None:
     """The metric of a row whose label cell is a llama-bench test (llama-bench's ``test`` column,
     ``llama-bench.cpp``: "pp512" times prompt processing, "tg128" generation): ``prefill_tps`` for a

@@ -23,8 +23,8 @@ from dataclasses import replace
 from ..ingest.settings import flash_attn_word
 from .draftbyvalue import as_multiple, decimals_of, stated_interval
 from .draftcolumn import column_machine
-from .draftcommand import has_path
-from .draftcontext import cell_conditions, cell_test_metric, header_settings
+from .draftcommand import has_path, kv_cache_type
+from .draftcontext import cell_conditions, cell_test_metric, header_settings, is_test_cell
 from .draftcore import (
     LABELS,
     Entry,
@@ -232,8 +232,6 @@ _TEST_HEADER = re.compile(r"(?:pp|tg)\s?\d+(?:\s*\(?(?:t/s|tok/s)\)?)?", re.I)
 _NAMED_CHANGE = re.compile(
     r"(?<![\w.])(?P<v>[+\-−]\d+(?:\.\d+)?)\s?%\s+(?:vs\.?\s+|over\s+|against\s+)?(?P<name>[A-Za-z][\w.-]*)"
 )
-#: a llama-bench test cell of both phases ("pp2048 tg128 @ d0", "pp512+tg128"): a label
-_BOTH_TESTS = re.compile(r"\s*pp\s?\d+\s*\+?\s*tg\s?\d+(?:\s*@\s*d\d+)?\s*", re.I)
 _PHASE_CELL = re.compile(r"\bprompt\s+(?:processing|process|eval\w*|tokens?|phase|speed|rate)\b|\bpp\d", re.I)
 
 
@@ -956,7 +954,7 @@ class Tables(Sides):
                 and family(head_unit) == "requests"
                 and all(re.fullmatch(r"\s*\d+\s*", c) for c in cells)
             )
-            if cells and all(cell_test_metric(c) or _BOTH_TESTS.fullmatch(c) for c in cells):  # "| pp 512 |"
+            if cells and all(is_test_cell(c) for c in cells):  # "| pp 512 |", "| pp2048 tg128 @ d0 |"
                 test_columns.add(j)
             if (
                 sent
@@ -1214,11 +1212,11 @@ class Tables(Sides):
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
                 if typ == "kv":
                     if j in kv_types:
-                        # "| KV cache | FP8 |": the cache's type, K and V, never the weights' ("auto":
-                        # the model's own, as ``--kv-cache-dtype auto`` states none)
-                        if cell.strip().strip("*_`").lower() != "auto":
-                            set_path(cond, "type_k", cell.strip().strip("*_`"))
-                            set_path(cond, "type_v", cell.strip().strip("*_`"))
+                        # "| KV cache | FP8 |": the cache's type, K and V, never the weights'
+                        kv = kv_cache_type(cell.strip().strip("*_`"))
+                        if kv is not None:
+                            set_path(cond, "type_k", kv)
+                            set_path(cond, "type_v", kv)
                         continue
                     path, typ = "", "str"  # "| KV cache | 4500 |", "on": kept as written (other.)
                 # cells that are all quants, builds or hardware say what the column is, whatever its header
