@@ -823,20 +823,28 @@ _CARD_LINE = re.compile(r"^\s*[^\W\d_][^:=\[\]|]{0,40}?[:：]\s+\S")
 #: AMD's Strix Halo by any of its names: the platform, the chip, its graphics (a count before none)
 _APU = re.compile(r"AMD (?:Strix Halo|Ryzen AI Max\+? \d{3}|Radeon 80[46]0S)", re.IGNORECASE)
 _APU_CHIP = re.compile(r"Ryzen\s+AI\s+Max\s?(\+?)\s?(\d{3})", re.IGNORECASE)
-_APU_GRAPHICS = re.compile(r"Radeon\s+(80[46]0S)\b", re.IGNORECASE)
+_APU_GRAPHICS = re.compile(r"Radeon\s+(80[456]0S)\b", re.IGNORECASE)
 
 
 def apu_name(text: str) -> str | None:
     """The one name of the Strix Halo APU a post names by its chip ("Ryzen AI Max+ 395", written
     once or the same each time) and, where it names it, its graphics ("Radeon 8060S"): "AMD Ryzen AI
-    Max+ 395 (Radeon 8060S)"; None where the post names no chip or two."""
+    Max+ 395 (Radeon 8060S)", the chip's own graphics where the post names none (``_APU_GPU``); None
+    where the post names no chip or two."""
     chips = {(m.group(1), m.group(2)) for m in _APU_CHIP.finditer(text)}
     if len({n for _, n in chips}) != 1:
         return None
     plus = "+" if any(p for p, _ in chips) else ""
     name = f"AMD Ryzen AI Max{plus} {next(iter(chips))[1]}"
     gpus = {m.group(1).upper() for m in _APU_GRAPHICS.finditer(text)}
+    if not gpus and next(iter(chips))[1] in _APU_GPU:
+        gpus = {_APU_GPU[next(iter(chips))[1]]}  # the graphics every such chip has, named or not
     return f"{name} (Radeon {gpus.pop()})" if len(gpus) == 1 else name
+
+
+#: the graphics of each Ryzen AI Max chip (AMD's specifications): what runs a Vulkan or ROCm model
+#: on it, as a post naming only the chip leaves unwritten
+_APU_GPU = {"395": "8060S", "390": "8050S", "385": "8050S", "380": "8040S"}
 
 
 def _caption_unit(text: str) -> str | None:

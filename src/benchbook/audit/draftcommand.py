@@ -4,7 +4,8 @@ A command line is a line that starts a llama.cpp tool (``llama-server``, ``llama
 ``llama-cli``, ``llama-sweep-bench``, ``llama-speculative-simple``, older ``main``/``server``), vLLM
 (``vllm serve MODEL``, ``vllm bench serve|latency|throughput``, ``python -m vllm.entrypoints...``)
 or SGLang (``python -m sglang.launch_server``, ``python -m sglang.bench_serving``) or MLX LM
-(``mlx_lm.benchmark``: its ``-p``/``-g``/``-b``/``-n`` its own, ``_MLX_FLAGS``), a ``$`` or ``>``
+(``mlx_lm.benchmark``: its ``-p``/``-g``/``-b``/``-n`` its own, ``_MLX_FLAGS``; llama-batched-bench's
+``-npp``/``-ntg``/``-npl``, ``_BATCHED_FLAGS``), a ``$`` or ``>``
 prompt and environment settings (``CUDA_VISIBLE_DEVICES=0 GGML_CUDA_FORCE_MMQ=1``) allowed before it
 (a build suffix after the tool's name, ``llama-server-be0e35``, allowed; a release folder before
 it, ``llama-b6318-bin-win-cuda-12.4-x64/``, names the build and backend: ``folder_build``),
@@ -117,6 +118,14 @@ _MLX_FLAGS: dict[str, tuple[str, str]] = {
     "-n": ("other.trials", "int"),
     "--num-trials": ("other.trials", "int"),
 }
+#: llama-batched-bench's own flags (tools/batched-bench): ``-npp`` the prompt's tokens of each
+#: sequence, ``-ntg`` the tokens each generates, ``-npl`` the sequences decoded at once (its ``B``
+#: column: requests at once, ``concurrency``); a list of several ("-npl 1,2,4") sets none
+_BATCHED_FLAGS: dict[str, tuple[str, str]] = {
+    "-npp": ("other.prompt_tokens", "int"),
+    "-ntg": ("tokens_generated", "int"),
+    "-npl": ("concurrency", "int"),
+}
 #: the drafting a ``--spec-type``/``--speculative-algorithm`` value or a ``--speculative-config``
 #: method names: the model's own heads (MTP; SGLang's NEXTN) draft for themselves, anything else
 #: (a draft model, EAGLE heads, n-gram lookup) is speculative decoding
@@ -201,6 +210,7 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
         return f"{name}:{tag[: found.start()].rstrip('-_.')}", tag[found.start() :]
     # the file's format is no part of the name (GGUF; GGML's "x.ggmlv3.q4_0.bin")
     name = re.sub(r"(?i)\.gguf$|\.bin$|-\d{5}-of-\d{5}|-GGUF$", "", name)
+    name = _without_org(name)
     name, bits = _unpackaged(name)
     found = _QUANT.search(tag) or _QUANT.search(name)
     if found is None and bits:
@@ -216,7 +226,53 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
         name = name[: found.start()].strip("-_. ") or name[found.end() :].strip("-_. ")
         name = re.sub(r"(?i)[.-]ggml(?:v\d+)?$", "", name)
         name = _unpackaged(name)[0]  # "Qwen3.6-27B-MTP-Q4_K_M.gguf": the packaging before the quant
+    if name.lower() == "ggml-model":
+        name = _model_folder(path) or name
     return name, quant
+
+
+def _model_folder(path: str) -> str | None:
+    """The model a folder names, for the file name llama.cpp's conversion scripts wrote into it
+    ("models/llama-7b/ggml-model-q4_0.gguf" -> "llama-7b"); a folder named by a size alone under a
+    model's folder joins it ("open-llama/7B-v2" -> "open-llama-7B-v2"); None where the path has no
+    folder."""
+    parts = [p for p in re.split(r"[/\\]", path)[:-1] if p not in ("", ".", "..")]
+    if not parts:
+        return None
+    last = parts[-1]
+    if re.match(r"(?i)\d+(?:\.\d+)?[BM]\b", last) and len(parts) > 1 and parts[-2].lower() != "models":
+        return f"{parts[-2]}-{last}"
+    return last
+
+
+#: Hugging Face organisations whose name a file's name starts with, joined by "_": bartowski's
+#: files ("Qwen_Qwen3-30B-A3B-Q4_K_M.gguf", "google_gemma-3-27b-it-Q4_K_M.gguf") and llama.cpp's
+#: ``-hf`` download cache ("ggml-org_gpt-oss-120b-GGUF_gpt-oss-120b-mxfp4.gguf": org, repository and
+#: file joined by "_")
+_ORGS = frozenset(
+    s.lower()
+    for s in (
+        *("Qwen", "google", "meta-llama", "mistralai", "deepseek-ai", "microsoft", "THUDM", "zai-org"),
+        *("openai", "ibm-granite", "nvidia", "moonshotai", "allenai", "tiiuae", "internlm", "CohereForAI"),
+        *("CohereLabs", "LGAI-EXAONE", "baidu", "tencent", "ByteDance-Seed", "inclusionAI", "MiniMaxAI"),
+        *("unsloth", "bartowski", "ggml-org", "HuggingFaceTB", "stepfun-ai", "arcee-ai", "NousResearch"),
+        *("LiquidAI", "upstage", "01-ai", "mlx-community", "lmstudio-community", "TheBloke", "swiss-ai"),
+    )
+)
+
+
+def _without_org(name: str) -> str:
+    """A model file's name without the organisation its downloader put before it (``_ORGS``, or
+    one the model's own name starts with: "Qwen_Qwen3-8B"), and without the repository of
+    llama.cpp's download cache ("ggml-org_gpt-oss-120b-GGUF_gpt-oss-120b-mxfp4" -> "gpt-oss-120b-mxfp4");
+    other names as they are ("Qwen3_30B_A3B")."""
+    org, sep, rest = name.partition("_")
+    if not sep or not rest or not (org.lower() in _ORGS or rest.lower().startswith(org.lower())):
+        return name
+    repo, sep, file = rest.partition("_")
+    if sep and re.search(r"(?i)-GGUF$", repo) and file:
+        return file
+    return rest
 
 
 #: a file in a content-addressed store, named by its hash (Ollama's ``blobs/sha256-…``): no model's name
@@ -322,9 +378,10 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             value = ""  # the next word is a flag: this one had no value (-fa before newer builds)
         i += 1 + (takes and not eq and value != "")
         # vLLM and SGLang take ``--num_speculative_tokens`` for ``--num-speculative-tokens``
-        spec = (_MLX_FLAGS.get(flag) if out["engine"] == "MLX" else None) or (
-            _FLAGS.get(flag) or _FLAGS.get(flag[:2] + flag[2:].replace("_", "-"))
+        own = (
+            _MLX_FLAGS if out["engine"] == "MLX" else _BATCHED_FLAGS if tool == "llama-batched-bench" else {}
         )
+        spec = own.get(flag) or (_FLAGS.get(flag) or _FLAGS.get(flag[:2] + flag[2:].replace("_", "-")))
         if spec is None:
             put_path(out, "other." + flag.lstrip("-").replace("-", "_"), value or True)
             continue

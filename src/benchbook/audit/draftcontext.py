@@ -53,7 +53,7 @@ from .draftnames import (
     placement,
     side_builds,
 )
-from .draftprose import numbers
+from .draftprose import family, numbers
 from .draftwords import NOT_A_PROMPT, REQUEST_SETTINGS, script_settings, settings_in_words, spec_summary
 from .post import Block, Post
 
@@ -707,6 +707,37 @@ def declaration(text: str) -> bool:
     return _DECLARATION.match(text) is not None and not _NOT_USED.search(text)
 
 
+#: a sentence's end: a full stop, "!" or "?" before a space and a capital or the line's end
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'*])|(?<=[。！？])")
+
+
+def settings_sentences(text: str) -> list[str]:
+    """The sentences of a prose line that list the setup without a label (``declaration`` reads
+    labelled ones): four or more parts between commas or semicolons, at least half of them naming
+    a condition (``stated``, ``_features``: "Qwen3.8-27B Q4_0, llama.cpp b10450 SYCL, single Arc Pro
+    B70, q4_0 K and V cache, flash attention on, speculative decoding off, n_ctx 262144, 200 tokens
+    generated per row, one run."), and no measurement (a number with a unit of a rate, a time or a
+    multiple: "the 3090 ran at 24 tok/s, the 4090 at 41 tok/s, ..." compares, it declares nothing),
+    three conditions or more, each with one value ("Ollama, vLLM, and llama.cpp" are the arms of a
+    comparison)."""
+    out = []
+    for sentence in _SENTENCE_END.split(text):
+        parts = [p for p in re.split(r"[,;，；]\s*", sentence) if p.strip()]
+        if len(parts) < 4:
+            continue
+        if any(family(n.unit) in ("rate", "time", "ratio", "multiple") for n in numbers(sentence)):
+            continue
+        said = [stated([(0, p)], "text") + _features(p) for p in parts]
+        values: dict[str, set] = {}
+        for path, value in (x for got in said for x in got):
+            values.setdefault(path, set()).add(str(value))
+        # one value of each: "Ollama, vLLM, and llama.cpp" lists the arms of a comparison
+        if 2 * sum(1 for got in said if got) >= len(parts) and len(values) >= 3:
+            if all(len(v) == 1 for v in values.values()):
+                out.append(sentence)
+    return out
+
+
 #: a setup line about a device the runs do not use ("Non-compute GPU: …, excluded from compute",
 #: "Display GPU: …", "unused")
 _NOT_USED = re.compile(
@@ -1233,6 +1264,11 @@ class Context:
                     for n, t in lines:
                         if declaration(t):
                             _add(scope.declared, [*stated([(n, t)], "text"), *_features(t)])
+                            continue
+                        for sentence in settings_sentences(t):
+                            # "Qwen3.8-27B Q4_0, llama.cpp b10450 SYCL, flash attention on,
+                            # speculative decoding off, n_ctx 262144": the setup, declared
+                            _add(scope.declared, [*stated([(n, sentence)], "text"), *_features(sentence)])
                 elif block.kind == "code":
                     # a run's report of its machine and build ("Device 0: NVIDIA ...", "build: 5635 (…)")
                     _add(scope.declared, _reported(lines))

@@ -94,7 +94,9 @@ LABELS: dict[str, tuple[str, str]] = {
         ),
         ("tokens_generated", "int"),
     ),
-    **dict.fromkeys(("depth", "d", "ndepth"), ("depth", "int")),
+    # a decode row's cache fill ("| n_kv | tok/s |": the tokens already in the KV cache, as
+    # llama-sweep-bench's N_KV column; llama-batched-bench's N_KV is its sequences' total, drafttable)
+    **dict.fromkeys(("depth", "d", "ndepth", "nkv", "kv depth", "kv position"), ("depth", "int")),
     # a batch size: llama.cpp's ``-b`` (tokens); a serving engine's is its concurrency
     # (``draftcommand.serving_batch``, after the engine is known)
     **dict.fromkeys(("batch", "b", "nbatch", "batch size", "batchsize"), ("batch", "int")),

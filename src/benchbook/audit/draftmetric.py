@@ -67,7 +67,10 @@ _SUMMED = re.compile(
 )
 #: a label naming a rate summed over streams or taken over wall time ("total TPS", "aggregate",
 #: "wall", "общий TPS"): ``throughput`` whatever ran
-_TOTAL = re.compile(r"\b(?:total|aggregate|combined|system|wall)\b|общий|суммарн", re.IGNORECASE)
+#: (llama-batched-bench's "S t/s": all the tokens of all its sequences over the whole time)
+_TOTAL = re.compile(
+    r"\b(?:total|aggregate|combined|system|wall)\b|общий|суммарн|^\W*S\s+t/s(?![\w/])", re.IGNORECASE
+)
 #: a word right after a rate saying it is summed over the streams: "98 tok/s cumulative", "310 t/s
 #: aggregate", "520 tok/s combined", "in total"
 _SUMMED_AFTER = re.compile(r"\W*(?:cumulative|aggregate|combined|in total|total|summed)\b", re.IGNORECASE)

@@ -56,7 +56,8 @@ _HARDWARE = re.compile(
     # an APU whose graphics run the model ("Ryzen AI Max+ 395"); not a desktop CPU beside a GPU
     # ("RTX 4070 Super + Ryzen 7 9700X": the GPU is the machine that is measured)
     r"|(?:AMD\s+)?Ryzen\s(?P<ryzen>AI\sMax\+?\s\d{3})(?![\w+-])"
-    r"|(?:Intel\s+)?Arc\s(?P<arc>[AB]\d{3}M?)\b"
+    # the workstation cards too ("Arc Pro B70", "Arc Pro B60", "Arc Pro A60")
+    r"|(?:Intel\s+)?Arc\s(?P<arcpro>Pro\s)?(?P<arc>[AB]\d{2,3}M?)\b"
     r"|(?:AMD\s+)?(?:Radeon\s+)?(?:Pro\s+)?(?P<wpro>W[5-7][89]00)(?![\w-])"  # workstation: "W7900"
     r"|(?:AMD\s+)?(?:Radeon\s+)?RX\s?(?P<rxn>\d{4})(?:\s?(?P<rxs>XTX|XT|GRE)\b)?"
     # a Radeon by its number and suffix without "RX" ("a 6700 XT", "two 7900 XTX"): the suffix names it
@@ -422,7 +423,7 @@ def hardware_name(m: re.Match) -> str:
     elif g["ryzen"]:
         name = "AMD Ryzen " + re.sub(r"\s+", " ", g["ryzen"])
     elif g["arc"]:
-        name = f"Intel Arc {g['arc'].upper()}"
+        name = f"Intel Arc {'Pro ' if g['arcpro'] else ''}{g['arc'].upper()}"
     elif g["wpro"]:
         name = f"AMD Radeon Pro {g['wpro'].upper()}"
     elif g["rxn"]:

@@ -289,6 +289,8 @@ def _header_unit(header: str) -> str | None:
     second: ``toollines.label_unit``); a count of tokens or layers only where written first.  Bold
     or code marks around the header ("**512 tokens (generation, seconds)**") are no part of it."""
     header = header.strip().strip("*_`").strip()
+    if re.fullmatch(r"S(?:_\w+)?\s+t/s", header):
+        return "t/s"  # llama-batched-bench's and llama-sweep-bench's "S_PP t/s", "S t/s": no seconds
     keyed = _KEY_UNIT.fullmatch(header)
     if keyed:  # "duration_s", "ram_peak_gb", "output_tok_s": a tool's key, its unit its last part
         return _KEY_UNITS[(keyed.group("u") or keyed.group("v")).lower()]
@@ -790,6 +792,32 @@ _PHASE_LABEL = re.compile(
 )
 
 
+#: llama-batched-bench's own columns (tools/batched-bench: S_PP and S_TG are summed over the ``B``
+#: sequences decoded at once, N_KV the cache cells they fill)
+_BATCHED_COLUMNS = re.compile(r"^(?:S_PP|S_TG|T_PP|T_TG|N_KV)\b", re.IGNORECASE)
+
+
+#: llama-batched-bench's setting columns (``label_key``) -> the condition each row's cell sets: the
+#: prompt's and the generation's tokens of each sequence, the sequences at once, the cache cells
+#: filled (B × (PP + TG), no depth of one sequence)
+_BATCHED_LABELS = {
+    "pp": "other.prompt_tokens",
+    "tg": "tokens_generated",
+    "b": "concurrency",
+    "nkv": "other.n_kv",
+}
+
+
+def is_batched_bench(header: list[str]) -> bool:
+    """Whether a table's ``header`` is llama-batched-bench's (its "B" column beside one of its own
+    columns, ``_BATCHED_COLUMNS``: "| PP | TG | B | N_KV | T_PP s | S_PP t/s |", a hand-made "| B |
+    Parent S_TG t/s |"): its "B" is the sequences decoded at once, a ``concurrency``, not llama.cpp's
+    ``-b`` batch of tokens."""
+    if not any(h.strip().strip("*_`") == "B" for h in header):
+        return False
+    return any(_BATCHED_COLUMNS.search(w) for h in header for w in h.strip().strip("*_`").split())
+
+
 #: a table header naming a measurement ("TTFT", "Duration", "Latency"): its numbers are results,
 #: never a row's condition, and listed as unplaced where the header gives no unit
 _MEASURE_HEADER = re.compile(
@@ -926,8 +954,12 @@ class Tables(Sides):
             return
         kinds: list[str] = []
         test_columns: set[int] = set()  # llama-bench's test column: labels, never rates
+        batched_bench = is_batched_bench(header)
         for j, h in enumerate(header):
             key = label_key(h)
+            if batched_bench and key in _BATCHED_LABELS:
+                kinds.append("label")  # "| PP | TG | B | N_KV |": each row's setting, no rate
+                continue
             cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
             # a first column's number in parentheses qualifies its label ("短文本 (512 tokens)"): no value
             with_unit = [
@@ -1210,6 +1242,8 @@ class Tables(Sides):
                         set_path(cond, shaped_path, shaped_value)
                     continue
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
+                if batched_bench and label_key(header[j]) in _BATCHED_LABELS:
+                    path, typ = _BATCHED_LABELS[label_key(header[j])], "int"
                 if typ == "kv":
                     if j in kv_types:
                         # "| KV cache | FP8 |": the cache's type, K and V, never the weights'

@@ -105,6 +105,14 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "sampling",
     ),
     (re.compile(r"\bgreedy\b", re.I), "greedy"),
+    # llama.cpp's physical batch in words ("ubatch 2048", "n_ubatch = 512", "micro-batch 1024")
+    (
+        re.compile(
+            r"(?<![\w-])(?:n_?ubatch|ubatch(?:[ _-]size)?|micro-?batch)\s*(?:=|:|of)?\s*(?P<n>\d{2,5})\b",
+            re.I,
+        ),
+        "ubatch",
+    ),
     # the cap on each request's output in words: "OSL 256" (output sequence length), "max_tokens
     # 512", "max new tokens: 128", "1024 out"
     (
@@ -437,7 +445,8 @@ def engine_versions(text: str) -> dict[str, str]:
 def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
     """Append to ``out`` the ``(path, value)`` settings ``text`` writes in words (``_SETTINGS``: a
     context size, cache types, a temperature, a cap, the tokens generated, a concurrency, a draft
-    size, an engine's version or commit) and a draft size a list picks (``_picked_size``)."""
+    size, llama.cpp's ubatch, an engine's version or commit) and a draft size a list picks
+    (``_picked_size``)."""
     for pat, kind in _SETTINGS:
         for m in pat.finditer(text):
             if kind == "ctx":
@@ -465,6 +474,8 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                     out.append(("prompt", task))  # "a 256-token summarization output": its task
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
+            elif kind == "ubatch":
+                out.append(("ubatch", int(m.group("n"))))
             elif kind == "cap":
                 out.append(("cap", int(m.group("n") or m.group("o") or m.group("c"))))
             elif kind == "concurrency":

@@ -1,0 +1,238 @@
+"""Kinds of input the held-out sets h243–h252 showed the drafter misreading (issue 29, session 49),
+each fixed as a kind with controls: llama-batched-bench's output (its B column is the sequences
+decoded at once, its S_PP/S_TG/S columns rates, not seconds); llama-batched-bench's own flags; a
+model file named by its downloader ("Qwen_Qwen3-30B-A3B-Q4_K_M.gguf", llama.cpp's ``-hf`` cache,
+"models/llama-7b/ggml-model-q4_0.gguf"); Intel's Arc Pro cards; a Ryzen AI Max chip's own
+graphics; a prose sentence listing the setup without labels; a decode row's "n_kv" as its depth;
+"ubatch 2048" in words."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook.audit.draft import apu_name
+from benchbook.audit.draftcommand import model_and_quant
+from benchbook.audit.draftcontext import settings_sentences
+from benchbook.audit.drafttable import _header_unit, is_batched_bench
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+#: llama-batched-bench's output as the tool prints it (tools/batched-bench), under its command
+_BATCHED = """Results on my 3090:
+
+```
+./llama-batched-bench -m models/llama-7b/ggml-model-q8_0.gguf -c 2048 -b 512 \\
+  -npp 128 -ntg 128 -npl 1,2,4 -ngl 99
+
+|    PP |     TG |    B |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |      T s |    S t/s |
+|-------|--------|------|--------|----------|----------|----------|----------|----------|----------|
+|   128 |    128 |    1 |    256 |    0.108 |  1186.64 |    3.079 |    41.57 |    3.187 |    80.32 |
+|   128 |    128 |    4 |   1024 |    0.373 |  1373.96 |    6.143 |    83.35 |    6.516 |   157.15 |
+```
+"""
+
+
+def test_llama_batched_bench_output_is_read_by_its_columns(tmp_path):
+    """PP/TG/B/N_KV are each row's settings (never rates of 128 t/s); T_* are times, S_* rates (not
+    seconds: "S_PP t/s"); S_TG of several sequences and S (all tokens over the whole time) are
+    summed rates, ``throughput``; one sequence's S_TG is its decode rate."""
+    cf = _drafted(_BATCHED, tmp_path)
+    got = {(c.metric, c.value, c.unit, _cond(cf, c).get("concurrency")) for c in cf.claims}
+    assert got == {
+        ("duration", 0.108, "s", 1),
+        ("prefill_tps", 1186.64, "t/s", 1),
+        ("duration", 3.079, "s", 1),
+        ("decode_tps", 41.57, "t/s", 1),
+        ("duration", 3.187, "s", 1),
+        ("throughput", 80.32, "t/s", 1),
+        ("duration", 0.373, "s", 4),
+        ("prefill_tps", 1373.96, "t/s", 4),
+        ("duration", 6.143, "s", 4),
+        ("throughput", 83.35, "t/s", 4),
+        ("duration", 6.516, "s", 4),
+        ("throughput", 157.15, "t/s", 4),
+    }
+    row = _cond(cf, next(c for c in cf.claims if c.value == 83.35))
+    assert row["tokens_generated"] == 128 and row["other"] == {"prompt_tokens": 128, "n_kv": 1024}
+    assert row["model"] == "llama-7b" and row["quant"] == "q8_0" and row["batch"] == 512
+    assert "depth" not in row  # N_KV of batched sequences is their total, no one sequence's depth
+
+
+def test_a_hand_made_batched_bench_table_keeps_b_as_sequences(tmp_path):
+    """h245: "| B | Parent S_TG t/s | PR S_TG t/s |" under llama-batched-bench's command."""
+    cf = _drafted(
+        "```\nllama-batched-bench -m Qwen_Qwen3-30B-A3B-Q4_K_M.gguf -c 32768 -npp 512 -ntg 128 "
+        "-npl 1,2,4,8\n```\n\n| B | Parent S_TG t/s | PR S_TG t/s |\n|---:|---:|---:|\n"
+        "| 1 | 84.54 | 84.27 |\n| 8 | 219.42 | 218.71 |\n",
+        tmp_path,
+    )
+    got = {(c.metric, c.value, _cond(cf, c).get("concurrency")) for c in cf.claims}
+    assert got == {
+        ("decode_tps", 84.54, 1),
+        ("decode_tps", 84.27, 1),
+        ("throughput", 219.42, 8),
+        ("throughput", 218.71, 8),
+    }
+    row = _cond(cf, cf.claims[0])
+    assert row["model"] == "Qwen3-30B-A3B" and row["tokens_generated"] == 128
+    assert row["other"] == {"prompt_tokens": 512} and "batch" not in row
+
+
+@pytest.mark.parametrize(
+    ("header", "batched"),
+    [
+        (["PP", "TG", "B", "N_KV", "T_PP s", "S_PP t/s", "T_TG s", "S_TG t/s", "T s", "S t/s"], True),
+        (["B", "Parent S_TG t/s", "PR S_TG t/s", "Delta"], True),
+        # controls: llama-sweep-bench's table (no B), a table of batch sizes
+        (["PP", "TG", "N_KV", "T_PP s", "S_PP t/s", "T_TG s", "S_TG t/s"], False),
+        (["B", "tok/s"], False),
+        (["Batch", "S_TG t/s"], False),
+    ],
+)
+def test_llama_batched_bench_tables_by_their_header(header, batched):
+    assert is_batched_bench(header) is batched
+
+
+@pytest.mark.parametrize(
+    ("header", "unit"),
+    [
+        ("S_PP t/s", "t/s"),
+        ("S_TG t/s", "t/s"),
+        ("S t/s", "t/s"),
+        # controls: the times stay seconds
+        ("T_PP s", "s"),
+        ("T s", "s"),
+        ("Time (s)", "s"),
+    ],
+)
+def test_a_speed_column_of_llama_tools_is_no_time(header, unit):
+    assert _header_unit(header) == unit
+
+
+def test_a_llama_batched_bench_command_sets_its_lengths(tmp_path):
+    cf = _drafted(
+        "```\nllama-batched-bench -m x/Qwen3-8B-Q4_0.gguf -c 8192 -npp 512 -ntg 128 -npl 4\n```\n\n"
+        "It reached 84.5 t/s.\n",
+        tmp_path,
+    )
+    cond = _cond(cf, cf.claims[0])
+    assert (cond["tokens_generated"], cond["concurrency"], cond["other"]) == (128, 4, {"prompt_tokens": 512})
+    # control: llama-bench's -n is its tokens generated, -p its prompt; no -npp of its own
+    cf = _drafted(
+        "```\nllama-bench -m x/Qwen3-8B-Q4_0.gguf -p 512 -n 128\n```\n\nIt reached 84.5 t/s.\n", tmp_path
+    )
+    assert "concurrency" not in _cond(cf, cf.claims[0])
+
+
+@pytest.mark.parametrize(
+    ("path", "model", "quant"),
+    [
+        # bartowski's files: the organisation before the model, joined by "_"
+        ("bartowski/Qwen_Qwen3-30B-A3B-GGUF/Qwen_Qwen3-30B-A3B-Q4_K_M.gguf", "Qwen3-30B-A3B", "Q4_K_M"),
+        ("google_gemma-3-27b-it-Q4_K_M.gguf", "gemma-3-27b-it", "Q4_K_M"),
+        ("meta-llama_Llama-3.3-70B-Instruct-Q4_K_M.gguf", "Llama-3.3-70B-Instruct", "Q4_K_M"),
+        (
+            "mistralai_Mistral-Small-3.1-24B-Instruct-2503-Q6_K_L.gguf",
+            "Mistral-Small-3.1-24B-Instruct-2503",
+            "Q6_K_L",
+        ),
+        # llama.cpp's -hf download cache: organisation, repository and file
+        ("ggml-org_gpt-oss-120b-GGUF_gpt-oss-120b-mxfp4-00001-of-00003.gguf", "gpt-oss-120b", "mxfp4"),
+        ("unsloth_Qwen3-8B-GGUF_Qwen3-8B-UD-Q4_K_XL.gguf", "Qwen3-8B", "UD-Q4_K_XL"),
+        # the conversion scripts' "ggml-model": the folder names the model
+        ("./models/llama-7b/ggml-model-q4_0.gguf", "llama-7b", "q4_0"),
+        ("/mnt/llama.cpp/models/open-llama/7B-v2/ggml-model-f16.gguf", "open-llama-7B-v2", "f16"),
+        ("models/65B/ggml-model-q4_0.bin", "65B", "q4_0"),
+        # controls: underscores of the model's own name, a file with no folder
+        ("Qwen3_30B_A3B.gguf", "Qwen3_30B_A3B", None),
+        ("gemma_3_27b.gguf", "gemma_3_27b", None),
+        ("Mistral-7B-Instruct-v0.3.Q4_K_M.gguf", "Mistral-7B-Instruct-v0.3", "Q4_K_M"),
+        ("ggml-model-q4_0.bin", "ggml-model", "q4_0"),
+    ],
+)
+def test_a_model_file_named_by_its_downloader(path, model, quant):
+    assert model_and_quant(path) == (model, quant)
+
+
+def test_intels_arc_pro_cards(tmp_path):
+    cf = _drafted(
+        "I used a single Arc Pro B70 and got 24.5 tok/s.\n\nOn an Intel Arc B580: 30 tok/s.\n", tmp_path
+    )
+    assert [_cond(cf, c).get("hardware") for c in cf.claims] == ["Intel Arc Pro B70", "Intel Arc B580"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # h244: the chip alone; its graphics are the 8060S whether the post names them or not
+        ("a Strix Halo box (Ryzen AI MAX+ 395, 128 GB)", "AMD Ryzen AI Max+ 395 (Radeon 8060S)"),
+        ("Ryzen AI Max 390 laptop", "AMD Ryzen AI Max 390 (Radeon 8050S)"),
+        ("Ryzen AI Max+ 395 with its Radeon 8060S", "AMD Ryzen AI Max+ 395 (Radeon 8060S)"),
+        # control: a chip this table does not know keeps its name alone
+        ("Ryzen AI Max+ 392", "AMD Ryzen AI Max+ 392"),
+    ],
+)
+def test_an_apu_chip_names_its_graphics(text, name):
+    assert apu_name(text) == name
+
+
+_SETUP = (
+    "Qwen3.8-27B Q4_0 (64 layers, 16 full attention, 48 GDN), llama.cpp b10450 SYCL, single Arc Pro "
+    "B70, q4_0 K and V cache, flash attention on, speculative decoding off, n_ctx 262144, ubatch "
+    "2048, 200 tokens generated per row, one run. A 1024-token row ran first and was discarded."
+)
+
+
+def test_a_sentence_listing_the_setup_holds_for_the_table_below(tmp_path):
+    """h243: the settings sentence names no label ("Hardware:"); its flash attention, decoding and
+    ubatch hold for the table as its model and machine do."""
+    cf = _drafted(
+        f"{_SETUP}\n\n| n_kv | tok/s |\n|---|---|\n| 4,096 | 24.50 |\n| 16,384 | 21.31 |\n", tmp_path
+    )
+    rows = [_cond(cf, c) for c in cf.claims if c.metric == "decode_tps"]
+    assert [r["depth"] for r in rows] == [4096, 16384]
+    for r in rows:
+        assert (r["flash_attn"], r["decoding"], r["ubatch"], r["hardware"]) == (
+            True,
+            "plain",
+            2048,
+            "Intel Arc Pro B70",
+        )
+        assert (r["model"], r["quant"], r["build"], r["backend"], r["ctx"]) == (
+            "Qwen3.8-27B",
+            "Q4_0",
+            "b10450",
+            "SYCL",
+            262144,
+        )
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        (_SETUP, 1),
+        (
+            "Single AMD Radeon RX 7900 XTX 24GB, Windows 11, llama.cpp build 9553, Vulkan backend, "
+            "unsloth UD-Q4_K_XL, 131K context, q4_0 KV.",
+            1,
+        ),
+        # controls: the arms of a comparison, a list of rates, a sentence of prose
+        ("I've run Llama 3 8B across three stacks on one card: Ollama, vLLM, and llama.cpp, all Q4_K_M.", 0),
+        (
+            "On the RTX 3090 it ran at 24 tok/s, the 4090 at 41 tok/s, the 5090 at 60 tok/s, the A100 at 50.",
+            0,
+        ),
+        ("The model loads fast, and it answers well, and it is small, and it is free.", 0),
+    ],
+)
+def test_a_settings_sentence_is_one_listing_one_value_of_each(line, found):
+    assert len(settings_sentences(line)) == found
+
+
+def test_ubatch_in_words(tmp_path):
+    cf = _drafted("With ubatch 2048 and n_ctx 8192 it reached 24.5 tok/s.\n", tmp_path)
+    cond = _cond(cf, cf.claims[0])
+    assert (cond["ubatch"], cond["ctx"]) == (2048, 8192)
+    # control: a batch of requests is no ubatch
+    cf = _drafted("With a batch of 2048 prompts it reached 24.5 tok/s.\n", tmp_path)
+    assert "ubatch" not in _cond(cf, cf.claims[0])
