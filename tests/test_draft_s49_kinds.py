@@ -236,3 +236,49 @@ def test_ubatch_in_words(tmp_path):
     # control: a batch of requests is no ubatch
     cf = _drafted("With a batch of 2048 prompts it reached 24.5 tok/s.\n", tmp_path)
     assert "ubatch" not in _cond(cf, cf.claims[0])
+
+
+def test_the_older_llama_server_log_lines_are_timing_lines(tmp_path):
+    """h254: "INFO [ print_timings] … | tid=… id_slot=0 …" (llama.cpp's server before 2024's log
+    rewrite, ik_llama.cpp's still): read line by line as timing lines, never as a table split on
+    its "|"; "generation eval time" is the eval time."""
+    log = (
+        "INFO [           print_timings] prompt eval time     =   32736.15 ms /  3596 tokens (  9.10 ms per "
+        'token,   109.85 tokens per second) | tid="140176171094016" id_slot=0 id_task=0\n'
+        "INFO [           print_timings] generation eval time =   57112.32 ms /   454 runs   ( 125.80 ms per "
+        'token,     7.95 tokens per second) | tid="140176171094016" id_slot=0 id_task=0\n'
+        'INFO [           print_timings]           total time =   89848.46 ms | tid="140176171094016"\n'
+    )
+    cf = _drafted(f"Speeds are\n\n```\n{log}```\n", tmp_path)
+    got = [(c.metric, c.value, _cond(cf, c).get("tokens_generated")) for c in cf.claims]
+    assert got == [
+        ("prompt_eval_ms", 32736.15, None),
+        ("ms_per_token", 9.1, None),
+        ("prefill_tps", 109.85, None),
+        ("eval_ms", 57112.32, 454),
+        ("ms_per_token", 125.8, 454),
+        ("decode_tps", 7.95, 454),
+        ("total_ms", 89848.46, None),
+    ]
+
+
+_TQDM = (
+    "Processed prompts: 100%|███████████████████| 1/1 [00:01<00:00,  1.72s/it, est. speed input: 26.21 "
+    "toks/s, output: 83.88 toks/s]"
+)
+
+
+@pytest.mark.parametrize("fenced", [True, False])
+def test_a_tqdm_bars_progress_is_no_claim(tmp_path, fenced):
+    """h265: the share done (100%), the items done (1/1) and the clock of a tqdm bar state no result;
+    its s/it and rates do, in a code block (no table of its "|") as in prose."""
+    text = f"Without spec:\n\n```\n{_TQDM}\n```\n" if fenced else f"Without spec:\n\n{_TQDM}\n"
+    cf = _drafted(text, tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("latency", 1.72, "s"),
+        ("input_throughput", 26.21, "tok/s"),
+        ("throughput", 83.88, "tok/s"),
+    ]
+    # control: a share that is no bar's stays a claim
+    cf = _drafted("```\nGPU utilization: 97%\n```\n", tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(97.0, "%")]

@@ -693,6 +693,11 @@ _COUNT_IN_TIME = re.compile(
 )
 
 
+#: a tqdm progress bar's fields before its rates ("100%|███████| 1/1 [00:01<00:00,  1.72s/it, est.
+#: speed input: …"): the share done, the items done of all, the elapsed and remaining time
+PROGRESS = re.compile(r"\d{1,3}%\s*\|[^|\n]{0,200}\|\s*\d+/\d+\s*(?:\[[\d:<?]*(?:,|\]))?")
+
+
 def numbers(text: str) -> list[Number]:
     """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
     ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
@@ -724,6 +729,10 @@ def numbers(text: str) -> list[Number]:
         date = _DATE.match(text, m.start("a"))
         if date:  # a date or a version (2026-10-28, 1.2.3): no stated measurement
             pos = date.end()
+            continue
+        progress = PROGRESS.match(text, m.start("a"))
+        if progress:  # tqdm's "100%|████| 1/1 [00:01<00:00,": how far a run got, and its clock
+            pos = progress.end()
             continue
         name_end = names.end(names.start(m.start("a")))
         if name_end is not None and m.group("ua") is None and m.group("unit") is None:

@@ -42,7 +42,12 @@ _SEP = re.compile(r"[|\u2502\u2503\u2551\u2506\u2507\u250a\u250b\u254e\u254f]")
 #: printed (``common_log``'s "0.06.895.980 I ": minutes.seconds.milliseconds.microseconds and the
 #: level letter)
 _LOGGED = re.compile(
-    r"\s*(?:\d+\.\d{2}\.\d{3}\.\d{3}\s+[DIWE]\s+)?(?:\w+:\s*\||(?:[a-z]\w*\s+)?[a-z]+_\w*:[^|:]*\|)"
+    r"\s*(?:\d+\.\d{2}\.\d{3}\.\d{3}\s+[DIWE]\s+)?(?:\w+:\s*\||(?:[a-z]\w*\s+)?[a-z]+_\w*:[^|:]*\|"
+    # the older llama.cpp server's log ("INFO [           print_timings] prompt eval time = … |
+    # tid=… id_slot=0"; ik_llama.cpp's still): its "|" parts the message from its fields
+    r"|(?:INFO|WARN|ERR|ERROR|VERB|DEBUG)\s+\[\s*\w+\]"
+    # a tqdm progress bar ("Processed prompts: 100%|█████| 1/1 [00:01<00:00, …]"): no table's rules
+    r"|[^|\n]*\d{1,3}%\s*\|[^|\n]*\|\s*\d+/\d+\s*\[)"
 )
 
 

@@ -51,7 +51,7 @@ import re
 from dataclasses import replace
 
 from ..ingest.serverlog import TIMING_LINE
-from .draftprose import family, metric_of, numbers, unit_of
+from .draftprose import PROGRESS, family, metric_of, numbers, unit_of
 from .resultlines import Result
 
 _NUM = r"\d+(?:\.\d+)?"
@@ -738,7 +738,9 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
             # a run's "key=value" pairs pasted without a code fence ("Pre: prompt_tps=27330.184,
             # generation_tps=184.120, peak_memory=9.545"): a program printed them, as in a block
             got = _pairs(n, t)
-        if not got and TIMING_LINE.search(t) is None and code:
+        if not got and TIMING_LINE.search(t) is None and code and not PROGRESS.search(t):
+            # (a tqdm bar's line, "Processed prompts: 100%|███| 1/1 [00:01<00:00, 1.72s/it, est. speed
+            # input: …]", is a sentence of rates after its progress fields: the prose reader's)
             got = (
                 _tap(n, t)
                 if _TAP.match(t)
