@@ -282,3 +282,35 @@ def test_a_tqdm_bars_progress_is_no_claim(tmp_path, fenced):
     # control: a share that is no bar's stays a claim
     cf = _drafted("```\nGPU utilization: 97%\n```\n", tmp_path)
     assert [(c.value, c.unit) for c in cf.claims] == [(97.0, "%")]
+
+
+def test_a_plural_s_is_no_seconds(tmp_path):
+    """h261: lscpu's "Socket(s): 2" is two sockets, no 2 s duration; a time's "(s)" stays seconds."""
+    cf = _drafted(
+        "```\nSocket(s):             2\nThread(s) per core:    2\nbuild_time(s)=4.5\nTime (s): 3.2\n```\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("duration", 4.5, "s"),
+        ("duration", 3.2, "s"),
+    ]
+
+
+def test_a_column_of_backends_under_any_header(tmp_path):
+    """h262: LM Studio's "Runtime" column of "Vulkan"/"ROCm" is each row's backend (never the engine);
+    its "FTT" (first token time) is the time to the first token."""
+    cf = _drafted(
+        "| Runtime | TPS | FTT |\n|---|---|---|\n| Vulkan | 132.75 | 0.06s |\n"
+        "| CUDA 12 llama.cpp | 140.1 | 0.03s |\n",
+        tmp_path,
+    )
+    got = [(c.metric, c.value, _cond(cf, c).get("backend"), _cond(cf, c).get("engine")) for c in cf.claims]
+    assert got == [
+        ("decode_tps", 132.75, "Vulkan", None),
+        ("decode_tps", 140.1, "CUDA", None),
+        ("ttft", 0.06, "Vulkan", None),
+        ("ttft", 0.03, "CUDA", None),
+    ]
+    # control: a column of engines stays the engine
+    cf = _drafted("| Runtime | TPS |\n|---|---|\n| llama.cpp | 132.75 |\n| Ollama | 120.5 |\n", tmp_path)
+    assert [_cond(cf, c).get("engine") for c in cf.claims] == ["llama.cpp", "Ollama"]

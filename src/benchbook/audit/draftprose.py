@@ -1045,6 +1045,14 @@ def _word_multiples(text: str, out: list[Number]) -> list[Number]:
     return sorted(kept + found, key=lambda n: n.start)
 
 
+#: the words naming a time to the first token, in a sentence or a label: "TTFT", "time to first
+#: token", "first token latency" as a whole, LM Studio's "FTT" (first token time), 首字/初トークン/첫 토큰,
+#: 初始延迟 (initial delay); shared with ``toollines.label_metric``
+TTFT_WORDS = (
+    r"ttft|\bftt\b|(?:first token|首字|首个?token|最初のトークン|初トークン|첫 토큰)"
+    r"(?:\s*(?:latency|delay|time|延迟|遅延))?|time to first|初始延迟"
+)
+
 #: words near a number -> the metric it is (first match wins, in this order)
 _METRIC_WORDS: list[tuple[str, str, str]] = [
     # the highest rate a run reached ("peak TPS", "Tokens/Sec (Peak)", "пик TPS", "峰值"), as vLLM's
@@ -1095,12 +1103,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ),
     ("size", r".", "size"),
     # "First token latency" as a whole: TTFT, not the latency word after it; 初始延迟 (initial delay)
-    (
-        "time",
-        r"ttft|(?:first token|首字|首个?token|最初のトークン|初トークン|첫 토큰)"
-        r"(?:\s*(?:latency|delay|time|延迟|遅延))?|time to first|初始延迟",
-        "ttft",
-    ),
+    ("time", TTFT_WORDS, "ttft"),
     ("time", r"tpot|time per output token", "tpot"),
     ("time", r"\bitl\b|inter[- ]token", "itl"),
     ("time", r"per[- ]token|/\s*tok(?:en)?\b|每个?token|トークンあたり|토큰당|на токен", "ms_per_token"),

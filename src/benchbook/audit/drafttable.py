@@ -194,7 +194,8 @@ def _multiple_column(header: str, cells: list[str]) -> str | None:
 def _cells_condition(cells: list[str]) -> str | None:
     """The condition a table's label column sets when every cell of it is one kind of name
     (``_CELL_KINDS``: a quant column headed "양자화 포맷", a build column headed "version"),
-    ``hardware`` when every cell names hardware, ``model`` when every cell opens with a model's name
+    ``hardware`` when every cell names hardware, ``backend`` when every cell opens with a backend's
+    name ("Vulkan", "CUDA 12 llama.cpp"), ``model`` when every cell opens with a model's name
     (``draftnames.mentions``: "| Model / Quant |" over "Qwen3.6-27B-IQ4_KS"); None otherwise."""
     if not cells:
         return None
@@ -203,6 +204,11 @@ def _cells_condition(cells: list[str]) -> str | None:
             return path
     if all(any(m.path == "hardware" and m.start == 0 for m in mentions(c.strip())) for c in cells):
         return "hardware"
+    backends = [mentions(c.strip().strip("*`")) for c in cells]
+    if all(ms and ms[0].path == "backend" and ms[0].start == 0 for ms in backends) and all(
+        m.path in ("backend", "engine") for ms in backends for m in ms
+    ):
+        return "backend"  # LM Studio's "| Runtime |" over "Vulkan", "ROCm", "CUDA 12 llama.cpp"
     if all(engine_version_cell(c) or engine_of_cell(c, set()) for c in cells):
         return "engine"  # "| llamafile-0.7 |", "| llama.cpp 2024-03-26 |" under any header
     # "| Model / Quant |" over "Qwen3.6-27B-IQ4_KS": every cell opens with a model's name
@@ -1282,7 +1288,10 @@ class Tables(Sides):
                         path = "other.flash_attn"
                     else:
                         value = word == "on"
-                if path == "hardware" and isinstance(value, str):
+                if path == "backend" and isinstance(value, str):
+                    # "CUDA 12 llama.cpp", "ROCm 6.4.1": the backend by its name alone
+                    value = next((m.value for m in mentions(value) if m.path == "backend"), value)
+                elif path == "hardware" and isinstance(value, str):
                     # "RTX 4090" -> "NVIDIA GeForce RTX 4090"; "CPU only (no GPU)" -> "CPU only"
                     value = hardware_of(value) or without_remark(value)
                 elif path == "model" and isinstance(value, str):

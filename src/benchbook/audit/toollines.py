@@ -51,7 +51,7 @@ import re
 from dataclasses import replace
 
 from ..ingest.serverlog import TIMING_LINE
-from .draftprose import PROGRESS, family, metric_of, numbers, unit_of
+from .draftprose import PROGRESS, TTFT_WORDS, family, metric_of, numbers, unit_of
 from .resultlines import Result
 
 _NUM = r"\d+(?:\.\d+)?"
@@ -214,11 +214,21 @@ _PER_WHOM = re.compile(
 )
 
 
+#: nouns a tool writes with "(s)" glued for its plural ("Socket(s)", "Core(s) per socket", "NUMA
+#: node(s)", "eval count: 41 token(s)"): things counted, so the "(s)" is no unit of seconds
+_PLURAL = re.compile(
+    r"(?i)\b(?:socket|core|thread|token|node|gpu|cpu|device|run|request|item|layer|model|file|user|"
+    r"prompt|sequence|slot|die|cluster|step|iteration|sample|batch|card)$"
+)
+
+
 def label_unit(label: str) -> str | None:
     """The unit a label names: in parentheses or brackets of any script (``TTFT (ms)``, ``吞吐（tokens/s）``),
     as a word of two or more characters (``Prompt tok/s``, ``Decode TPS``), or a rate of tokens in
     words (``_RATE_WORDS``: ``每秒生成的令牌数`` -> tok/s); None if none."""
     for m in re.finditer(r"[(\[（]\s*([^()\[\]（）]{1,20}?)\s*[)\]）]", label):
+        if m.group(1) == "s" and _PLURAL.search(label[: m.start()]):
+            continue  # lscpu's "Socket(s)", "Thread(s) per core", "token(s)": a plural, no seconds
         u = unit_of(m.group(1)) or unit_of(_PER_WHOM.sub("", m.group(1)))
         if u is not None:
             return u
@@ -245,6 +255,8 @@ def _key_unit(key: str) -> str | None:
     low = key.lower()
     paren = re.search(r"\(([a-z/]{1,8})\)$", low)
     if paren is not None:  # "latency(ms)", "gpu_peak_mem(gb)", "build_time(s)"
+        if paren.group(1) == "s" and _PLURAL.search(low[: paren.start()]):
+            return None  # "Socket(s)": a plural (``_PLURAL``)
         return unit_of(paren.group(1)) or unit_of(paren.group(1).upper()) or _KEY_UNITS.get(paren.group(1))
     if re.search(r"(?:^|[_.])(?:tok(?:ens)?_(?:per_)?s(?:ec(?:ond)?)?|per_second|t_s)(?:$|[_.])", low):
         return "tok/s"
@@ -285,9 +297,7 @@ def label_metric(label: str, unit: str) -> str | None:
             return "prompt_eval_ms"
         if re.search(r"(?<!prompt )\beval[ _]time\b", low):
             return "eval_ms"
-        if re.search(
-            r"ttft|time to first|first token|初トークン|最初のトークン|首字|首个?token|첫 토큰|初始延迟", low
-        ):
+        if re.search(TTFT_WORDS, low):
             return "ttft"
         if re.search(r"tpot|time per output token", low):
             return "tpot"
