@@ -314,3 +314,26 @@ def test_a_column_of_backends_under_any_header(tmp_path):
     # control: a column of engines stays the engine
     cf = _drafted("| Runtime | TPS |\n|---|---|\n| llama.cpp | 132.75 |\n| Ollama | 120.5 |\n", tmp_path)
     assert [_cond(cf, c).get("engine") for c in cf.claims] == ["llama.cpp", "Ollama"]
+
+
+def test_a_value_columns_header_names_its_concurrency_and_statistic(tmp_path):
+    """h263: "Throughput (50 req)" is a rate summed over 50 requests at once (``throughput``,
+    concurrency 50); "TTFT p50 (10 req)" the median TTFT at 10; "Mean"/"P99" in a header are the
+    statistic of its values (``other.stat``)."""
+    cf = _drafted(
+        "| Engine | Throughput (50 req) | TTFT p50 (10 req) | Mean TTFT (ms) | P99 TTFT (ms) | Output tok/s"
+        " |\n"
+        "|---|---|---|---|---|---|\n| vLLM | 1,850 tok/s | 120 ms | 130 | 200 | 41.5 |\n",
+        tmp_path,
+    )
+    got = [
+        (c.metric, c.value, _cond(cf, c).get("concurrency"), (_cond(cf, c).get("other") or {}).get("stat"))
+        for c in cf.claims
+    ]
+    assert got == [
+        ("throughput", 1850.0, 50, None),
+        ("ttft", 120.0, 10, "p50"),
+        ("ttft", 130.0, None, "mean"),
+        ("ttft", 200.0, None, "p99"),
+        ("throughput", 41.5, None, None),  # control: vLLM's "Output tok/s" names no statistic
+    ]

@@ -748,7 +748,7 @@ def _arm_of_label(text: str, command: dict) -> dict:
     label = text.split(":", 1)[0]
     if len(label) > 40:
         return command
-    said = dict(header_settings(label))
+    said = {k: v for k, v in header_settings(label).items() if k != "other.stat"}  # no arm's
     decoding = header_decoding(label)
     if decoding is not None:
         said.setdefault("decoding", decoding)

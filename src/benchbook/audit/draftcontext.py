@@ -905,13 +905,24 @@ _SINGLE_HEADER = re.compile(
 )
 
 
+#: a statistic a value column's header names ("Mean TTFT (ms)", "TTFT p50", "P99 ITL", "Avg tok/s"):
+#: its values are that statistic of each row's runs or requests (``other.stat``, as toollines' labels)
+_HEADER_STAT = re.compile(r"(?i)(?<![\w.])(mean|median|avg|average|std|p\d{2}(?:\.\d)?)(?![\w.])")
+
+
 def header_settings(header: str) -> dict[str, object]:
     """The draft size a value column's header states for its column ("MTP (n_max=6 --spec-draft-p-min
     0.75)", "`n_max:16`", "k=4 tok/s": ``block_max``; a size of 0, the column beside them that drafts
     nothing: ``decoding: plain``), else its requests in flight ("Single TTFT (ms)", ``_SINGLE_HEADER``;
     "8-stream tok/s": ``concurrency``), or the build a header's last word names by its side of the change
-    measured ("gen tok/s pre" -> ``build: pre``, ``_BEFORE_AFTER``); empty when it states none or
+    measured ("gen tok/s pre" -> ``build: pre``, ``_BEFORE_AFTER``), with the statistic it names
+    ("Mean TTFT (ms)", "TTFT p50": ``other.stat``, ``_HEADER_STAT``); empty when it states none or
     several."""
+    stat = _HEADER_STAT.search(header)
+    if stat is not None:  # "Mean TTFT (ms)", "TTFT p50 (10 req)": the statistic, and the rest
+        word = stat.group(1).lower()
+        rest = header_settings(header[: stat.start()] + header[stat.end() :])
+        return {**rest, "other.stat": {"avg": "mean", "average": "mean"}.get(word, word)}
     side = _BEFORE_AFTER.search(header)
     if side is not None:
         # "prompt tok/s pre" beside "prompt tok/s post": the build before or after the change the

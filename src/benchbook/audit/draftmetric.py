@@ -41,6 +41,7 @@ from collections.abc import Callable
 
 from .draftcore import Entry, Group, merged
 from .draftprose import family, numbers
+from .draftwords import settings_in_words
 
 #: words naming one request or stream: its rate is one stream's whatever ran beside it
 _ONE_STREAM = re.compile(
@@ -87,8 +88,12 @@ _THROUGHPUT = re.compile(r"throughput|吞吐|スループット|처리량|про
 
 
 def _streams(words: str) -> int | None:
-    """The most streams ``words`` say ran at once (``_STREAMS``), None if they name none."""
+    """The most streams ``words`` say ran at once (``_STREAMS``, ``draftwords.settings_in_words``'s
+    concurrency), None if they name none."""
     counts = [int(next(g for g in m.groups() if g is not None)) for m in _STREAMS.finditer(words)]
+    said: list[tuple[str, object]] = []
+    settings_in_words(words, said)  # "Throughput (50 req)", "tok/s @ c=8": the words' own settings
+    counts += [v for p, v in said if p == "concurrency" and isinstance(v, int)]
     return max(counts) if counts else None
 
 

@@ -1185,7 +1185,7 @@ class Tables(Sides):
             if decoding is not None:
                 gfields.setdefault("conditions", {})["decoding"] = decoding
             for setting, said in header_settings(h).items():  # "MTP (n_max=6)": the column's draft size
-                gfields.setdefault("conditions", {})[setting] = said
+                set_path(gfields.setdefault("conditions", {}), setting, said)
             if j in sides:  # "| Before | After |": the build before or after the change measured
                 gfields.setdefault("conditions", {})["build"] = sides[j]
             engines = engines_in(_PAREN.sub("", h))

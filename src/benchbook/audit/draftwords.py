@@ -182,7 +182,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"|(?:parallel|simultaneous)\s+(?:requests?|users?|clients?|streams?|sequences?)\b"
             r"|(?:requests?|users?|clients?|streams?|sequences?)\s+(?:in\s+parallel|at\s+once|simultaneously)\b)"
             r"|(?<![\w.–-])(?P<s>\d{1,4})-(?:streams?|users?|clients?)\b"
-            r"|并发(?:数|请求数|请求|用户数)?\s*(?:为|是|=|:|：)?\s*(?P<z>\d{1,4})(?!\d)|(?<![\d.])(?P<y>\d{1,4})\s*(?:路)?并发",
+            r"|并发(?:数|请求数|请求|用户数)?\s*(?:为|是|=|:|：)?\s*(?P<z>\d{1,4})(?!\d)|(?<![\d.])(?P<y>\d{1,4})\s*(?:路)?并发"
+            # a header's count in parentheses ("Throughput (50 req)", "TTFT p50 (10 users)"), "c=8"
+            r"|\(\s*(?P<p>\d{1,4})\s*(?:reqs?|requests|users|concurrent)\s*\)|(?<![\w.])c\s*=\s*(?P<c>\d{1,4})(?!\d)",
             re.I,
         ),
         "concurrent",
@@ -487,7 +489,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                 side = (m.group("s") or m.group("c")).lower()
                 out.append((f"type_{side}", t))
             elif kind == "concurrent":
-                told = next(g for g in m.group("n", "m", "s", "z", "y") if g)
+                told = next(g for g in m.group("n", "m", "s", "z", "y", "p", "c") if g)
                 n = _COUNT_OF[told.lower()] if told.lower() in _COUNT_OF else int(told)
                 if n >= 1:
                     out.append(("concurrency", n))
