@@ -337,3 +337,36 @@ def test_a_value_columns_header_names_its_concurrency_and_statistic(tmp_path):
         ("ttft", 200.0, None, "p99"),
         ("throughput", 41.5, None, None),  # control: vLLM's "Output tok/s" names no statistic
     ]
+
+
+@pytest.mark.parametrize("fenced", [True, False])
+def test_a_backends_device_list_counts_its_devices(tmp_path, fenced):
+    """h255: llama.cpp's start-up list "Device 0: AMD Instinct MI100", "Device 1: AMD Instinct MI100"
+    is two of them (SOURCES.md: the count in the hardware name), fenced or pasted over the table."""
+    devices = (
+        "Device 0: AMD Instinct MI100, gfx908:sramecc+:xnack- (0x908), VMM: no\n"
+        "  Device 1: AMD Instinct MI100, gfx908:sramecc+:xnack- (0x908), VMM: no\n"
+    )
+    table = "| test | t/s |\n|---|---|\n| tg128 | 30.66 |\n"
+    text = f"```\n{devices}```\n\n{table}" if fenced else f"{devices}{table}"
+    cf = _drafted(text, tmp_path)
+    assert [_cond(cf, c).get("hardware") for c in cf.claims] == ["2x AMD Instinct MI100"]
+    # controls: one device listed; two of different names name no one machine
+    one = "```\n  Device 0: NVIDIA GeForce RTX 3090, compute capability 8.6\n```\n\nIt reached 41.5 tok/s.\n"
+    cf = _drafted(one, tmp_path)
+    assert [_cond(cf, c).get("hardware") for c in cf.claims] == ["NVIDIA GeForce RTX 3090"]
+    two = one.replace("```\n", "```\n  Device 1: NVIDIA GeForce RTX 4090, compute capability 8.9\n", 1)
+    cf = _drafted(two, tmp_path)
+    assert [_cond(cf, c).get("hardware") for c in cf.claims] == [None]
+
+
+def test_a_label_listing_settings_names_each_piece_of_a_cell(tmp_path):
+    """h259: "| C2 / C4 / C8 decode, greedy | 264.6 / 484.3 / 1003.8 |": each rate at its concurrency,
+    not three runs; a label listing nothing leaves the pieces runs."""
+    cf = _drafted(
+        "| Setting | RTX 4090 |\n|---|---|\n| C2 / C4 / C8 decode, greedy | 264.6 / 484.3 / 1003.8 tok/s |\n"
+        "| Runs | 11.2 / 11.5 tok/s |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("concurrency"), _cond(cf, c).get("run_index")) for c in cf.claims]
+    assert got == [(264.6, 2, None), (484.3, 4, None), (1003.8, 8, None), (11.2, None, 1), (11.5, None, 2)]

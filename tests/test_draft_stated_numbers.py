@@ -67,8 +67,7 @@ def test_rate_spellings_with_spaces_and_tqdm_seconds_per_iteration():
         "output: 130.07 toks/s]; later runs gave 42 tokens / sec, 38.5 tkn/s and 40 t / s."
     )
     got = [(n.text, n.unit) for n in numbers(text) if n.unit is not None]
-    assert got == [
-        ("100", "%"),
+    assert got == [  # (the bar's 100% is how far the run got, no result: session 49)
         ("1.64", "s"),
         ("51.20", "tok/s"),
         ("130.07", "tok/s"),

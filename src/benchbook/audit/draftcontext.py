@@ -350,7 +350,7 @@ def _stated(
                     out.append(("sampling", f"temperature {r.group('n')}"))
         _backends(text, out)  # and a build's or a run's own words for its backend
         _builds(text, out)
-        return commands, list(dict.fromkeys(out))
+        return commands, _counted_devices(rest, list(dict.fromkeys(out)))
     read: set[str] = set()  # the inline code read as a command
     # a block that is flags alone, as a setup list writes them a line each ("- -b 2048", "- –ctx-size
     # 128000": a blog's typography turns "--" into a dash): settings it states, as a setup list's
@@ -384,7 +384,34 @@ def _stated(
     _prompts(rest, out)
     _backends(text, out)
     _builds(text, out)
-    return commands, list(dict.fromkeys(out))
+    return commands, _counted_devices(rest, list(dict.fromkeys(out)))
+
+
+#: a device a llama.cpp backend lists at start ("Device 0: AMD Instinct MI100, gfx908…", "  Device
+#: 1: NVIDIA GeForce RTX 3090, compute capability 8.6", "ggml_vulkan: 1 = AMD Radeon RX 7900 XTX")
+_DEVICE_LINE = re.compile(r"^\W*(?:Device\s+(?P<a>\d+)\s*:|ggml_vulkan:\s*(?P<b>\d+)\s*=)\s*(?P<name>[^,(]+)")
+
+
+def _counted_devices(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> list[tuple[str, object]]:
+    """``out`` with the machine of a device list counted: two or more devices of one name listed by
+    number (``_DEVICE_LINE``: "Device 0: AMD Instinct MI100", "Device 1: AMD Instinct MI100") are
+    "2x AMD Instinct MI100" (SOURCES.md: several devices of one kind are the count in the hardware
+    name), in place of the one device's name; ``out`` as it is otherwise."""
+    listed: dict[str, set[str]] = {}
+    for _, t in lines:
+        m = _DEVICE_LINE.match(t)
+        if m is None:
+            continue
+        named = [x.value for x in mentions(m.group("name")) if x.path == "hardware"]
+        if named:
+            listed.setdefault(str(named[0]), set()).add(m.group("a") or m.group("b"))
+    if len(listed) != 1:
+        return out
+    name, numbers_listed = next(iter(listed.items()))
+    if len(numbers_listed) < 2 or re.match(r"\d+x ", name):
+        return out
+    counted = f"{len(numbers_listed)}x {name}"
+    return list(dict.fromkeys((p, counted if p == "hardware" and v == name else v) for p, v in out))
 
 
 def _flag_settings(flags: str) -> list[tuple[str, object]]:
@@ -454,7 +481,7 @@ def _reported(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
         if report and report.group("label").lower() != "model":
             out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path == "hardware"]
         _builds(t, out)
-    return list(dict.fromkeys(out))
+    return _counted_devices(lines, list(dict.fromkeys(out)))
 
 
 def _cell_flags(block: Block) -> list[tuple[str, object]]:
@@ -1274,7 +1301,8 @@ class Context:
                         _add(scope.declared, [("hardware", placed)])
                     for n, t in lines:
                         if declaration(t):
-                            _add(scope.declared, [*stated([(n, t)], "text"), *_features(t)])
+                            said = _counted_devices(lines, [*stated([(n, t)], "text"), *_features(t)])
+                            _add(scope.declared, said)
                             continue
                         for sentence in settings_sentences(t):
                             # "Qwen3.8-27B Q4_0, llama.cpp b10450 SYCL, flash attention on,
@@ -1305,6 +1333,9 @@ class Context:
                 inner = scope
                 for n, t in lines:
                     said = [(k, v) for k, v in stated([(n, t)], "text") if k in _INHERITED]
+                    if _DEVICE_LINE.match(t):
+                        # "Device 0: …" over "Device 1: …": one machine of them all, no line's own
+                        said = [(k, v) for k, v in said if k != "hardware"]
                     span = next((sp for sp in spans if sp[0] <= n <= sp[1]), None)
                     if span is not None and n == span[0]:
                         inner = Scope(n, span[1], 9)

@@ -420,6 +420,23 @@ def _cell_unit(cell: str) -> str | None:
     return pieces[0][0].unit if pieces else None
 
 
+def listed_settings(texts: list[str], count: int) -> list[dict] | None:
+    """The settings one of ``texts`` (a row's labels, a header) lists in ``count`` pieces between
+    slashes, each piece naming one by its shape (``draftcontext.cell_conditions``: "C2 / C4 / C8
+    decode" -> concurrency 2, 4, 8), the same setting in each; None where none lists them."""
+    for text in texts:
+        parts = _PIECES.split(text.strip().strip("*_`").strip())
+        if len(parts) != count:
+            continue
+        # the last piece may carry the label's own words ("C8 decode, greedy"): its first word lists
+        said = [
+            cell_conditions(p) or cell_conditions(p.split(maxsplit=1)[0]) if p.split() else {} for p in parts
+        ]
+        if all(said) and len({tuple(sorted(d)) for d in said}) == 1:
+            return said
+    return None
+
+
 def cell_pieces(cell: str, header: str, unit: str | None) -> list[tuple[Number, dict]]:
     """The numbers of a table cell stating several of one column's kind, each with the conditions
     that tell it from the others: a statistic after it ("41.3 mean / 41.4 median": ``other.stat``),
@@ -1354,6 +1371,12 @@ class Tables(Sides):
                     continue
                 n = found[0]
                 pieces = cell_pieces(row[j], header[j], self.groups[gid].fields.get("unit"))
+                if pieces and all(extra == {"run_index": k + 1} for k, (_, extra) in enumerate(pieces)):
+                    # "| C2 / C4 / C8 decode | 264.6 / 484.3 / 1003.8 |": the settings the label
+                    # lists in the same order, not runs
+                    listed = listed_settings([*labels, header[j]], len(pieces))
+                    if listed is not None:
+                        pieces = [(piece, said) for (piece, _), said in zip(pieces, listed, strict=True)]
                 if pieces:
                     # "116.9 / 120.7 / 120.7", "41.3 mean / 41.4 median", "Ollama 28 tok/s · vLLM 32
                     # tok/s": one claim per number, each with what tells it from the others
