@@ -370,3 +370,26 @@ def test_a_label_listing_settings_names_each_piece_of_a_cell(tmp_path):
     )
     got = [(c.value, _cond(cf, c).get("concurrency"), _cond(cf, c).get("run_index")) for c in cf.claims]
     assert got == [(264.6, 2, None), (484.3, 4, None), (1003.8, 8, None), (11.2, None, 1), (11.5, None, 2)]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # h253–h272: a size a machine's part owns, or each device's, is a spec (``systems``), no claim
+        ("Each GPU has 32GB; the model runs at 40 tok/s.", [("decode_tps", 40.0)]),
+        ("Two 3090s (24GB each) run it at 40 tok/s.", [("decode_tps", 40.0)]),
+        # "two 3090s": cards, not 3090 seconds; "took 1200s" stays a time
+        ("The run took 1200s at 40 tok/s.", [("duration", 1200.0), ("decode_tps", 40.0)]),
+        # controls: a size a run used stays a claim
+        ("It used 20GB each on both cards at 40 tok/s.", [("size", 20.0), ("decode_tps", 40.0)]),
+        # a question of hope or a request states no measurement; "why is it only" states one
+        ("Could it break 20 tok/s on a Pi 5?", []),
+        ("Has anyone gotten over 30 t/s on a P40?", []),
+        ("Could it be 2x faster with a draft?", []),
+        ("Why is it only 5 tok/s?", [("decode_tps", 5.0)]),
+        ("It could reach 20 tok/s.", [("decode_tps", 20.0)]),
+    ],
+)
+def test_specs_plurals_and_questions_state_no_claim(tmp_path, text, want):
+    cf = _drafted(text, tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == want

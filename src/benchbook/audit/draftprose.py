@@ -229,6 +229,12 @@ _NUMBER = re.compile(
 )
 #: a date (2026-10-28, 2026-10, 2026/10/28) or a dotted version (0.19.1, b1.2.3)
 _DATE = re.compile(r"\d{4}[-/]\d{1,2}(?:[-/]\d{1,2})?(?!\d|\.\d)|\d+\.\d+\.\d+")
+#: words before a four-digit number with a glued "s" that make it cards ("two 3090s", "my 4090s",
+#: "4x 3090s"), not seconds ("took 1200s")
+_CARDS_BEFORE = re.compile(
+    r"(?i)(?:\b(?:two|three|four|five|six|seven|eight|dual|twin|quad|my|our|both|multiple|several|"
+    r"pair\s+of)|\d\s?[x×])\s*$"
+)
 #: what follows "4x" when it counts devices, not a multiple
 _HARDWARE = re.compile(
     r"\s*(?:RTX|GTX|RX|Radeon|Tesla|GPUs?\b|cards?\b|[AHBL]\d{2,3}\b|MI\d|M\d|\d{4}\b)", re.I
@@ -698,6 +704,22 @@ _COUNT_IN_TIME = re.compile(
 PROGRESS = re.compile(r"\d{1,3}%\s*\|[^|\n]{0,200}\|\s*\d+/\d+\s*(?:\[[\d:<?]*(?:,|\]))?")
 
 
+#: a question asking whether a number could be reached or asking others for theirs ("Could it break
+#: 20 tok/s?", "Would 2x be possible?", "Has anyone gotten 30 t/s?", "Is it possible to reach …?")
+_HYPOTHETICAL = re.compile(
+    r"(?i)^\W*(?:(?:could|would|can|will|might|should)\s+(?:it|this|that|we|you|i|they|one|the\s+\w+)\b"
+    r"|(?:does|did|has|have)\s+(?:anyone|anybody|someone|somebody)\b|anyone\b"
+    r"|is\s+it\s+possible\b|is\s+there\s+(?:a|any)\s+way\b)"
+)
+
+
+def hypothetical(sentence: str) -> bool:
+    """Whether ``sentence`` is a question of hope or a request (``_HYPOTHETICAL``, ending in "?"):
+    its numbers state no measurement ("Could it break 20 tok/s on a Pi 5?"); "Why is it only 5
+    tok/s?" states one."""
+    return _HYPOTHETICAL.match(sentence) is not None and sentence.rstrip(" *_)\"'").endswith("?")
+
+
 def numbers(text: str) -> list[Number]:
     """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
     ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
@@ -759,6 +781,14 @@ def numbers(text: str) -> list[Number]:
             and text[m.end("a") : m.end("a") + 1] == glued_unit
         ):
             pos = m.end()  # "3950X", "9950X", "8060S": a product's name, not a multiple or seconds
+            continue
+        if (
+            glued_unit == "s"
+            and re.fullmatch(r"\d{4}", m.group("a"))
+            and text[m.end("a") : m.end("a") + 1] == "s"
+            and _CARDS_BEFORE.search(before)
+        ):
+            pos = m.end()  # "two 3090s", "my 4090s", "4x 3090s": cards, not seconds
             continue
         if (ua or ub) == "x" and _HARDWARE.match(text, m.end()):  # "4x RTX 3090": a count of devices
             pos = m.end()

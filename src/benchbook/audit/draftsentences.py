@@ -39,7 +39,17 @@ from .draftcore import (
     stateable,
 )
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, from_side, machine_size, mentions
-from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, number_text, numbers, unit_of
+from .draftprose import (
+    CAPITALS_ONLY,
+    Number,
+    bound_of,
+    family,
+    hypothetical,
+    metric_of,
+    number_text,
+    numbers,
+    unit_of,
+)
 from .draftrelations import pair_units, relations, repetitions
 from .draftsides import Placed, Sides
 
@@ -300,6 +310,13 @@ _USED_WORDS = re.compile(
     r"\b(?:us(?:e|ed|es|ing)|took|takes|consum\w*|need\w*|requir\w*|peak\w*|alloc\w*)\b|占用|使用", re.I
 )
 _CLAUSE_END = re.compile(r"[.;!?。](?:\s|$)")
+#: a machine's part owning a size: "each GPU has 32GB", "the card comes with 24 GB", "a box with 128GB"
+_HAS_BEFORE = re.compile(
+    r"(?i)\b(?:gpus?|cards?|devices?|each|boards?|machines?|systems?|box|nodes?)\s+"
+    r"(?:has|have|with|comes\s+with|ships\s+with|sports|packs)\s+(?:only\s+)?$"
+)
+#: a size of each of several devices: "2x 3090 (24GB each)", "32 GB per card"
+_EACH_AFTER = re.compile(r"(?i)\s*(?:of\s+(?:VRAM|memory)\s+)?(?:each|per\s+(?:card|gpu|device))\b")
 #: words before a bound saying it bounds what one setup adds or saves over another ("the draft costs
 #: under 1 GB of VRAM", "adds less than 5 ms", "an overhead of at most 2%", "saves over 3 GB")
 _COST_BEFORE = re.compile(
@@ -320,9 +337,14 @@ def _spec_size(
     "16 GB unified"; "32GB of RAM" may be a measured size: "used 32GB of RAM"), or, in a title or
     heading, by a memory word ("16GB VRAM"); a spec list's "RAM: 64 GB" (``_RAM_LABEL``); "128GB RAM"
     in a clause naming the machine's other parts (``named``: a hardware mention) and no use of it
-    (``_USED_WORDS``)."""
+    (``_USED_WORDS``); a size a part owns ("each GPU has 32GB", ``_HAS_BEFORE``) or each device's
+    ("24 GB each", ``_EACH_AFTER``), in a clause naming no use of it."""
     if _MEMORY_KIND.match(text, end) or heading and _MEMORY_WORD.match(text, end):
         return True
+    if _HAS_BEFORE.search(text, max(0, start - 40), start) or _EACH_AFTER.match(text, end):
+        # "each GPU has 32GB", "two cards with 24 GB each": what the machine has, not what a run took
+        lo = max([0, *(m.end() for m in _CLAUSE_END.finditer(text, 0, start))])
+        return not _USED_WORDS.search(text, lo, start)
     if _RAM_LABEL.search(text, max(0, start - 40), start) and not _USED_WORDS.match(text, end):
         return True
     if not _RAM_AFTER.match(text, end):
@@ -424,6 +446,11 @@ class Sentences(Sides):
             if (n.start, n.end) in rels:
                 continue
             if repetitions(scanned, n):  # "ran it 3 times": a count of runs, no multiple
+                self.out.unplaced.append((line, n.text, sentence[:300]))
+                continue
+            if hypothetical(sentence):
+                # "Could it break 20 tok/s?", "Has anyone gotten over 30 t/s on a P40?": a hope or a
+                # request, no measurement: listed
                 self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
             if n.unit is None and any(a <= n.start < b for a, b in spans):

@@ -40,7 +40,7 @@ from .draftcore import (
     stateable,
     word_set,
 )
-from .draftprose import Number, bound_of, family, metric_of, number_text
+from .draftprose import Number, bound_of, family, hypothetical, metric_of, number_text
 from .units import UnitError, factor
 
 #: a word saying a number is the mean of others ("a 89.76 tok/s average", "averaged", "on average",
@@ -393,6 +393,9 @@ class Sides(DraftCore):
         if n.text.startswith("+"):
             n = replace(n, text=n.text[1:])  # "+1,134 MiB": the sign is the direction, stated apart
         s0, sentence = sentence_at(text, n.start, bounds)
+        if hypothetical(sentence):  # "Could it be 2x faster with a draft?": no change measured
+            self.out.unplaced.append((line, n.text, sentence[:300]))
+            return
         # "15–25% slower than ROCm on every model (A 120 vs 150 tok/s; B 80 vs 98 tok/s)": a range
         # over the pairs its sentence states is a todo listing them, as a gain's range is
         over_pairs = n.range is not None and rel.sign < 0 and self._pairs_stated(n, s0, sentence, placed)
