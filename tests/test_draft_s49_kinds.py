@@ -393,3 +393,45 @@ def test_a_label_listing_settings_names_each_piece_of_a_cell(tmp_path):
 def test_specs_plurals_and_questions_state_no_claim(tmp_path, text, want):
     cf = _drafted(text, tmp_path)
     assert [(c.metric, c.value) for c in cf.claims] == want
+
+
+def test_a_table_of_plain_rates_beside_an_acceptance_column_takes_the_posts_rate(tmp_path):
+    """h257: "| n-max | Overall | P1 code | Acceptance |" over "43.9 | 47.7 | 0.60-0.95" under "43.9
+    tok/s median": the plain columns are rates in the post's unit, the acceptance column stays a
+    fraction (a column stating no unit of its own never made the others rates)."""
+    cf = _drafted(
+        "- Baseline: 30.7 tok/s median\n\n| n-max | Overall | P1 code | Acceptance |\n|---|---|---|---|\n"
+        "| 2 | 43.9 | 47.7 | 0.60-0.95 |\n| 3 | 42.0 | 50.2 | 0.42-0.90 |\n",
+        tmp_path,
+    )
+    got = [(c.metric, c.value or list(c.range or ()), c.unit) for c in cf.claims if c.source_line > 1]
+    assert sorted(got, key=str) == sorted(
+        [
+            ("decode_tps", 43.9, "tok/s"),
+            ("decode_tps", 42.0, "tok/s"),
+            ("decode_tps", 47.7, "tok/s"),
+            ("decode_tps", 50.2, "tok/s"),
+            ("acceptance_rate", [0.6, 0.95], "ratio"),
+            ("acceptance_rate", [0.42, 0.9], "ratio"),
+        ],
+        key=str,
+    )
+
+
+def test_a_stat_card_line(tmp_path):
+    """h264: a page's stat cards copied as lines, the value first ("4108 TRT-LLM TPS @ c=64")."""
+    cf = _drafted(
+        "## Results\n\n4108 TRT-LLM TPS @ c=64\n2917 vLLM TPS @ c=64\n22 TRT-LLM TTFT ms @ c=1\n", tmp_path
+    )
+    got = [
+        (c.metric, c.value, c.unit, _cond(cf, c).get("engine"), _cond(cf, c).get("concurrency"))
+        for c in cf.claims
+    ]
+    assert got == [
+        ("throughput", 4108.0, "tok/s", "TensorRT-LLM", 64),
+        ("throughput", 2917.0, "tok/s", "vLLM", 64),
+        ("ttft", 22.0, "ms", "TensorRT-LLM", 1),
+    ]
+    # control: a sentence is no stat card
+    cf = _drafted("We measured 4108 tokens with TRT-LLM in 30 s.\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [("tokens", 4108.0), ("duration", 30.0)]

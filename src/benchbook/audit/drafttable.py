@@ -831,6 +831,10 @@ _BATCHED_LABELS = {
 }
 
 
+#: a column of acceptance rates or lengths ("Acceptance", "Accept rate", "accept len", "α")
+_ACCEPT_HEADER = re.compile(r"(?i)\baccept|^\W*α\W*$|接受率|採択率")
+
+
 def is_batched_bench(header: list[str]) -> bool:
     """Whether a table's ``header`` is llama-batched-bench's (its "B" column beside one of its own
     columns, ``_BATCHED_COLUMNS``: "| PP | TG | B | N_KV | T_PP s | S_PP t/s |", a hand-made "| B |
@@ -1044,7 +1048,9 @@ class Tables(Sides):
             for j, k in enumerate(kinds)
             if k == "value" and not _relating_column(header[j], [r[j] for r in body if j < len(r)])
         ]
-        if lead_unit is not None and not stating:
+        # (a column of acceptance fractions beside them states no unit: "| n-max | Overall | P1 code
+        # | … | Acceptance |" over "43.9 … 0.60-0.95" under "43.9 tok/s median")
+        if lead_unit is not None and all(_ACCEPT_HEADER.search(header[j]) for j in stating):
             # a table that states no unit, under a paragraph or heading stating a rate: its columns
             # of distinct plain numbers (not the first, not a setting's: a known label, a flag's
             # name "draft-p-min", "n_ctx") are rates in that unit
@@ -1059,6 +1065,7 @@ class Tables(Sides):
                 if (
                     j > 0
                     and j not in test_columns
+                    and j not in stating
                     and label_key(h) not in LABELS
                     and not _SETTING_HEADER.search(h)
                     and cells

@@ -52,6 +52,7 @@ from dataclasses import replace
 
 from ..ingest.serverlog import TIMING_LINE
 from .draftprose import PROGRESS, TTFT_WORDS, family, metric_of, numbers, unit_of
+from .draftwords import settings_in_words
 from .resultlines import Result
 
 _NUM = r"\d+(?:\.\d+)?"
@@ -710,6 +711,36 @@ def _nested(n: int, text: str, keys: list[str]) -> list[Result]:
     return [replace(r, start=m.start("v"), end=m.end("v")) for r in got]
 
 
+#: a stat card copied from a page, one line: the value, then what it is with its unit word, then
+#: the setting it ran at ("4108 TRT-LLM TPS @ c=64", "22 TRT-LLM TTFT ms @ c=1", "135 tok/s peak")
+_STAT_CARD = re.compile(
+    rf"^\s*[*_]*(?P<v>{_GROUPED})[*_]*\s+(?P<label>[A-Za-z][\w.+-]*(?:\s+[A-Za-z][\w.+-]*){{0,3}}?)\s+"
+    r"(?P<unit>TPS|tok/s|t/s|tokens/s|RPS|req/s|ms|s)(?:\s*@\s*(?P<at>[^@]{1,40}))?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _stat_card(n: int, text: str) -> list[Result]:
+    """The result of a stat card's line (``_STAT_CARD``): its unit from the unit word, its metric
+    from the label and the unit (``label_metric``: "TRT-LLM TPS" a rate, "TTFT ms" the TTFT), the
+    settings after "@" (``draftwords.settings_in_words``: "c=64" -> ``concurrency``); none for
+    another line."""
+    m = _STAT_CARD.match(text)
+    if m is None:
+        return []
+    unit = unit_of(m.group("unit")) or unit_of(m.group("unit").lower())
+    if unit is None:
+        return []
+    label = f"{m.group('label')} {m.group('unit')}"
+    metric = label_metric(label, unit)
+    if metric is None:
+        return []
+    said: list[tuple[str, object]] = []
+    settings_in_words(m.group("at") or "", said)
+    cond = {p: v for p, v in said if p == "concurrency"}
+    return [Result(n, metric, m.group("v").replace(",", ""), unit, m.start("v"), m.end(), None, cond)]
+
+
 def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result]:
     """The results stated by ``lines`` (``(line, text)``, module doc), in line order: in a code block
     (``code``) every shape; in prose llama.cpp's timing lines, a run of pasted ``label: value``
@@ -744,6 +775,8 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
         got = _timing(n, t)
         if not got and (n in pasted or not code and _rate_labelled(t)):
             got = _labelled(n, t)
+        if not got and not code and _stat_card(n, t):
+            got = _stat_card(n, t)  # "4108 TRT-LLM TPS @ c=64": a page's stat card
         if not got and not code and (len(_PAIR_SHAPE.findall(t)) >= 2 or _TRT_BENCHMARK.match(t)):
             # a run's "key=value" pairs pasted without a code fence ("Pre: prompt_tps=27330.184,
             # generation_tps=184.120, peak_memory=9.545"): a program printed them, as in a block
