@@ -435,3 +435,33 @@ def test_a_stat_card_line(tmp_path):
     # control: a sentence is no stat card
     cf = _drafted("We measured 4108 tokens with TRT-LLM in 30 s.\n", tmp_path)
     assert [(c.metric, c.value) for c in cf.claims] == [("tokens", 4108.0), ("duration", 30.0)]
+
+
+def test_llama_bench_output_names_its_engine(tmp_path):
+    """h255: llama-bench's table in a post that names no engine: llama.cpp ran it; a post naming
+    another engine keeps it (Ollama's issue pasting llama.cpp's output is still Ollama's)."""
+    table = (
+        "| model | size | params | backend | ngl | test | t/s |\n|---|---:|---:|---|--:|---:|---:|\n"
+        "| mistral3 14B Q8_0 | 23.33 GiB | 23.57 B | ROCm | 99 | tg128 | 30.66 ± 0.13 |\n"
+    )
+    cf = _drafted(f"Latest numbers:\n\n{table}", tmp_path)
+    assert [_cond(cf, c).get("engine") for c in cf.claims] == ["llama.cpp"]
+    cf = _drafted(f"Ollama 0.5.7 on the same box:\n\n{table}", tmp_path)
+    assert [_cond(cf, c).get("engine") for c in cf.claims] == ["Ollama"]
+
+
+def test_a_prompt_column_header_with_a_remark(tmp_path):
+    """h257: "| n-max | P1 code (py) | P2 prose (mmap) |" over plain rates under the post's unit: each
+    column is a prompt's, its remark kept."""
+    cf = _drafted(
+        "- Baseline: 30.7 tok/s median\n\n| n-max | P1 code (py) | P2 prose (mmap) |\n|---|---|---|\n"
+        "| 2 | 47.7 | 34.3 |\n| 3 | 50.2 | 35.1 |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("prompt")) for c in cf.claims if c.source_line > 1]
+    assert got == [
+        (47.7, "P1 code (py)"),
+        (50.2, "P1 code (py)"),
+        (34.3, "P2 prose (mmap)"),
+        (35.1, "P2 prose (mmap)"),
+    ]

@@ -712,6 +712,13 @@ def _tested_pr(text: str, title: str) -> list[tuple[str, object]]:
     return [("build", f"PR #{found.pop()}")] if len(found) == 1 else []
 
 
+#: what only llama.cpp (and its forks) prints or ships: llama-bench's markdown header, its tools'
+#: names, its timing lines
+_LLAMA_OUTPUT = re.compile(
+    r"\|\s*model\s*\|\s*size\s*\|\s*params\s*\|\s*backend\s*\||(?<![\w-])llama-(?:bench|server|cli|"
+    r"batched-bench|perplexity|speculative(?:-simple)?)(?![\w-])|llama_perf_context_print|llama_print_timings",
+    re.IGNORECASE,
+)
 #: llama-sweep-bench, the tool only ik_llama.cpp ships (its table's "N_KV | T_PP s" columns too)
 _IK_TOOL = re.compile(r"(?<![\w-])(?:llama-)?sweep[- ]bench\b|\bN_KV\s*\|\s*T_PP\b", re.IGNORECASE)
 
@@ -1380,7 +1387,12 @@ class Context:
             self.root.declared["engine"] = ["ik_llama.cpp"]
             self.root.known.clear()
         ok, build = self.root.value("build")
-        if not self.root.value("engine")[0] and ok and not builds_engine(build, "vLLM"):
+        if not self.root.value("engine")[0] and _LLAMA_OUTPUT.search(post.text):
+            # llama-bench's table ("| model | size | params | backend |"), a llama.cpp tool's name or
+            # its timing lines, and no engine named: llama.cpp ran them
+            self.root.declared["engine"] = ["llama.cpp"]
+            self.root.known.clear()
+        elif not self.root.value("engine")[0] and ok and not builds_engine(build, "vLLM"):
             # "official WinGet build 9553 (9e3b928fd)", "b4980" and no engine named: llama.cpp's
             # build numbers (``draftnames.builds_engine``), so its engine
             self.root.declared["engine"] = ["llama.cpp"]

@@ -896,7 +896,9 @@ def _lead_prompt(header: str) -> str | None:
     TS | swift |" under "33.92 tokens/second": the prompts' languages); None otherwise ("RTX 4090",
     "MTP", "Run 1", "n_max=4")."""
     text = header.strip().strip("*_`").strip()
-    if not re.fullmatch(r"[^\W\d_][\w.+#-]*(?:\s+[^\W\d_][\w.+#-]*){0,2}", text):
+    # a remark in parentheses after the words ("P1 code (py)", "P2 prose (mmap)") is the prompt's too
+    bare = re.sub(r"\s*\([^()]{1,20}\)$", "", text) or text
+    if not re.fullmatch(r"[^\W\d_][\w.+#-]*(?:\s+[^\W\d_][\w.+#-]*){0,2}", bare):
         return None  # one to three words, none starting with a digit: no count, no "Run 1"
     if label_key(text) in LABELS or _names_metric(text) or _RELATING_HEADER.search(text):
         return None
