@@ -465,3 +465,34 @@ def test_a_prompt_column_header_with_a_remark(tmp_path):
         (34.3, "P2 prose (mmap)"),
         (35.1, "P2 prose (mmap)"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "quant"),
+    [
+        # h263: a number format the words call the weights'
+        ("We ran Llama 3.3 70B Instruct at FP8 precision on an H100: 1850 tok/s.", "FP8"),
+        ("BF16 weights on one card: 41 tok/s.", "BF16"),
+        # h262: MXFP8 beside MXFP4
+        ("Model: openai/gpt-oss-20b (GGUF MXFP8).\n\nIt ran at 132 tok/s.", "MXFP8"),
+        # h260: a llama.cpp type without its underscores in a file name
+        (
+            "```\nllama-server -m ~/models/qwen2.5-72b-iq4xs.gguf -ngl 99\n```\n\nIt ran at 12 tok/s.",
+            "iq4_xs",
+        ),
+        # controls: a cache's precision is no quant of the weights; FP8 alone is not read
+        ("With the KV cache in FP8 precision it ran at 50 tok/s.", None),
+        ("FP8 on the H100 ran at 50 tok/s.", None),
+    ],
+)
+def test_quant_formats_in_words_and_glued_names(tmp_path, text, quant):
+    cf = _drafted(text, tmp_path)
+    assert [_cond(cf, c).get("quant") for c in cf.claims] == [quant]
+
+
+def test_a_try_column_is_the_run_index(tmp_path):
+    """h262: LM Studio tries ("| Runtime | Try | TPS |")."""
+    cf = _drafted(
+        "| Runtime | Try | TPS |\n|---|---|---|\n| Vulkan | 1 | 132.75 |\n| Vulkan | 2 | 131.95 |\n", tmp_path
+    )
+    assert [_cond(cf, c).get("run_index") for c in cf.claims] == [1, 2]

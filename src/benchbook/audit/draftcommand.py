@@ -138,11 +138,14 @@ _NO_VALUE = frozenset({"--cpu-moe", "--no-mmap", "--mlock", "--jinja", "--verbos
 QUANT_TYPE = r"T?I?Q\d(?:_(?:[0-9]|K(?:SS|S|T)?))?(?:_(?:XXS|XS|XL|NL|[SML]|\d))*(?:_R(?:4|8|16)(?![0-9]))?"
 #: a quantisation's bits per weight written after it ("IQ4_XS-4.19bpw")
 _BPW = re.compile(r"-\d+(?:\.\d+)?bpw(?![A-Za-z0-9])", re.IGNORECASE)
+#: a llama.cpp type written without its underscores in a file name ("qwen2.5-72b-iq4xs.gguf",
+#: "…-q4km.gguf"): read as the type (``_underscored``)
+_GLUED_QUANT = r"I?Q\d(?:K[SML]|K|XXS|XS|NL)(?![A-Za-z0-9])"
 #: a quantisation in a model file name (llama.cpp's ggml types, Unsloth's UD- names, others)
 _QUANT = re.compile(
     # NVFP4 with its activations' bits ("NVFP4A16"), llm-compressor's weight/activation schemes
     # ("W4A16", "W8A8")
-    rf"(?i)(?<![A-Za-z0-9])(UD-)?({QUANT_TYPE}|BF16|F16|F32|FP8|FP16|INT4|INT8|MXFP4|NVFP4(?:A16)?|W\d{{1,2}}A\d{{1,2}}|AWQ|GPTQ)"
+    rf"(?i)(?<![A-Za-z0-9])(UD-)?({QUANT_TYPE}|{_GLUED_QUANT}|BF16|F16|F32|FP8|FP16|INT4|INT8|MXFP[468]|NVFP4(?:A16)?|W\d{{1,2}}A\d{{1,2}}|AWQ|GPTQ)"
     r"(?![A-Za-z0-9])"
 )
 
@@ -215,7 +218,7 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
     found = _QUANT.search(tag) or _QUANT.search(name)
     if found is None and bits:
         return name, bits
-    quant = (found.group(1) or "") + found.group(2) if found else None
+    quant = (found.group(1) or "") + _underscored(found.group(2)) if found else None
     if found and found.string is name:
         # GGUF names put the encoding last: what follows the quant is the encoding's own tag
         # ("-4.19bpw", "-imat"), not the model's ("Qwen3-8B-IQ4_XS-4.19bpw.gguf" -> "Qwen3-8B");
@@ -229,6 +232,15 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
     if name.lower() == "ggml-model":
         name = _model_folder(path) or name
     return name, quant
+
+
+def _underscored(quant: str) -> str:
+    """A llama.cpp type written without its underscores, with them ("iq4xs" -> "iq4_xs", "Q4KM" ->
+    "Q4_K_M"); any other quantisation as written."""
+    m = re.fullmatch(r"(?i)(I?Q\d)(K)?(XXS|XS|NL|[SML])?", quant)
+    if m is None or not (m.group(2) or m.group(3)):
+        return quant
+    return "_".join(g for g in m.groups() if g)
 
 
 def _model_folder(path: str) -> str | None:

@@ -159,7 +159,7 @@ LABELS: dict[str, tuple[str, str]] = {
         ("engine", "str"),
     ),
     **dict.fromkeys(("build", "commit", "version"), ("build", "str")),
-    **dict.fromkeys(("run", "run index", "trial"), ("run_index", "int")),
+    **dict.fromkeys(("run", "run index", "trial", "try", "attempt", "run no", "run #"), ("run_index", "int")),
 }
 #: words that name a metric, for finding the claim a phrase names ("plain decoding")
 METRIC_WORDS_OF = {"decode_tps": "decode decoding generation tg", "prefill_tps": "prefill prompt pp"}

@@ -223,7 +223,7 @@ _MODEL = re.compile(
     + MODEL_FAMILIES
     + r")\s(?:Small|Medium|Large|Nemo|Mini|Tiny)\s\d+(?:\.\d+)?(?![\w.-])"
     r")(?P<variant>\s(?:[A-Z][a-z]+-)?(?:Instruct|Chat|Coder|Distill|Thinking|Abliterated|Uncensored)(?![\w-]))?"
-    r"(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP4|NVFP4|BF16|FP8|"
+    r"(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP[468]|NVFP4|BF16|FP8|"
     # a quantisation method with its bits ("AutoRound INT4", "GPTQ 4-bit", "AWQ")
     r"(?:AutoRound|AWQ|GPTQ)(?:[\s-](?:INT\d|\d-?bit))?))?(?![\w-])",
     re.ASCII,
@@ -298,14 +298,14 @@ _SIZE_LABEL = re.compile(
 #: that are no ggml type (GPTQ, AWQ, EXL2, FP8, ...): "72B Q8_0 @ 6 tok/s" labels a run, as before
 _SIZED_QUANT = re.compile(
     r"(?<![\w.-])(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s+"
-    r"(?P<q>GPTQ|AWQ|EXL2|NVFP4|MXFP4|FP8|INT4|INT8)(?![\w-])",
+    r"(?P<q>GPTQ|AWQ|EXL2|NVFP4|MXFP[468]|FP8|INT4|INT8)(?![\w-])",
     re.ASCII,
 )
 #: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP"), or after the
 #: file variant carrying MTP heads ("MTP-UD-Q4_K_XL")
 _QUANT_WORD = re.compile(
     rf"(?:(?<![\w.-])|(?<=[\s(]MTP-))(?:UD-)?(?=T?I?Q\d_){QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?(?![A-Za-z0-9-]|_\d)"
-    r"|(?<![\w.-])MXFP4(?![\w-])",
+    r"|(?<![\w.-])MXFP[468](?![\w-])",
     re.ASCII,
 )
 #: a quantisation in words, the model's weights': a bit width the words call a quantisation or a
@@ -323,7 +323,11 @@ _BITS_QUANT = re.compile(
     r"|(?<![\w.])(?P<z>\d{1,2})\s*(?:位|比特)\s*量化"
     r"|(?<![\w.])(?P<r>\d{1,2})[- ]?бит\w*\s+(?:формат|квантован)"
     # a CJK word right after is no part of it ("GPTQ Int4量化版本")
-    r"|(?<![\w.-])(?P<m>(?:AWQ|GPTQ)(?:[- ](?:INT\d|Int\d|int\d|\d-?bit))?|EXL2|NVFP4)(?![A-Za-z0-9_-])",
+    r"|(?<![\w.-])(?P<m>(?:AWQ|GPTQ)(?:[- ](?:INT\d|Int\d|int\d|\d-?bit))?|EXL2|NVFP4)(?![A-Za-z0-9_-])"
+    # a number format the words call the weights' ("at FP8 precision", "BF16 weights", "INT8
+    # quantization"; not a cache's: "KV cache in FP8 precision")
+    r"|(?<!KV\s)(?<!cache\s)(?<!cache\sin\s)(?<![\w.-])(?P<p>FP8|FP16|BF16|INT8|INT4|FP4|FP6|MXFP[468])"
+    r"(?=\s+(?:precision|quantization|quantisation|weights|checkpoints?)\b)",
 )
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
 _FA = re.compile(
@@ -555,7 +559,7 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _BITS_QUANT.finditer(text):  # "At 4-bit quantization", "vLLM AWQ"
         if not any(a <= m.start() < b for a, b in spans):
             bits = m.group("z") or m.group("r")
-            told = bits and f"{bits}-bit" or next(g for g in m.group("b", "a", "t", "m") if g)
+            told = bits and f"{bits}-bit" or next(g for g in m.group("b", "a", "t", "m", "p") if g)
             out.append(Mention(m.start(), "quant", told))
     for m in _BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
@@ -783,7 +787,7 @@ def model_of(cell: str) -> str | None:
 #: it ("llama 7B Q4_0", "qwen3moe 30B.A3B Q4_K - Medium", "llama 8B IQ2_XXS - 2.0625 bpw", "… F16"):
 #: its type, then llama-bench's size word ("Q4_K - Medium" is Q4_K_M) or bits per weight
 _CELL_QUANT = re.compile(
-    rf"\s(?P<q>(?:UD-)?{QUANT_TYPE}|BF16|F16|F32|FP16|FP8|MXFP4)"
+    rf"\s(?P<q>(?:UD-)?{QUANT_TYPE}|BF16|F16|F32|FP16|FP8|MXFP[468])"
     # llama-bench's file type of an MoE model ends with "MoE" ("gpt-oss 20B MXFP4 MoE")
     r"(?:\s-\s(?:(?P<size>Small|Medium|Large|Extra\s?Small)|\d+(?:\.\d+)?\s?bpw))?(?:\s+MoE)?\s*$",
     re.IGNORECASE,
@@ -795,7 +799,7 @@ _CELL_QUANT = re.compile(
 #: a number format; in prose these words also name a KV cache's or a compute's type, so only cells
 _CELL_QUANT_WORD = re.compile(
     rf"(?<![\w.-])(?:(?:UD-)?{QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?"
-    r"|(?:GPTQ|AWQ|AutoRound)(?:[\s-](?:INT\d|\d-?bit))?|NVFP4|MXFP4|BF16|FP16|F16|FP8|FP6|INT4|INT8)"
+    r"|(?:GPTQ|AWQ|AutoRound)(?:[\s-](?:INT\d|\d-?bit))?|NVFP4|MXFP[468]|BF16|FP16|F16|FP8|FP6|INT4|INT8)"
     r"(?![\w-])",
     re.IGNORECASE,
 )

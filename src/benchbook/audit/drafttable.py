@@ -90,7 +90,7 @@ _CELL_KINDS = (
     (
         "quant",
         re.compile(
-            r"(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|FP16|F32|FP8|MXFP4|NVFP4|GPTQ|AWQ|EXL[23]|INT[48]|NF4",
+            r"(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|FP16|F32|FP8|MXFP[468]|NVFP4|GPTQ|AWQ|EXL[23]|INT[48]|NF4",
             re.IGNORECASE,
         ),
     ),
