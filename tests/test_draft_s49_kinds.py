@@ -496,3 +496,17 @@ def test_a_try_column_is_the_run_index(tmp_path):
         "| Runtime | Try | TPS |\n|---|---|---|\n| Vulkan | 1 | 132.75 |\n| Vulkan | 2 | 131.95 |\n", tmp_path
     )
     assert [_cond(cf, c).get("run_index") for c in cf.claims] == [1, 2]
+
+
+@pytest.mark.parametrize(
+    ("text", "hardware"),
+    [
+        ("On a Raspberry Pi 5 it runs at 6.2 tok/s.", "Raspberry Pi 5"),
+        ("4× Pi 5 16GB cluster: 15.1 tok/s.", "4x Raspberry Pi 5"),
+        ("A Pi 4 manages 1.1 tok/s.", "Raspberry Pi 4"),
+        ("Pi 3.14 tok/s is a joke.", None),  # control: no board
+    ],
+)
+def test_raspberry_pi_boards(tmp_path, text, hardware):
+    cf = _drafted(text, tmp_path)
+    assert [_cond(cf, c).get("hardware") for c in cf.claims] == [hardware]

@@ -84,6 +84,8 @@ _HARDWARE = re.compile(
     r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?![\w-])"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{3}X?)\b"
     r"|(?P<spark>DGX Spark|Strix Halo)"
+    # a Raspberry Pi by its generation ("Raspberry Pi 5", "4× Pi 5 16GB", "a Pi 4")
+    r"|(?:Raspberry\s+)?Pi\s?(?P<pi>[345])(?![\w.])"
     # NVIDIA's embedded modules ("Jetson Thor", "Jetson AGX Orin 64GB", "Jetson Orin Nano", "IGX Orin"):
     # the memory names the module's SKU
     r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?)"
@@ -460,6 +462,8 @@ def hardware_name(m: re.Match) -> str:
         name += (f" {mem}GB" if mem else "") + (f" {form}" if form else "")
     elif g["mi"]:
         name = f"AMD Instinct {g['mi'].upper()}"
+    elif g["pi"]:
+        name = f"Raspberry Pi {g['pi']}"
     else:
         name = {"dgx spark": "NVIDIA DGX Spark", "strix halo": "AMD Strix Halo"}[g["spark"].lower()]
     return count + name
