@@ -510,3 +510,26 @@ def test_a_try_column_is_the_run_index(tmp_path):
 def test_raspberry_pi_boards(tmp_path, text, hardware):
     cf = _drafted(text, tmp_path)
     assert [_cond(cf, c).get("hardware") for c in cf.claims] == [hardware]
+
+
+def test_a_comparison_tables_speedup_cells_are_ratio_statements(tmp_path):
+    """h253: a llama-bench table with one "t/s <label>" column per setup and a "Speedup" column
+    (compare-llama-bench's shape): each column's claim carries its label's conditions, and each row's
+    Speedup is a ratio of the last column's claim over the first's."""
+    cf = _drafted(
+        "| model | size | threads | test | t/s (CPU only) | t/s (CPU+GPU) | Speedup |\n"
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        "| deepseek2 16B Q4_K - Medium | 9.78 GiB | 16 | pp512 | 631.03 ± 4.89 | 1066.42 ± 29.88 | 1.690 |\n"
+        "| deepseek2 16B Q4_K - Medium | 9.78 GiB | 16 | tg128 | 28.70 ± 0.03 | 45.28 ± 0.05 | 1.578 |\n",
+        tmp_path,
+    )
+    claims = {c.id: c for c in cf.claims}
+    got = [(c.value, _cond(cf, c).get("backend"), (_cond(cf, c).get("other") or {})) for c in cf.claims]
+    assert got == [
+        (631.03, "CPU", {"threads": 16}),
+        (1066.42, None, {"threads": 16, "compare": "CPU+GPU"}),
+        (28.7, "CPU", {"threads": 16}),
+        (45.28, None, {"threads": 16, "compare": "CPU+GPU"}),
+    ]
+    ratios = [(s.value, [claims[i].value for i in s.of]) for s in cf.statements]
+    assert ratios == [(1.69, [1066.42, 631.03]), (1.578, [45.28, 28.7])]

@@ -122,7 +122,13 @@ class _Drafter(Tables, Sentences):
             if q:
                 size = {"Small": "S", "Medium": "M", "Large": "L"}.get(q.group(2) or "", q.group(2) or "")
                 cond["quant"] = q.group(1) + (f"_{size}" if size else "")
+        compare = rec.get("compare") or {}
+        if compare.get("label"):
+            # compare-llama-bench's (or a hand-made) "t/s <label>" columns: what tells them apart
+            for path, value in _compare_label(str(compare["label"])).items():
+                set_path(cond, path, value)
         for key, path in (
+            ("n_threads", "other.threads"),
             ("n_gpu_layers", "offload.n_gpu_layers"),
             ("n_cpu_moe", "offload.n_cpu_moe"),
             ("n_batch", "batch"),
@@ -151,7 +157,11 @@ class _Drafter(Tables, Sentences):
             fields["spread"] = Num(_as_written(lb["stddev_ts"], text.split("±")[-1] if "±" in text else text))
         fields["conditions"] = cond
         line = int(rec.get("source_line") or 0)
-        self.add_claim({**fields, **source_fields(line, text)}, f"{metric.split('_')[0]}-{test}-l{line}")
+        cid = self.add_claim(
+            {**fields, **source_fields(line, text)}, f"{metric.split('_')[0]}-{test}-l{line}"
+        )
+        if compare.get("labels") and compare.get("speedup_stated") is not None:
+            self.compared_row(line, text, compare, cid)
         extra = rec.get("uninterpreted") or {}
         for column in ("T_PP s", "T_TG s"):  # llama-sweep-bench's time of the row's test: a claim too
             if extra.get(column) is not None:
@@ -245,6 +255,27 @@ class _Drafter(Tables, Sentences):
             )
             if re.search(pat, body)
         }
+
+    def compared_row(self, line: int, text: str, compare: dict, cid: str) -> None:
+        """Collect the claims of a comparison row's columns (``bench_claim``); at its last column,
+        its "Speedup" cell as a ratio statement of the last column's claim over the first's (the
+        ratio compare-llama-bench prints, ``ingest.markdown.compare_rows``)."""
+        row = self.compare_claims.setdefault(line, [])
+        row.append(cid)
+        if compare["label"] != compare["labels"][-1] or len(row) < 2:
+            return
+        cell = re.findall(r"\|\s*([\d.]+)\s*(?=\|?\s*$)", text)
+        written = cell[-1] if cell else str(compare["speedup_stated"])
+        sid = self.new_id(f"s-l{line}")
+        fields = {
+            "kind": "ratio",
+            "statement": f"Speedup {written} ({compare['labels'][-1]} over {compare['labels'][0]})",
+            "of": [row[-1], row[0]],
+            "value": Num(written),
+            "unit": "x",
+            **source_fields(line, text),
+        }
+        self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
     # --- the walk -------------------------------------------------------------------------------
     def run(self) -> Drafted:
@@ -822,6 +853,25 @@ _CARD_LINE = re.compile(r"^\s*[^\W\d_][^:=\[\]|]{0,40}?[:：]\s+\S")
 
 #: AMD's Strix Halo by any of its names: the platform, the chip, its graphics (a count before none)
 _APU = re.compile(r"AMD (?:Strix Halo|Ryzen AI Max\+? \d{3}|Radeon 80[46]0S)", re.IGNORECASE)
+#: a comparison column's label naming a build: a commit, a build number, a branch or a side of the
+#: change ("t/s master", "t/s 3069e316", "t/s b5635", "t/s PR")
+_BUILD_LABEL = re.compile(
+    r"(?i)^(?:[0-9a-f]{7,40}|b\d{4,5}|master|main|pr|this pr|before|after|base|baseline|patched|unpatched)$"
+)
+
+
+def _compare_label(label: str) -> dict[str, object]:
+    """The conditions a comparison column's label names (dotted paths): a build (``_BUILD_LABEL``:
+    "master", "3069e316"), the conditions its words name ("CPU only": backend CPU, "RTX 4090":
+    hardware), else the label as ``other.compare``."""
+    if _BUILD_LABEL.match(label.strip()):
+        return {"build": label.strip()}
+    named = {m.path: m.value for m in mentions(label) if m.path in ("hardware", "engine", "quant", "backend")}
+    if re.search(r"(?i)\bCPU[- ]only\b|^CPU$", label):
+        named["backend"] = "CPU"
+    return named or {"other.compare": label.strip()}
+
+
 _APU_CHIP = re.compile(r"Ryzen\s+AI\s+Max\s?(\+?)\s?(\d{3})", re.IGNORECASE)
 _APU_GRAPHICS = re.compile(r"Radeon\s+(80[456]0S)\b", re.IGNORECASE)
 

@@ -554,6 +554,7 @@ class DraftCore:
         #: claims of relating phrases drafted from a title or heading (``Sides.headline_statements``)
         self.headline_claims: list[str] = []
         self.multiple_claims: list[tuple[str, str]] = []  # (claim, its phase): ``Sides.later_sides``
+        self.compare_claims: dict[int, list[str]] = {}  # a comparison row's claims by line: ``compared_row``
         self.bare_pairs: list[tuple[str, str, str]] = []  # (change claim, from, to): the same
         self.suffix: dict[str, int] = {}
         #: conditions named in the section's prose so far (``draftnames``): path -> value
