@@ -533,3 +533,17 @@ def test_a_comparison_tables_speedup_cells_are_ratio_statements(tmp_path):
     ]
     ratios = [(s.value, [claims[i].value for i in s.of]) for s in cf.statements]
     assert ratios == [(1.69, [1066.42, 631.03]), (1.578, [45.28, 28.7])]
+
+
+def test_of_several_engines_the_one_given_a_version_ran(tmp_path):
+    """h265: "Test … with vllm v0.5.2 … The same model in TensorRT-LLM achieves a 2x speedup": the
+    post's own runs are vLLM's; a post giving two engines versions names no one."""
+    cf = _drafted(
+        "Test medusa speculative sampling with vllm v0.5.2.\nThe same model in TensorRT-LLM achieves a 2x "
+        "speedup.\n\n## Results\n\nWithout Medusa: 84 tokens/s.\n",
+        tmp_path,
+    )
+    rate = next(c for c in cf.claims if c.value == 84.0)
+    assert (_cond(cf, rate).get("engine"), _cond(cf, rate).get("build")) == ("vLLM", "v0.5.2")
+    cf = _drafted("vLLM 0.5.0 vs SGLang 0.2.0.\n\n## Results\n\nIt reached 84 tokens/s.\n", tmp_path)
+    assert _cond(cf, cf.claims[0]).get("engine") is None

@@ -54,7 +54,14 @@ from .draftnames import (
     side_builds,
 )
 from .draftprose import family, numbers
-from .draftwords import NOT_A_PROMPT, REQUEST_SETTINGS, script_settings, settings_in_words, spec_summary
+from .draftwords import (
+    NOT_A_PROMPT,
+    REQUEST_SETTINGS,
+    engine_versions,
+    script_settings,
+    settings_in_words,
+    spec_summary,
+)
 from .post import Block, Post
 
 #: conditions a scope may state (flat paths as ``Conditions`` has them); others are not carried
@@ -1385,6 +1392,13 @@ class Context:
             # a post running llama-sweep-bench that names no engine: its tools are ik_llama.cpp's
             # (its llama-server too), not mainline's
             self.root.declared["engine"] = ["ik_llama.cpp"]
+            self.root.known.clear()
+        engine = self.root.value("engine")[1]
+        versioned = engine_versions(post.text) if engine is None else {}
+        if len(versioned) == 1:
+            # "Test … with vllm v0.5.2 … The same model in TensorRT-LLM achieves a 2x speedup": of the
+            # engines the post names, the one it gives a version of is the one it ran
+            self.root.declared["engine"] = list(versioned)
             self.root.known.clear()
         ok, build = self.root.value("build")
         if not self.root.value("engine")[0] and _LLAMA_OUTPUT.search(post.text):

@@ -240,7 +240,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # or a build's tag naming the backend's version it was built for ("llama.cpp cuda-12.8",
             # a release or image tag), after a space
             r"(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?|(?<=\s)(?:cuda|cu|rocm|hip|vulkan|sycl)-\d+(?:\.\d+)+)"
-            r"(?![A-Za-z0-9_.%×]|\s*(?:[a-zA-Z]+/|[xX×](?!\w)|%|tok|tps|token|ms\b|s\b|sec|second|GB|GiB|MB|MiB))",
+            # (a full stop ending the sentence after it is no part of it: "with vllm v0.5.2.")
+            r"(?![A-Za-z0-9_%×]|\.\w|\s*(?:[a-zA-Z]+/|[xX×](?!\w)|%|tok|tps|token|ms\b|s\b|sec|second|GB|GiB|MB|MiB))",
             re.I,
         ),
         "version",
@@ -250,7 +251,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:(?:version|ver\.?|build|release)\s*)?[:：]\s*"
-            r"(?P<v>v\d+\.\d+(?:\.\d+)*|\d+\.\d+\.\d+(?:\.post\d+)?)(?![A-Za-z0-9_.])",
+            r"(?P<v>v\d+\.\d+(?:\.\d+)*|\d+\.\d+\.\d+(?:\.post\d+)?)(?![A-Za-z0-9_]|\.\w)",
             re.I,
         ),
         "version",
