@@ -547,3 +547,31 @@ def test_of_several_engines_the_one_given_a_version_ran(tmp_path):
     assert (_cond(cf, rate).get("engine"), _cond(cf, rate).get("build")) == ("vLLM", "v0.5.2")
     cf = _drafted("vLLM 0.5.0 vs SGLang 0.2.0.\n\n## Results\n\nIt reached 84 tokens/s.\n", tmp_path)
     assert _cond(cf, cf.claims[0]).get("engine") is None
+
+
+def test_tables_copied_from_a_page_with_single_spaces(tmp_path):
+    """h236: two tables of a page copied as one paragraph, single spaces between cells, labels of
+    several words, a footnote mark on a value: each row's numbers are the columns' (vLLM, SGLang)."""
+    cf = _drafted(
+        "Time to First Token (TTFT)\n\nN = 10 queries vLLM SGLang\nMean TTFT (ms) 125.68 66.53\n"
+        "P99 TTFT (ms) 427.94* 84.02\nN = 6200 queries vLLM SGLang\nMean TTFT (ms) 34.57 48.74\n"
+        "P99 TTFT (ms) 79.27 153.23\n",
+        tmp_path,
+    )
+    got = [
+        (c.metric, c.value, c.unit, _cond(cf, c).get("engine"), (_cond(cf, c).get("other") or {}).get("stat"))
+        for c in cf.claims
+    ]
+    assert got == [
+        ("ttft", 125.68, "ms", "vLLM", "mean"),
+        ("ttft", 66.53, "ms", "SGLang", "mean"),
+        ("ttft", 427.94, "ms", "vLLM", "p99"),
+        ("ttft", 84.02, "ms", "SGLang", "p99"),
+        ("ttft", 34.57, "ms", "vLLM", "mean"),
+        ("ttft", 48.74, "ms", "SGLang", "mean"),
+        ("ttft", 79.27, "ms", "vLLM", "p99"),
+        ("ttft", 153.23, "ms", "SGLang", "p99"),
+    ]
+    # control: prose ending in numbers is no table
+    cf = _drafted("We ran it twice and got 12 13\nthen the logs said 14 15\nand more 16 17\n", tmp_path)
+    assert all(c.group is None for c in cf.claims)

@@ -328,6 +328,45 @@ def spaced_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int
     return [cells for _, cells in kept], [n for n, _ in kept]
 
 
+def spaced_tables(lines: list[tuple[int, str]]) -> list[tuple[list[list[str]], list[int]]] | None:
+    """Tables copied from a rendered page with single spaces between the cells and labels of
+    several words (a paragraph "N = 10 queries vLLM SGLang" / "Mean TTFT (ms) 125.68 66.53" /
+    "Median TTFT (ms) 84.61 70.08", then the next table's header "N = 6200 queries vLLM SGLang"):
+    each table a header line whose last N words are the column names (no number among them) over
+    two or more rows that end in N numbers (``_SPACED_VALUE``, a footnote mark "*" allowed), the
+    rest of each line its label (a letter in it); the same N in a table, N >= 2.  Every line of the
+    paragraph must belong to one such table; None otherwise (``spaced_rows`` reads the tables whose
+    labels are one word)."""
+    kept = [(n, t.split()) for n, t in lines if t.strip()]
+
+    def trailing(cells: list[str]) -> int:
+        k = 0
+        while k < len(cells) - 1 and _SPACED_VALUE.fullmatch(cells[-1 - k].rstrip("*")):
+            k += 1
+        return k
+
+    out: list[tuple[list[list[str]], list[int]]] = []
+    i = 0
+    while i < len(kept):
+        n0, head = kept[i]
+        rows = []
+        j = i + 1
+        while j < len(kept) and trailing(kept[j][1]) >= 2:
+            rows.append(kept[j])
+            j += 1
+        width = {trailing(cells) for _, cells in rows}
+        if len(rows) < 2 or len(width) != 1 or trailing(head) != 0:
+            return None
+        w = width.pop()
+        if len(head) < w or any(not re.search(r"[^\W\d_]", " ".join(c[: len(c) - w])) for _, c in rows):
+            return None
+        table = [[" ".join(head[: len(head) - w]), *head[len(head) - w :]]]
+        table += [[" ".join(c[: len(c) - w]), *(v.rstrip("*") for v in c[len(c) - w :])] for _, c in rows]
+        out.append((table, [n0, *(n for n, _ in rows)]))
+        i = j
+    return out or None
+
+
 def _spans(text: str) -> list[tuple[int, int, str]]:
     """The cells of an aligned line with their character spans: ``(start, end, text)``."""
     out, at = [], 0
@@ -593,8 +632,12 @@ def blocks_of(text: str) -> list[Block]:
             # line by line, as in a code block, not as a table
             listed = _labelled_list(lines)
             table = (aligned_rows(lines) or spaced_rows(lines)) if len(lines) >= 3 and not listed else None
+            spaced = spaced_tables(lines) if len(lines) >= 3 and not listed and not table else None
             if table:
                 out.append(Block("table", lines, table[0], table[1]))
+            elif spaced:
+                for rows, at in spaced:  # tables whose pipes were lost, one header each
+                    out.append(Block("table", [(n, raw[n - 1]) for n in at], rows, at))
             else:
                 pieces = _inline_pieces(tok, tok.map[0] + 1)
                 if pieces or not heading:  # an empty heading ("# ", "## ![](x.png)") holds no text
