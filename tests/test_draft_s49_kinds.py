@@ -387,6 +387,10 @@ def test_a_label_listing_settings_names_each_piece_of_a_cell(tmp_path):
         ("Has anyone gotten over 30 t/s on a P40?", []),
         ("Could it be 2x faster with a draft?", []),
         ("Why is it only 5 tok/s?", [("decode_tps", 5.0)]),
+        # h270: a modal reach inside the question, "Can anyone …"
+        ("I suspect that with active cooling at 2.4 GHz, this engine could break 20 tok/s?", []),
+        ("Can anyone hit 20+ tok/s with active cooling?", []),
+        ("Why can it only reach 5 tok/s?", [("decode_tps", 5.0)]),
         ("It could reach 20 tok/s.", [("decode_tps", 20.0)]),
     ],
 )

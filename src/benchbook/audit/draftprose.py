@@ -707,17 +707,27 @@ PROGRESS = re.compile(r"\d{1,3}%\s*\|[^|\n]{0,200}\|\s*\d+/\d+\s*(?:\[[\d:<?]*(?
 #: a question asking whether a number could be reached or asking others for theirs ("Could it break
 #: 20 tok/s?", "Would 2x be possible?", "Has anyone gotten 30 t/s?", "Is it possible to reach …?")
 _HYPOTHETICAL = re.compile(
-    r"(?i)^\W*(?:(?:could|would|can|will|might|should)\s+(?:it|this|that|we|you|i|they|one|the\s+\w+)\b"
+    r"(?i)^\W*(?:(?:could|would|can|will|might|should)\s+(?:it|this|that|we|you|i|they|one|the\s+\w+"
+    r"|anyone|anybody|someone|somebody)\b"
     r"|(?:does|did|has|have)\s+(?:anyone|anybody|someone|somebody)\b|anyone\b"
     r"|is\s+it\s+possible\b|is\s+there\s+(?:a|any)\s+way\b)"
 )
 
 
+#: a question's modal reach anywhere in it ("… this engine could break 20 tok/s?", "can we hit 30?")
+_MODAL_REACH = re.compile(
+    r"(?i)\b(?:could|would|can|might)\s+(?:\w+\s+){0,3}?(?:break|hit|reach|get|achieve|surpass|exceed|beat)\b"
+)
+
+
 def hypothetical(sentence: str) -> bool:
-    """Whether ``sentence`` is a question of hope or a request (``_HYPOTHETICAL``, ending in "?"):
-    its numbers state no measurement ("Could it break 20 tok/s on a Pi 5?"); "Why is it only 5
-    tok/s?" states one."""
-    return _HYPOTHETICAL.match(sentence) is not None and sentence.rstrip(" *_)\"'").endswith("?")
+    """Whether ``sentence`` is a question of hope or a request (``_HYPOTHETICAL`` at its start, or a
+    modal reach in it, ``_MODAL_REACH``; ending in "?"): its numbers state no measurement ("Could it
+    break 20 tok/s on a Pi 5?", "… this engine could break 20 tok/s?"); "Why is it only 5 tok/s?"
+    states one."""
+    if not sentence.rstrip(" *_)\"'").endswith("?") or re.match(r"(?i)\W*(?:why|how come)\b", sentence):
+        return False  # "Why can it only reach 5 tok/s?": what it reached
+    return _HYPOTHETICAL.match(sentence) is not None or _MODAL_REACH.search(sentence) is not None
 
 
 def numbers(text: str) -> list[Number]:
