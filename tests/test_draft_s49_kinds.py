@@ -579,3 +579,42 @@ def test_tables_copied_from_a_page_with_single_spaces(tmp_path):
     # control: prose ending in numbers is no table
     cf = _drafted("We ran it twice and got 12 13\nthen the logs said 14 15\nand more 16 17\n", tmp_path)
     assert all(c.group is None for c in cf.claims)
+
+
+def test_a_number_below_the_schemas_bound_is_left_unstated(tmp_path):
+    """Breaker: a batched-bench "B" of 0 (or -1) read as concurrency 0 wrote a file that would not
+    load; the drafted file loads, the rows' concurrency unset."""
+    cf = _drafted(
+        "| PP | TG | B | S_TG t/s |\n|---|---|---|---|\n| 512 | 128 | 0 | 10.5 |\n"
+        "| 512 | 128 | -1 | 11.5 |\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c).get("concurrency")) for c in cf.claims] == [(10.5, None), (11.5, None)]
+
+
+def test_tqdm_bars_under_a_log_line_are_no_table(tmp_path):
+    """Breaker: vLLM's start-up bars under an "INFO … [loader.py:458]" line were read as a table of
+    shares; the bars' rates are read, their progress is not."""
+    cf = _drafted(
+        "```\nINFO 05-02 10:11:12 [loader.py:458] Loading weights took 3.21 seconds\n"
+        "Loading safetensors checkpoint shards: 100%|██████████| 4/4 [00:05<00:00,  1.32s/it]\n"
+        "Processed prompts: 100%|██████████| 500/500 [00:41<00:00, 12.10it/s, est. speed input: 6195.20 "
+        "toks/s, output: 3098.41 toks/s]\n```\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value) for c in cf.claims] == [("input_throughput", 6195.2), ("throughput", 3098.41)]
+
+
+def test_a_plural_s_in_a_header_is_no_seconds(tmp_path):
+    """Breaker: "GPU(s)", "Node(s)", "Prompt token(s)", "Request(s)" headers are counts; "Time (s)"
+    stays seconds; a "GPU(s)" column of small numbers is how many GPUs, no machine."""
+    cf = _drafted(
+        "| Model | GPU(s) | Request(s) | Time (s) | tok/s |\n|---|---|---|---|---|\n"
+        "| Llama 3.1 405B FP8 | 8 | 32 | 18.4 | 1,520 |\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("duration", 18.4, "s"),
+        ("decode_tps", 1520.0, "tok/s"),
+    ]
+    assert _cond(cf, cf.claims[1])["other"]["gpus"] == 8 and "hardware" not in _cond(cf, cf.claims[1])

@@ -53,6 +53,7 @@ from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
 from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
+from . import schema
 from .draftcommand import command_lines, plain_run, serving_batch
 from .draftcontext import fill, header_settings
 from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
@@ -429,6 +430,9 @@ class _Drafter(Tables, Sentences):
         settle_stat_columns(self.out.entries, self.out.groups)  # a "std" column of the latency's
         settle_phases(self.post.line, self.out.entries)  # exllama's "-- Measuring prompt speed"
         self.bound_sets()
+        for fields in [g.fields for g in self.out.groups] + [e.fields for e in self.out.entries]:
+            if isinstance(fields.get("conditions"), dict):
+                _within_schema(fields["conditions"])
         return self.out
 
     def serving_batches(self) -> None:
@@ -853,6 +857,26 @@ _CARD_LINE = re.compile(r"^\s*[^\W\d_][^:=\[\]|]{0,40}?[:：]\s+\S")
 
 #: AMD's Strix Halo by any of its names: the platform, the chip, its graphics (a count before none)
 _APU = re.compile(r"AMD (?:Strix Halo|Ryzen AI Max\+? \d{3}|Radeon 80[46]0S)", re.IGNORECASE)
+#: the lower bound of each whole-number condition the claims schema bounds (``schema.Conditions``:
+#: ``concurrency``, ``run_index`` >= 1)
+_LOWEST = {
+    name: bound.ge
+    for name, info in schema.Conditions.model_fields.items()
+    for bound in info.metadata
+    if getattr(bound, "ge", None) is not None
+}
+
+
+def _within_schema(conditions: dict) -> None:
+    """Drop from ``conditions`` (changed in place) a number below what the schema allows (``_LOWEST``:
+    a llama-batched-bench row "| 512 | 128 | 0 |" read as concurrency 0): a value the post states
+    in no unit the file can hold, left unstated rather than written into a file that will not load."""
+    for name, lowest in _LOWEST.items():
+        value = conditions.get(name)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value < lowest:
+            del conditions[name]
+
+
 #: a comparison column's label naming a build: a commit, a build number, a branch or a side of the
 #: change ("t/s master", "t/s 3069e316", "t/s b5635", "t/s PR")
 _BUILD_LABEL = re.compile(

@@ -56,7 +56,7 @@ from .draftprose import Number, bound_of, family, numbers
 from .draftsides import Sides
 from .draftwords import NOT_A_PROMPT, count
 from .post import Block
-from .toollines import label_metric, label_unit
+from .toollines import PLURAL, label_metric, label_unit
 from .units import UnitError, factor
 
 #: row labels under which a size is a measured one ("Peak memory", "Memory used", "KV cache size"),
@@ -303,6 +303,8 @@ def _header_unit(header: str) -> str | None:
     timed = re.search(
         r"[(（]\s*(?:[^()（）]*[,;，]\s*)?(seconds?|secs?|s|ms|minutes?|min)\s*[)）]\s*$", header, re.I
     )
+    if timed and timed.group(1) == "s" and PLURAL.search(header[: timed.start()].rstrip()):
+        timed = None  # "GPU(s)", "Prompt token(s)", "Request(s)": a plural, no seconds
     if timed:  # "512 tokens (generation, seconds)": the time the tokens took, not a count of tokens
         word = timed.group(1).lower()
         return "ms" if word == "ms" else "min" if word.startswith("min") else "s"
@@ -329,8 +331,9 @@ def _header_unit(header: str) -> str | None:
         return "t/s"  # "TG/s", "PP/s": llama-bench's tests (prompt processing, generation) as rates
     if re.fullmatch(r"\W*(?:ppl|perplexity)\b.*", header, re.IGNORECASE):
         return "PPL"
-    if re.search(r"(?:\(|\s)(?:sec|seconds|s)\)?$", header.strip(), re.IGNORECASE):
-        return "s"  # "Time (s)", "T_PP s" (llama-sweep-bench's time columns)
+    last = re.search(r"(?:\(|\s)(?:sec|seconds|s)\)?$", header.strip(), re.IGNORECASE)
+    if last and not (header.strip().endswith("(s)") and PLURAL.search(header.strip()[:-3])):
+        return "s"  # "Time (s)", "T_PP s" (llama-sweep-bench's time columns); not "GPU(s)"
     return None
 
 
@@ -1317,6 +1320,8 @@ class Tables(Sides):
                 if path == "backend" and isinstance(value, str):
                     # "CUDA 12 llama.cpp", "ROCm 6.4.1": the backend by its name alone
                     value = next((m.value for m in mentions(value) if m.path == "backend"), value)
+                elif path == "hardware" and isinstance(value, str) and re.fullmatch(r"\s*\d{1,2}\s*", value):
+                    path, value = "other.gpus", int(value)  # "| GPU(s) | 8 |": how many, no machine
                 elif path == "hardware" and isinstance(value, str):
                     # "RTX 4090" -> "NVIDIA GeForce RTX 4090"; "CPU only (no GPU)" -> "CPU only"
                     value = hardware_of(value) or without_remark(value)

@@ -471,7 +471,11 @@ def _code_blocks(lines: list[tuple[int, str]], info: str) -> list[Block]:
         # a table a program logs line by line ("llama_memory_breakdown_print: | - Host | 2580 = ...",
         # llama-server's "0.06.895.980 I slot print_timing: id  1 | task 0 | ...") is log output,
         # read line by line (``toollines``)
-        logged = all(_LOGGED.match(t) for _, t in run)
+        # (a line with no "|" among them, "INFO 05-02 10:11:12 [loader.py:458] Loading weights took
+        # 3.21 seconds" over tqdm bars, is no table's row either)
+        logged = all(_LOGGED.match(t) or "|" not in t for _, t in run) and any(
+            _LOGGED.match(t) for _, t in run
+        )
         table = drawn_rows(run) if not logged and not any(_looks_command(t) for _, t in run) else None
         plain = not logged and not _labelled_list(run)
         if table is None and plain and not any(_looks_code(t) for _, t in run):

@@ -217,7 +217,7 @@ _PER_WHOM = re.compile(
 
 #: nouns a tool writes with "(s)" glued for its plural ("Socket(s)", "Core(s) per socket", "NUMA
 #: node(s)", "eval count: 41 token(s)"): things counted, so the "(s)" is no unit of seconds
-_PLURAL = re.compile(
+PLURAL = re.compile(
     r"(?i)\b(?:socket|core|thread|token|node|gpu|cpu|device|run|request|item|layer|model|file|user|"
     r"prompt|sequence|slot|die|cluster|step|iteration|sample|batch|card)$"
 )
@@ -228,7 +228,7 @@ def label_unit(label: str) -> str | None:
     as a word of two or more characters (``Prompt tok/s``, ``Decode TPS``), or a rate of tokens in
     words (``_RATE_WORDS``: ``每秒生成的令牌数`` -> tok/s); None if none."""
     for m in re.finditer(r"[(\[（]\s*([^()\[\]（）]{1,20}?)\s*[)\]）]", label):
-        if m.group(1) == "s" and _PLURAL.search(label[: m.start()]):
+        if m.group(1) == "s" and PLURAL.search(label[: m.start()]):
             continue  # lscpu's "Socket(s)", "Thread(s) per core", "token(s)": a plural, no seconds
         u = unit_of(m.group(1)) or unit_of(_PER_WHOM.sub("", m.group(1)))
         if u is not None:
@@ -256,8 +256,8 @@ def _key_unit(key: str) -> str | None:
     low = key.lower()
     paren = re.search(r"\(([a-z/]{1,8})\)$", low)
     if paren is not None:  # "latency(ms)", "gpu_peak_mem(gb)", "build_time(s)"
-        if paren.group(1) == "s" and _PLURAL.search(low[: paren.start()]):
-            return None  # "Socket(s)": a plural (``_PLURAL``)
+        if paren.group(1) == "s" and PLURAL.search(low[: paren.start()]):
+            return None  # "Socket(s)": a plural (``PLURAL``)
         return unit_of(paren.group(1)) or unit_of(paren.group(1).upper()) or _KEY_UNITS.get(paren.group(1))
     if re.search(r"(?:^|[_.])(?:tok(?:ens)?_(?:per_)?s(?:ec(?:ond)?)?|per_second|t_s)(?:$|[_.])", low):
         return "tok/s"
