@@ -509,6 +509,8 @@ def test_a_try_column_is_the_run_index(tmp_path):
         ("4× Pi 5 16GB cluster: 15.1 tok/s.", "4x Raspberry Pi 5"),
         ("A Pi 4 manages 1.1 tok/s.", "Raspberry Pi 4"),
         ("Pi 3.14 tok/s is a joke.", None),  # control: no board
+        # h268: a word of what kind of units between the count and the board
+        ("It runs on four CPU-only Raspberry Pi 5 boards at 15.1 tok/s.", "4x Raspberry Pi 5"),
     ],
 )
 def test_raspberry_pi_boards(tmp_path, text, hardware):

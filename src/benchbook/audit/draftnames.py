@@ -43,7 +43,10 @@ _HARDWARE = re.compile(
     # a count of the devices: "2x", "4×", "three P40s", "two 3090s", "dual 4090", "a pair of 3090s",
     # "quad P40" ("1x4090": one, no count)
     r"(?:(?P<count>[1-8])\s?[x×]\s*|(?P<wcount>two|three|four|five|six|seven|eight|dual|twin|quad"
-    r"|(?<=\ba\s)pair\s+of)\s+)?(?:"
+    r"|(?<=\ba\s)pair\s+of)\s+"
+    # a word saying what kind of units they are between ("four CPU-only Raspberry Pi 5 boards",
+    # "two used 3090s"): still the count of the devices named
+    r"(?:(?:used|old|new|stock|identical|cheap|refurbished|second-hand|modded|CPU-only)\s+)?)?(?:"
     # Quadro cards by their names ("Quadro P6000", "Quadro RTX 8000"): workstation parts, no GeForce
     r"(?:NVIDIA\s+)?Quadro\s(?P<quadro>(?:RTX\s)?[A-Z]{0,2}\d{3,4})(?![\w-])|"
     rf"{_NV}(?P<rtx>RTX|GTX)\s?(?P<rtxn>(?:PRO\s)?A?\d{{3,4}})(?:\s?(?P<rtxs>Ti|SUPER|Super)\b)?"
