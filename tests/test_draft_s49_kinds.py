@@ -620,3 +620,53 @@ def test_a_plural_s_in_a_header_is_no_seconds(tmp_path):
         ("decode_tps", 1520.0, "tok/s"),
     ]
     assert _cond(cf, cf.claims[1])["other"]["gpus"] == 8 and "hardware" not in _cond(cf, cf.claims[1])
+
+
+def test_breaker_siblings_of_the_new_kinds(tmp_path):
+    """Breaker: a "Runtime" column of wall times is results, no engine; count columns beside an
+    acceptance column stay counts, never rates; "Q4_K_M / Q5_K_M / Q8_0" label pieces are quants;
+    an Orange Pi is no Raspberry Pi."""
+    cf = _drafted(
+        "| Config | Runtime | tok/s |\n|---|---|---|\n| baseline | 42.5s | 48.2 |\n| spec | 28.1s | 72.9 |\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, _cond(cf, c).get("engine")) for c in cf.claims] == [
+        ("duration", 42.5, None),
+        ("duration", 28.1, None),
+        ("decode_tps", 48.2, None),
+        ("decode_tps", 72.9, None),
+    ]
+    cf = _drafted(
+        "- Baseline: 30.7 tok/s median\n\n| n-max | Drafted | Accepted | Acceptance |\n|---|---|---|---|\n"
+        "| 2 | 1024 | 655 | 0.64 |\n| 3 | 1500 | 700 | 0.47 |\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value) for c in cf.claims] == [
+        ("decode_tps", 30.7),
+        ("acceptance_rate", 0.64),
+        ("acceptance_rate", 0.47),
+    ]
+    cf = _drafted(
+        "| Setting | RTX 4090 |\n|---|---|\n| Q4_K_M / Q5_K_M / Q8_0 decode | 151.2 / 132.8 / 104.9 tok/s |\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c).get("quant")) for c in cf.claims] == [
+        (151.2, "Q4_K_M"),
+        (132.8, "Q5_K_M"),
+        (104.9, "Q8_0"),
+    ]
+    cf = _drafted("Orange Pi 5 Plus (RK3588) running Qwen2.5-1.5B Q4_0: 9.8 tok/s.\n", tmp_path)
+    assert [_cond(cf, c).get("hardware") for c in cf.claims] == [None]
+
+
+@pytest.mark.parametrize(
+    ("path", "model"),
+    [
+        ("/home/alex/ggml-model-q4_0.gguf", "ggml-model"),  # the user's folder names no model
+        ("models/ggml-model-q4_0.gguf", "ggml-model"),
+        ("~/ggml-model-f16.gguf", "ggml-model"),
+        ("./models/llama-7b/ggml-model-q4_0.gguf", "llama-7b"),
+    ],
+)
+def test_a_ggml_model_file_takes_only_a_model_folders_name(path, model):
+    assert model_and_quant(path)[0] == model

@@ -243,15 +243,23 @@ def _underscored(quant: str) -> str:
     return "_".join(g for g in m.groups() if g)
 
 
+#: folders that hold models without naming one
+_NO_MODEL_FOLDER = frozenset(
+    {"models", "model", "gguf", "ggufs", "tmp", "data", "downloads", "mnt", "home", "root"}
+)
+
+
 def _model_folder(path: str) -> str | None:
     """The model a folder names, for the file name llama.cpp's conversion scripts wrote into it
     ("models/llama-7b/ggml-model-q4_0.gguf" -> "llama-7b"); a folder named by a size alone under a
     model's folder joins it ("open-llama/7B-v2" -> "open-llama-7B-v2"); None where the path has no
     folder."""
-    parts = [p for p in re.split(r"[/\\]", path)[:-1] if p not in ("", ".", "..")]
+    parts = [p for p in re.split(r"[/\\]", path)[:-1] if p not in ("", ".", "..", "~")]
     if not parts:
         return None
     last = parts[-1]
+    if len(parts) > 1 and parts[-2].lower() in ("home", "users") or last.lower() in _NO_MODEL_FOLDER:
+        return None  # "/home/alex/ggml-model-q4_0.gguf": the user's folder; "models/": no model's
     if re.match(r"(?i)\d+(?:\.\d+)?[BM]\b", last) and len(parts) > 1 and parts[-2].lower() != "models":
         return f"{parts[-2]}-{last}"
     return last

@@ -88,7 +88,7 @@ _HARDWARE = re.compile(
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{3}X?)\b"
     r"|(?P<spark>DGX Spark|Strix Halo)"
     # a Raspberry Pi by its generation ("Raspberry Pi 5", "4× Pi 5 16GB", "a Pi 4")
-    r"|(?:Raspberry\s+)?Pi\s?(?P<pi>[345])(?![\w.])"
+    r"|(?:Raspberry\s+)?(?<!Orange\s)(?<!Banana\s)(?<!Rock\s)(?<!Nano\s)Pi\s?(?P<pi>[345])(?![\w.])"
     # NVIDIA's embedded modules ("Jetson Thor", "Jetson AGX Orin 64GB", "Jetson Orin Nano", "IGX Orin"):
     # the memory names the module's SKU
     r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?)"

@@ -423,17 +423,27 @@ def _cell_unit(cell: str) -> str | None:
     return pieces[0][0].unit if pieces else None
 
 
+def _piece_setting(word: str) -> dict:
+    """The setting one listed word names by its shape: "C4" (``cell_conditions``), a quant
+    ("Q5_K_M", ``_CELL_KINDS``); {} for another word."""
+    said = cell_conditions(word)
+    if not said and _CELL_KINDS[0][1].fullmatch(word.strip("*_`")):
+        said = {"quant": word.strip("*_`")}
+    return said
+
+
 def listed_settings(texts: list[str], count: int) -> list[dict] | None:
     """The settings one of ``texts`` (a row's labels, a header) lists in ``count`` pieces between
-    slashes, each piece naming one by its shape (``draftcontext.cell_conditions``: "C2 / C4 / C8
-    decode" -> concurrency 2, 4, 8), the same setting in each; None where none lists them."""
+    slashes, each piece naming one by its shape (``_piece_setting``: "C2 / C4 / C8 decode" ->
+    concurrency 2, 4, 8; "Q4_K_M / Q8_0" -> quant), the same setting in each; None where none lists
+    them."""
     for text in texts:
         parts = _PIECES.split(text.strip().strip("*_`").strip())
         if len(parts) != count:
             continue
         # the last piece may carry the label's own words ("C8 decode, greedy"): its first word lists
         said = [
-            cell_conditions(p) or cell_conditions(p.split(maxsplit=1)[0]) if p.split() else {} for p in parts
+            _piece_setting(p.split(maxsplit=1)[0]) or cell_conditions(p) if p.split() else {} for p in parts
         ]
         if all(said) and len({tuple(sorted(d)) for d in said}) == 1:
             return said
@@ -705,13 +715,27 @@ _KV_DTYPE = re.compile(
 )
 
 
+#: a cell that is a measured time: "42.5s", "3m 12s", "1:02:03", "850 ms"
+_MEASURED_CELL = re.compile(
+    r"(?i)~?\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds|min|mins|minutes|h|hours?)"
+    r"|\d+\s?(?:h|m|min)\s?\d+(?:\.\d+)?\s?(?:m|min|s|sec)|\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?"
+)
+
+
 def _label_cells(key: str, cells: list[str]) -> bool:
     """Whether a column under the known label ``key`` (``LABELS``) holds that label's values: a KV
     cache column its data types ("| KV cache | FP8 |"), not sizes ("| KV cache | 4.5 GB |": a result);
-    any other label's column, always."""
-    if LABELS[key][1] != "kv":
-        return True
-    return all(_KV_DTYPE.fullmatch(c) for c in cells)
+    a named column ("Runtime") not when every cell is a time (``_MEASURED_CELL``: "42.5s"); any other
+    label's column, always."""
+    if LABELS[key][1] == "kv":
+        return all(_KV_DTYPE.fullmatch(c) for c in cells)
+    if (
+        LABELS[key][1] == "str"
+        and cells
+        and all(_MEASURED_CELL.fullmatch(c.strip().strip("*_`")) for c in cells)
+    ):
+        return False  # "| Runtime | 42.5s |", "| Engine | 3m 12s |": times a run took, results
+    return True
 
 
 def _decoding_label(cell: str) -> str | None:
@@ -834,6 +858,8 @@ _BATCHED_LABELS = {
 }
 
 
+#: a header naming counts ("Drafted", "Accepted", "Output tokens", "Requests", "n_drafted")
+_COUNT_HEADER = re.compile(r"(?i)\b(?:drafted|accepted|tokens?|counts?|requests?|reqs|runs?|n_\w+)\b")
 #: a column of acceptance rates or lengths ("Acceptance", "Accept rate", "accept len", "α")
 _ACCEPT_HEADER = re.compile(r"(?i)\baccept|^\W*α\W*$|接受率|採択率")
 
@@ -1071,6 +1097,7 @@ class Tables(Sides):
                     j > 0
                     and j not in test_columns
                     and j not in stating
+                    and not _COUNT_HEADER.search(h)  # "| Drafted | Accepted |": counts, no rates
                     and label_key(h) not in LABELS
                     and not _SETTING_HEADER.search(h)
                     and cells
