@@ -647,7 +647,8 @@ def test_breaker_siblings_of_the_new_kinds(tmp_path):
         ("acceptance_rate", 0.47),
     ]
     cf = _drafted(
-        "| Setting | RTX 4090 |\n|---|---|\n| Q4_K_M / Q5_K_M / Q8_0 decode | 151.2 / 132.8 / 104.9 tok/s |\n",
+        "| Setting | RTX 4090 |\n|---|---|\n"
+        "| Q4_K_M / Q5_K_M / Q8_0 decode | 151.2 / 132.8 / 104.9 tok/s |\n",
         tmp_path,
     )
     assert [(c.value, _cond(cf, c).get("quant")) for c in cf.claims] == [
