@@ -391,6 +391,12 @@ def test_a_label_listing_settings_names_each_piece_of_a_cell(tmp_path):
         ("I suspect that with active cooling at 2.4 GHz, this engine could break 20 tok/s?", []),
         ("Can anyone hit 20+ tok/s with active cooling?", []),
         ("Why can it only reach 5 tok/s?", [("decode_tps", 5.0)]),
+        # breaker: questions that report what the author measured
+        (
+            "Anyone else seeing generation drop from 40 tok/s to 12 tok/s?",
+            [("decode_tps", 40.0), ("decode_tps", 12.0)],
+        ),
+        ("Could it be that the 7900 XTX is only doing 45 tok/s because of ROCm 6.1?", [("decode_tps", 45.0)]),
         ("It could reach 20 tok/s.", [("decode_tps", 20.0)]),
     ],
 )
