@@ -677,3 +677,15 @@ def test_breaker_siblings_of_the_new_kinds(tmp_path):
 )
 def test_a_ggml_model_file_takes_only_a_model_folders_name(path, model):
     assert model_and_quant(path)[0] == model
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # breaker: a setup that did not run, listed the same way, declares nothing
+        "My other box is an RTX 3060 12GB, Ubuntu 22.04, llama.cpp b4500, CUDA 12.2, but I didn't test it.",
+        "Things I tried that did not help: flash attention on, mmap off, ubatch 1024, 8 threads.",
+    ],
+)
+def test_a_listed_setup_that_did_not_run_declares_nothing(line):
+    assert settings_sentences(line) == []

@@ -752,6 +752,14 @@ def declaration(text: str) -> bool:
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'*])|(?<=[。！？])")
 
 
+#: words saying a listed setup is not what ran ("my other box", "but I didn't test on it", "things I
+#: tried that did not help")
+_NOT_RUN = re.compile(
+    r"(?i)\b(?:didn't|did not|haven't|have not|never|untested|not tested"
+    r"|other\s+(?:box|machine|rig|pc|system)|tried that|didn't help|no help)\b"
+)
+
+
 def settings_sentences(text: str) -> list[str]:
     """The sentences of a prose line that list the setup without a label (``declaration`` reads
     labelled ones): four or more parts between commas or semicolons, at least half of them naming
@@ -768,6 +776,8 @@ def settings_sentences(text: str) -> list[str]:
             continue
         if any(family(n.unit) in ("rate", "time", "ratio", "multiple") for n in numbers(sentence)):
             continue
+        if _NOT_RUN.search(sentence) or _NOT_USED.search(sentence):
+            continue  # "My other box is an RTX 3060, … but I didn't test on it": no setup of the runs
         said = [stated([(0, p)], "text") + _features(p) for p in parts]
         values: dict[str, set] = {}
         for path, value in (x for got in said for x in got):
