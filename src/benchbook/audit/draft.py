@@ -856,7 +856,7 @@ _CARD_LINE = re.compile(r"^\s*[^\W\d_][^:=\[\]|]{0,40}?[:：]\s+\S")
 
 
 #: AMD's Strix Halo by any of its names: the platform, the chip, its graphics (a count before none)
-_APU = re.compile(r"AMD (?:Strix Halo|Ryzen AI Max\+? \d{3}|Radeon 80[46]0S)", re.IGNORECASE)
+_APU = re.compile(r"AMD (?:Strix Halo|Ryzen AI Max\+? \d{3}|Radeon 80[456]0S)", re.IGNORECASE)
 #: the lower bound of each whole-number condition the claims schema bounds (``schema.Conditions``:
 #: ``concurrency``, ``run_index`` >= 1)
 _LOWEST = {
