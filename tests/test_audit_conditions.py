@@ -171,3 +171,17 @@ def test_a_comparison_of_the_machine_condition_it_names_is_comparable(tmp_path):
     assert comp["unnamed"] == ["builds: b11434 vs b4000"]
     assert comp["plus-quant"] == ["builds: b11434 vs b4000"]
     assert {got[k].consistency for k in ("named", "unnamed", "gpus")} == {"consistent"}
+
+
+def test_names_differing_only_in_letter_case_are_one_condition(tmp_path):
+    # session 49's new user: "qwen2.5-7B-instruct vs qwen2.5-7b-instruct, quant Q8_0 vs q8_0" made a
+    # comparison of two contexts "not comparable"; one model and one quant spelled two ways are one
+    v = _kv_claims(
+        tmp_path,
+        "{model: qwen2.5-7B-instruct, quant: Q8_0, ctx: 8192}",
+        "{model: qwen2.5-7b-instruct, quant: q8_0, ctx: 16384}",
+    )
+    assert [q for q in v.qualifiers if q.check == "conditions"] == []
+    # control: two models differing in more than case still confound the context change
+    v = _kv_claims(tmp_path, "{model: qwen2.5-7b, ctx: 8192}", "{model: qwen2.5-14b, ctx: 16384}")
+    assert [q.kind for q in v.qualifiers if q.check == "conditions"] == ["not comparable"]

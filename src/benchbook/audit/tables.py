@@ -461,6 +461,15 @@ class Under:
         )
 
 
+def same_value(a: object, b: object) -> bool:
+    """Whether two stated condition values are one: equal, or names that differ only in letter case
+    ("Qwen2.5-7B-Instruct" and "qwen2.5-7b-instruct", "Q8_0" and "q8_0": one model, one quant as two
+    posts or a post and its logs spell them)."""
+    if isinstance(a, str) and isinstance(b, str):
+        return a.casefold() == b.casefold()
+    return a == b
+
+
 def _merge(parts: list[_Facts]) -> _Facts:
     """The ``_Facts`` of a statement from those of the items it cites, in citation order: a key stated
     with two values (``==``) differs; the nearest method is the cited items' nearest, one citation
@@ -474,7 +483,7 @@ def _merge(parts: list[_Facts]) -> _Facts:
         for k, v in p.one.items():
             if k not in one:
                 one[k] = v
-            elif one[k] != v:
+            elif not same_value(one[k], v):
                 differ.add(k)
         if p.method is not None and (method is None or p.method[0] + 1 < method[0]):
             method = (p.method[0] + 1, p.method[1])

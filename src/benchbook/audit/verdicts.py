@@ -53,6 +53,7 @@ from .tables import (
     comparison_table,
     host_of,
     method_class,
+    same_value,
 )
 from .toolgap import METHODS, GapContext
 from .unsaid import unsaid
@@ -676,7 +677,7 @@ def condition_diff(
         if name in sa.varies or name in sb.varies:
             continue
         va, vb = sa.fields.get(name), sb.fields.get(name)
-        if va is not None and vb is not None and va != vb:
+        if va is not None and vb is not None and not same_value(va, vb):
             text = f"{name} {va} ({a}) vs {vb} ({b})"
             group = next((g for g in CONDITION_GROUPS if name in g), None)
             if group is not None and group in group_at:
