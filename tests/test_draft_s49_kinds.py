@@ -689,3 +689,18 @@ def test_a_ggml_model_file_takes_only_a_model_folders_name(path, model):
 )
 def test_a_listed_setup_that_did_not_run_declares_nothing(line):
     assert settings_sentences(line) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # the new user's post and h228: a power draw in watts is a claim, never dropped as a name
+        ("Edit: the card pulled ~410W under vLLM.", [("power", 410.0, "W")]),
+        ("Power consumed: 260W", [("power", 260.0, "W")]),
+        # control: the W7900 is a card
+        ("Two W7900 cards ran at 30 tok/s.", [("decode_tps", 30.0, "tok/s")]),
+    ],
+)
+def test_a_power_draw_in_watts(tmp_path, text, want):
+    cf = _drafted(text, tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == want

@@ -61,6 +61,9 @@ UNITS: dict[str, str] = {
     "GiB/s": "GiB/s",
     "TB/s": "TB/s",
     "TFLOPS": "TFLOPS",
+    # a machine's power draw ("~410W under vLLM", "260 W"); "W" after a number only (the W7900 is a card)
+    "W": "W",
+    "watts": "W",
     "bytes": "B",  # llama.cpp's old main: "mem per token = 43387780 bytes"
     "req/s": "req/s",
     "req/sec": "req/s",
@@ -196,7 +199,7 @@ _RATE_SPELLED = (
     r"(?:s|secs?|seconds?|segundos?|seconde|sekunde|secondo)(?![A-Za-z])|t\s+/\s+s(?![A-Za-z])"
 )
 _UNIT_ALT = "|".join(
-    re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("x", "s", "h", "tok", "min")
+    re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("x", "s", "h", "tok", "min", "W")
 )
 #: a number format written between a number and TFLOPS ("59.4 FP16/BF16 TFLOPS"): part of the unit
 _PRECISION = r"(?:FP|BF|INT|TF)\d+(?:/(?:FP|BF|INT|TF)\d+)*"
@@ -212,7 +215,7 @@ _NUM = r"[+\-−]?(?:(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d
 _PER_DEVICE = r"(?:cards?|gpus?|devices?)\b"
 _UNIT = (
     rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/(?!{_PER_DEVICE})[A-Za-z])|"
-    r"x(?![a-z\d])|s(?![a-z\d/])|h(?![a-z\d/])|tok(?![a-z\d/])|min(?![a-z\d/]))"
+    r"x(?![a-z\d])|s(?![a-z\d/])|h(?![a-z\d/])|tok(?![a-z\d/])|min(?![a-z\d/])|(?-i:W)(?![A-Za-z\d/]))"
 )
 #: a hyphen joining a number to a time word it qualifies ("15-minute engine rebuilds", "a 2-hour
 #: run", "30-second warm-up"): the number in that unit; a range ("15-20 minutes") keeps its hyphen
@@ -1175,6 +1178,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("bandwidth", r".", "memory_bandwidth"),
     ("compute", r"matmul|gemm|mamf|measured|achiev|get", "matmul_tflops"),
     ("compute", r".", "peak_tflops"),
+    ("power", r".", "power"),
     ("requests", r".", "request_throughput"),
 ]
 _FAMILY = {
@@ -1203,12 +1207,13 @@ _FAMILY = {
     "TB/s": "bandwidth",
     "TFLOPS": "compute",
     "req/s": "requests",
+    "W": "power",
 }
 
 
 def family(unit: str | None) -> str | None:
-    """rate | time | size | ratio | multiple | tokens | layers | bandwidth | compute | requests of a
-    drafted unit; None if unplaced."""
+    """rate | time | size | ratio | multiple | tokens | layers | bandwidth | compute | requests | power
+    of a drafted unit; None if unplaced."""
     return _FAMILY.get(unit or "")
 
 
