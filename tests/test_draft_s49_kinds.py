@@ -697,8 +697,10 @@ def test_a_listed_setup_that_did_not_run_declares_nothing(line):
         # the new user's post and h228: a power draw in watts is a claim, never dropped as a name
         ("Edit: the card pulled ~410W under vLLM.", [("power", 410.0, "W")]),
         ("Power consumed: 260W", [("power", 260.0, "W")]),
-        # control: the W7900 is a card
+        # controls: the W7900 is a card; a power the card is set to is no draw
         ("Two W7900 cards ran at 30 tok/s.", [("decode_tps", 30.0, "tok/s")]),
+        ("A 450 W power limit gave 40 tok/s.", [("decode_tps", 40.0, "tok/s")]),
+        ("Still pulling 52.8 tok/s at 250W.", [("decode_tps", 52.8, "tok/s")]),
     ],
 )
 def test_a_power_draw_in_watts(tmp_path, text, want):

@@ -310,6 +310,9 @@ _USED_WORDS = re.compile(
     r"\b(?:us(?:e|ed|es|ing)|took|takes|consum\w*|need\w*|requir\w*|peak\w*|alloc\w*)\b|占用|使用", re.I
 )
 _CLAUSE_END = re.compile(r"[.;!?。](?:\s|$)")
+#: words after a power saying it is the card's setting, not its measured draw ("450 W power limit",
+#: "250W cap", "300 W TDP", "PL")
+_POWER_SETTING = re.compile(r"(?i)\s*(?:power\s+)?(?:limit\w*|cap\w*|tdp|pl)\b")
 #: a machine's part owning a size: "each GPU has 32GB", "the card comes with 24 GB", "a box with 128GB"
 _HAS_BEFORE = re.compile(
     r"(?i)\b(?:gpus?|cards?|devices?|each|boards?|machines?|systems?|box|nodes?)\s+"
@@ -451,6 +454,13 @@ class Sentences(Sides):
             if hypothetical(sentence):
                 # "Could it break 20 tok/s?", "Has anyone gotten over 30 t/s on a P40?": a hope or a
                 # request, no measurement: listed
+                self.out.unplaced.append((line, n.text, sentence[:300]))
+                continue
+            if family(n.unit) == "power" and (
+                re.search(r"(?:\bat|@)\s*~?$", scanned[max(0, n.start - 8) : n.start])
+                or _POWER_SETTING.match(scanned, n.end)
+            ):
+                # "Still pulling +65% at 250W", "a 450 W power limit": the card's setting, no draw
                 self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
             if n.unit is None and any(a <= n.start < b for a, b in spans):
