@@ -63,6 +63,7 @@ from .draftwords import (
     spec_summary,
 )
 from .post import Block, Post
+from .toollines import stat_name
 
 #: conditions a scope may state (flat paths as ``Conditions`` has them); others are not carried
 CARRIED = frozenset(
@@ -971,9 +972,8 @@ def header_settings(header: str) -> dict[str, object]:
     several."""
     stat = _HEADER_STAT.search(header)
     if stat is not None:  # "Mean TTFT (ms)", "TTFT p50 (10 req)": the statistic, and the rest
-        word = stat.group(1).lower()
         rest = header_settings(header[: stat.start()] + header[stat.end() :])
-        return {**rest, "other.stat": {"avg": "mean", "average": "mean"}.get(word, word)}
+        return {**rest, "other.stat": stat_name(stat.group(1))}
     side = _BEFORE_AFTER.search(header)
     if side is not None:
         # "prompt tok/s pre" beside "prompt tok/s post": the build before or after the change the

@@ -711,7 +711,6 @@ PROGRESS = re.compile(r"\d{1,3}%\s*\|[^|\n]{0,200}\|\s*\d+/\d+\s*(?:\[[\d:<?]*(?
 #: 20 tok/s?", "Would 2x be possible?", "Has anyone gotten 30 t/s?", "Is it possible to reach …?")
 _HYPOTHETICAL = re.compile(
     r"(?i)^\W*(?:(?:could|would|can|will|might|should)\s+(?:it|this|that|we|you|i|they|one|the\s+\w+)\b"
-    r"(?!\s+be\s+that\b)"
     # asking others for a number they reached ("Has anyone gotten over 30 t/s?", "Can anyone hit 20+?");
     # "Anyone else seeing 40 -> 12 tok/s?" reports one
     r"|(?:does|did|has|have|can|could|will)\s+(?:anyone|anybody|someone|somebody)\s+(?:\w+\s+){0,2}?"

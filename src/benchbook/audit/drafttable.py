@@ -56,7 +56,7 @@ from .draftprose import Number, bound_of, family, numbers
 from .draftsides import Sides
 from .draftwords import NOT_A_PROMPT, count
 from .post import Block
-from .toollines import PLURAL, label_metric, label_unit
+from .toollines import PLURAL, label_metric, label_unit, stat_name
 from .units import UnitError, factor
 
 #: row labels under which a size is a measured one ("Peak memory", "Memory used", "KV cache size"),
@@ -427,7 +427,7 @@ def _piece_setting(word: str) -> dict:
     """The setting one listed word names by its shape: "C4" (``cell_conditions``), a quant
     ("Q5_K_M", ``_CELL_KINDS``); {} for another word."""
     said = cell_conditions(word)
-    if not said and _CELL_KINDS[0][1].fullmatch(word.strip("*_`")):
+    if not said and dict(_CELL_KINDS)["quant"].fullmatch(word.strip("*_`")):
         said = {"quant": word.strip("*_`")}
     return said
 
@@ -487,8 +487,7 @@ def cell_pieces(cell: str, header: str, unit: str | None) -> list[tuple[Number, 
             else:
                 extra = {"run_index": k + 1}
         elif _PIECE_STAT.fullmatch(word):
-            stat = word.lower()
-            extra = {"other": {"stat": {"avg": "mean", "average": "mean"}.get(stat, stat)}}
+            extra = {"other": {"stat": stat_name(word)}}
         elif len(engines := engines_in(word)) == 1 and re.fullmatch(r"[\w.\- ]+", word):
             extra = {"engine": engines.pop()}
         else:

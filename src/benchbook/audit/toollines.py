@@ -329,12 +329,16 @@ def label_metric(label: str, unit: str) -> str | None:
     return metric_of(unit, low)
 
 
+def stat_name(word: str) -> str:
+    """A statistic's word as a claims file writes it (``other.stat``): "avg"/"average" -> "mean",
+    the others lower case ("Median" -> "median", "P99" -> "p99")."""
+    word = word.lower()
+    return {"avg": "mean", "average": "mean"}.get(word, word)
+
+
 def _stat(label: str) -> dict:
     m = _STAT.match(label)
-    if not m:
-        return {}
-    word = m.group(1).lower()
-    return {"other": {"stat": {"avg": "mean", "average": "mean"}.get(word, word)}}
+    return {"other": {"stat": stat_name(m.group(1))}} if m else {}
 
 
 #: a timing line's time -> its metric (``load time`` and ``total time`` state no tokens per second):
