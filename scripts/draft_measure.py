@@ -155,7 +155,7 @@ def _number_key(c: schema.Claim) -> tuple | None:
     count's k and n where it states counts and no value."""
     if c.value is None and c.range is None:
         return ("counts", c.counts.k, c.counts.n) if c.counts is not None else None
-    unit = _UNIT_SAME.get(c.unit or "", c.unit)
+    unit = _same_unit(c.unit)
     nums = (c.value,) if c.value is not None else tuple(c.range or ())
     decimals = (c.decimals,) if c.value is not None else tuple(c.range_decimals or (c.decimals, c.decimals))
     spread = round(c.spread, 9) if c.spread is not None else None
@@ -165,8 +165,14 @@ def _number_key(c: schema.Claim) -> tuple | None:
 def _statement_unit(s: schema.Statement) -> str:
     """A statement's unit as compared: rate spellings one unit (``_UNIT_SAME``, as for numbers), x
     where none is written."""
-    unit = s.unit or "x"
-    return _UNIT_SAME.get(unit, unit)
+    return _same_unit(s.unit or "x")
+
+
+def _same_unit(unit: str | None) -> str | None:
+    """A unit as compared: a rate's spellings in any case ("TPS", "Tok/s") one unit, ``_UNIT_SAME``."""
+    if unit is None:
+        return None
+    return _UNIT_SAME.get(unit, _UNIT_SAME.get(unit.lower(), unit))
 
 
 def _norm(v):

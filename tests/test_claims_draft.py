@@ -371,6 +371,7 @@ def test_pasted_llama_bench_output_goes_through_the_ingest_readers(tmp_path):
     got = [(c.metric, c.value, c.decimals, c.spread, c.method, c.source_line) for c in cf.claims]
     assert got == [
         ("prefill_tps", 119.51, 2, 8.82, "llama-bench pp16", 5),
+        ("model_size", 92.1, 2, None, None, 5),  # the size column, once for the model's rows
         ("decode_tps", 75.39, 2, 0.89, "llama-bench tg8", 6),
     ]
     # the quantisation llama-bench writes after the model is the quant (SOURCES.md's convention)

@@ -341,14 +341,17 @@ def test_sweep_bench_time_columns_are_duration_claims(tmp_path):
 
 
 def test_llama_bench_rows_have_no_time_claims(tmp_path):
-    """Control: llama-bench's table states rates only: no duration claim."""
+    """Control: llama-bench's table states rates and the model's size only: no duration claim."""
     table = (
         "| model | size | params | backend | ngl | test | t/s |\n"
         "| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
         "| qwen3moe 30B.A3B Q4_K - Medium | 16.47 GiB | 30.53 B | CUDA | 99 | tg128 | 151.42 ± 0.51 |\n"
     )
     cf = _drafted(table, tmp_path)
-    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("decode_tps", 151.42, "t/s")]
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("decode_tps", 151.42, "t/s"),
+        ("model_size", 16.47, "GiB"),
+    ]
 
 
 def test_a_fraction_beside_an_acceptance_word_is_an_acceptance_rate(tmp_path):

@@ -455,9 +455,10 @@ def test_llama_bench_output_names_its_engine(tmp_path):
         "| mistral3 14B Q8_0 | 23.33 GiB | 23.57 B | ROCm | 99 | tg128 | 30.66 ± 0.13 |\n"
     )
     cf = _drafted(f"Latest numbers:\n\n{table}", tmp_path)
-    assert [_cond(cf, c).get("engine") for c in cf.claims] == ["llama.cpp"]
+    # the rate and the size column's model_size
+    assert [_cond(cf, c).get("engine") for c in cf.claims] == ["llama.cpp", "llama.cpp"]
     cf = _drafted(f"Ollama 0.5.7 on the same box:\n\n{table}", tmp_path)
-    assert [_cond(cf, c).get("engine") for c in cf.claims] == ["Ollama"]
+    assert [_cond(cf, c).get("engine") for c in cf.claims] == ["Ollama", "Ollama"]
 
 
 def test_a_prompt_column_header_with_a_remark(tmp_path):
@@ -536,7 +537,9 @@ def test_a_comparison_tables_speedup_cells_are_ratio_statements(tmp_path):
         tmp_path,
     )
     claims = {c.id: c for c in cf.claims}
-    got = [(c.value, _cond(cf, c).get("backend"), (_cond(cf, c).get("other") or {})) for c in cf.claims]
+    rates = [c for c in cf.claims if c.metric != "model_size"]  # and the size column's 9.78 GiB, once
+    assert [c.value for c in cf.claims if c.metric == "model_size"] == [9.78]
+    got = [(c.value, _cond(cf, c).get("backend"), (_cond(cf, c).get("other") or {})) for c in rates]
     assert got == [
         (631.03, "CPU", {"threads": 16}),
         (1066.42, None, {"threads": 16, "compare": "CPU+GPU"}),

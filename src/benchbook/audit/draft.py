@@ -56,7 +56,7 @@ from ..ingest.settings import flash_attn_word
 from . import schema
 from .draftcommand import command_lines, plain_run, serving_batch
 from .draftcontext import fill, header_settings
-from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
+from .draftcore import Drafted, Entry, Num, machine_float, merged, plain_value, set_path, source_fields
 from .draftheadlines import headline_statements
 from .draftmetric import settle_phases, settle_rates, settle_sizes, settle_stat_columns, settle_times
 from .draftnames import CLAUSE_ONLY, cpu_names, header_decoding, mentions, model_cell
@@ -123,6 +123,7 @@ class _Drafter(Tables, Sentences):
             if q:
                 size = {"Small": "S", "Medium": "M", "Large": "L"}.get(q.group(2) or "", q.group(2) or "")
                 cond["quant"] = q.group(1) + (f"_{size}" if size else "")
+        of_file = dict(cond)  # the model and setup, before the row's test settings: its size's
         compare = rec.get("compare") or {}
         if compare.get("label"):
             # compare-llama-bench's (or a hand-made) "t/s <label>" columns: what tells them apart
@@ -163,6 +164,7 @@ class _Drafter(Tables, Sentences):
         )
         if compare.get("labels") and compare.get("speedup_stated") is not None:
             self.compared_row(line, text, compare, cid)
+        self.bench_size(text, of_file, line)
         extra = rec.get("uninterpreted") or {}
         for column in ("T_PP s", "T_TG s"):  # llama-sweep-bench's time of the row's test: a claim too
             if extra.get(column) is not None:
@@ -174,6 +176,22 @@ class _Drafter(Tables, Sentences):
                     "conditions": dict(cond),
                 }
                 self.add_claim({**timed, **source_fields(line, text)}, f"duration-{test}-l{line}")
+
+    def bench_size(self, text: str, cond: dict, line: int) -> None:
+        """The size column of a llama-bench row (``text``: "| llama 1B Q4_K - Medium | 636.18 MiB |
+        1.10 B | …"): the model file's size, a ``model_size`` claim in the unit llama-bench prints
+        (``llama-bench.cpp`` writes MiB under 1 GiB, else GiB), once per model and size of the post
+        (every row of one model repeats it); ``cond``: the model and the post's setup, before the
+        row's test settings."""
+        m = re.search(r"\|\s*(?P<v>\d+(?:\.\d+)?)\s*(?P<u>[KMG]iB|[KMG]B)\s*\|", text)
+        if m is None:
+            return
+        key = (str(cond.get("model")), str(cond.get("quant")), m.group("v"), m.group("u"))
+        if key in self.bench_sizes:
+            return
+        self.bench_sizes.add(key)
+        fields = {"metric": "model_size", "value": Num(m.group("v")), "unit": m.group("u"), "conditions": dict(cond)}
+        self.add_claim({**fields, **source_fields(line, text)}, f"model-size-l{line}")
 
     def captioned(self, pieces: list[tuple[int, str]]) -> list[Result]:
         """The bare ``label: N`` results of prose lines under a caption naming their rate unit
@@ -205,7 +223,7 @@ class _Drafter(Tables, Sentences):
             # restates the claims it checks: it cites the first, no second claim
             return self.by_number[(round(x, 9), r.unit)]
         fields: dict = {"metric": r.metric, "value": Num(r.value), "unit": r.unit}
-        if len(r.value.replace(".", "").lstrip("0")) >= 15:
+        if machine_float(r.value):
             fields["decimals"] = None
         if r.spread is not None:
             fields["spread"] = Num(r.spread)

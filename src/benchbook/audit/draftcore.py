@@ -441,11 +441,14 @@ _REPR_DECIMALS = 17
 
 
 def machine_float(text: str) -> bool:
-    """Whether ``text`` is a number a program printed at full precision (more decimals than a claims
-    file counts, ``schema.Claim.decimals``: 15; Python's repr of a double), stated as an exact value:
-    ``decimals: null`` (the hand files' convention for machine floats)."""
+    """Whether ``text`` is a number a program printed at full precision: a fraction of 15 or more
+    significant digits (Python's repr of a double has up to 17: "19.689866304397583",
+    "0.04074668884277344"; no one rounds to that), stated as an exact value: ``decimals: null``
+    (the hand files' convention for machine floats; the schema counts at most 15 decimals)."""
     m = _PLAIN_NUMBER.fullmatch(text)
-    return m is not None and 15 < len(m.group(2) or "") <= _REPR_DECIMALS
+    if m is None or not m.group(2) or len(m.group(2)) > _REPR_DECIMALS:
+        return False
+    return len((m.group(1) + m.group(2)).lstrip("0")) >= 15
 
 
 def plain_value(text: str | None) -> float | None:
@@ -536,6 +539,8 @@ class DraftCore:
         self.by_value: dict[tuple[str, str | None], list[str]] = {}
         #: (value as a number, unit) -> the first claim stating it (a test line restating it cites it)
         self.by_number: dict[tuple[float, str | None], str] = {}
+        #: (model, quant, size, unit) of the llama-bench size cells drafted (``bench_size``: once each)
+        self.bench_sizes: set[tuple[str, str, str, str]] = set()
         self.pending_log: str | None = None
         self.log_metrics: set[str] = set()
         self.claims: dict[str, Entry] = {}

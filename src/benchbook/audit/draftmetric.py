@@ -251,14 +251,46 @@ _EXLLAMA_SECTION = re.compile(r"^\s*--\s+(?P<words>.*)$")
 _EXLLAMA_PROMPT = re.compile(r"\bprompt speed\b|\bfirst pass\b", re.IGNORECASE)
 
 
+#: a line labelling the result lines under it as the prompt's pass ("Prefill:", "Prompt
+#: processing", "**PP:**"): a label alone, no number
+_PREFILL_LABEL = re.compile(
+    r"\s*(?:[#>*_-]+\s*)?(?:prefill|pre-fill|prompt(?:\s+(?:processing|eval\w*|speed|phase))?|pp)"
+    r"\s*[*_]*\s*[:：]?\s*[*_]*\s*",
+    re.IGNORECASE,
+)
+#: a result line of a list of them, its label before a ":" ("Length   256:     113.75 tokens/s")
+_RECORD_LINE = re.compile(r"\s*(?:[-*+•]\s+)?[^\W\d][^:]{0,30}:\s*[\d.]")
+
+
+def _under_prefill_label(line_of: Callable[[int], str], line: int) -> bool:
+    """Whether result line ``line`` is one of a run of ``label: value`` lines (``_RECORD_LINE``)
+    right under a line labelling them all as the prompt's pass (``_PREFILL_LABEL``), and its own
+    label names no phase ("Length 256: 113.75 tokens/s" under "Prefill:")."""
+    own = line_of(line)
+    if _RECORD_LINE.match(own) is None or _DECODE_PHASE.search(own.split(":", 1)[0]):
+        return False
+    for k in range(line - 1, max(0, line - 40), -1):
+        above = line_of(k)
+        if _PREFILL_LABEL.fullmatch(above):
+            return True
+        if _RECORD_LINE.match(above) is None:
+            return False
+    return False
+
+
 def settle_phases(line_of: Callable[[int], str], entries: list[Entry]) -> None:
     """A rate on an exllama "** " result line (``_EXLLAMA_SECTION``) under a section line naming the
     prompt's pass ("-- Measuring prompt speed...", "-- Inference, first pass.") is ``prefill_tps``
-    whatever its own label ("** Speed: 1423.20 tokens/second"); ``line_of``: a line of the post by
-    its number (``Post.line``); in place."""
+    whatever its own label ("** Speed: 1423.20 tokens/second"); so is one of a list of result lines
+    under a label line naming that pass (``_under_prefill_label``: exllamav3's perf.py prints
+    "Prefill:" over "Length 256: 113.75 tokens/s"); ``line_of``: a line of the post by its number
+    (``Post.line``); in place."""
     for e in entries:
         line = e.fields.get("source_line")
         if e.kind != "claim" or e.group is not None or e.fields.get("metric") != "decode_tps":
+            continue
+        if isinstance(line, int) and _under_prefill_label(line_of, line):
+            e.fields["metric"] = "prefill_tps"
             continue
         if not isinstance(line, int) or not line_of(line).startswith("**"):
             continue

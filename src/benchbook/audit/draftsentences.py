@@ -61,7 +61,9 @@ RATE_LINE = re.compile(
     # 119.64 tokens/second", text-generation-webui's "Output generated in 8.11 seconds (24.65
     # tokens/s, 200 tokens, context 15, seed 1964973376)"
     r"\bgenerated\s+in\s+[\d.]+\s*(?:s|sec|secs|seconds)\b.{0,60}?[\d.]+\s*"
-    r"(?:t/s|tok/s|tokens/s(?:ec(?:ond)?)?|tokens per second)",
+    r"(?:t/s|tok/s|tokens/s(?:ec(?:ond)?)?|tokens per second)|"
+    # a script's own timing line: "Generation time: 19.69s for 1128 tokens, speed: 57.29 tokens/s"
+    r"[\d.]+\s*(?:s|sec|secs|seconds)\s+for\s+\d+\s+tokens\b.{0,40}?[\d.]+\s*(?:t/s|tok/s|tokens/s)",
     re.I,
 )
 #: a command line written in a sentence, not in backticks ("with llama-server -m x.gguf -ngl 99 -fa
@@ -416,6 +418,12 @@ class Sentences(Sides):
             for (at, _), (_, before) in zip(starts[1:], pieces, strict=False)
             if text.startswith("|", at) and before.rstrip().endswith("|")
         ]
+        # lines of a record list, each opening with its label ("Context 256: S=1 17.43 tokens/s"
+        # under "Context 0: S=1 17.33 tokens/s"): each line is its own sentence, what one names is
+        # not the next line's number's
+        records = [at for at, _ in starts[1:] if _LABEL_LINE.match(text, at)]
+        if records and _LABEL_LINE.match(text, 0):
+            rows += records
         if rows:
             bounds = Bounds(sorted(set(bounds) | set(rows)))
         named = mentions(scanned)  # not the inline commands blanked out of it (``inline_commands``)

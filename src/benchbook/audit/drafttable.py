@@ -72,7 +72,8 @@ _PAREN = re.compile(r"[(\[].*")
 #: OOM", "OOM (n/a)", "failed", "crash", "timeout", "not supported")
 _NO_RESULT = r"n/?a|none|null|oom|x|fail(?:ed)?|error|crash(?:ed)?|time\s?out|not\s+supported|unsupported"
 _EMPTY = re.compile(
-    rf"^\s*(?:|[-—–?]+|\(?(?:{_NO_RESULT})\)?(?:[\s,/:;-]+\(?(?:{_NO_RESULT})\)?)*)\s*$", re.IGNORECASE
+    # a footnote's mark after it ("OOM*", "N/A†") leaves it a cell of no result
+    rf"^\s*(?:|[-—–?]+|\(?(?:{_NO_RESULT})\)?(?:[\s,/:;-]+\(?(?:{_NO_RESULT})\)?)*)[*†‡¹²³]*\s*$", re.IGNORECASE
 )
 
 
@@ -254,7 +255,28 @@ def _scenario(cell: str) -> bool:
 
 
 #: a table header naming a setting as a flag does: words joined by "-" or "_" ("draft-p-min", "n_ctx")
+#: a column of the power each row's card was set to ("Power limit", "PL (W)", "TDP"): settings
+_POWER_HEADER = re.compile(r"(?i)[\s*_`]*(?:power[ _-]?(?:limit|cap)|pl|tdp)(?:\s*\(w\))?[\s*_`]*")
 _SETTING_HEADER = re.compile(r"^\s*-{0,2}[A-Za-z]+(?:[-_][A-Za-z]+)+\s*$")
+
+
+def _plain_cell(found: list[Number]) -> object:
+    """The number a table cell writes with no unit, as a value to compare ("41.5" -> 41.5, a range
+    "40-55*" -> (40.0, 55.0)); None for a cell stating a unit or no number."""
+    if not found or found[0].unit is not None:
+        return None
+    n = found[0]
+    if n.range is not None:
+        low, high = plain_value(n.low), plain_value(n.high)
+        return None if low is None or high is None else (low, high)
+    return plain_value(n.text)
+
+
+def _setting_header(header: str) -> bool:
+    """Whether a column's header is a setting's name written as a flag ("draft-p-min", "n_ctx"):
+    ``_SETTING_HEADER``, but not an engine's name so written ("mlx-lm", "llama-cpp-python": a column
+    of that engine's results)."""
+    return _SETTING_HEADER.search(header) is not None and not engines_in(header)
 
 
 def _key(header: str) -> str:
@@ -763,8 +785,11 @@ def _names_row(label: str) -> bool:
     tokens (prompt processing, seconds)")."""
     if re.fullmatch(r"\W*[~≈]?\d[\d.,]*\s*[^\s\d(]*\W*", label):
         return False  # "12 tok/s", "41.5": a value
-    if re.match(r"\W*\d", label) and not re.search(r"\(.*[^\W\d_].*\)", label):
-        return False  # "16K ctx": a setting, no metric named in words
+    if re.match(r"\W*\d", label) and not any(
+        re.search(r"[^\W\d_]", p) and _names_metric(p) for p in re.findall(r"\(([^()]*)\)", label)
+    ):
+        # "16K ctx", "230 W (ours)": a setting, its remark names no metric in words
+        return False
     memory = re.fullmatch(r"\W*(?:vram|memory|ram|显存|内存)(?:\s+\w+)?\W*", label, re.IGNORECASE)
     return _names_metric(label) or memory is not None
 
@@ -1048,6 +1073,7 @@ class Tables(Sides):
             if (
                 sent
                 or j in test_columns
+                or _POWER_HEADER.fullmatch(h)  # "| Power limit |" over "230 W": each row's setting
                 or (key in LABELS and not counted and not measured and _label_cells(key, cells))
                 or j == 0
                 and not head_unit
@@ -1088,17 +1114,14 @@ class Tables(Sides):
                 cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
                 # a run that failed ("N/A OOM") is a result of the column too, no label
                 failed = [r[j] for r in body if j < len(r) and r[j].strip() and _EMPTY.match(r[j])]
-                plain = [
-                    plain_value(ns[0].text) if ns and ns[0].unit is None else None
-                    for ns in map(numbers, cells)
-                ]
+                plain = [_plain_cell(ns) for ns in map(numbers, cells)]
                 if (
                     j > 0
                     and j not in test_columns
                     and j not in stating
                     and not _COUNT_HEADER.search(h)  # "| Drafted | Accepted |": counts, no rates
                     and label_key(h) not in LABELS
-                    and not _SETTING_HEADER.search(h)
+                    and not _setting_header(h)
                     and cells
                     and len(cells) + len(failed) >= 2
                     and None not in plain
@@ -1143,7 +1166,7 @@ class Tables(Sides):
                 # numbers, all different, lie within the stated rates' range widened threefold
                 alike = (
                     label_key(h) not in LABELS
-                    and not _SETTING_HEADER.search(h)
+                    and not _setting_header(h)
                     and not _RELATING_HEADER.search(h)
                     and len(set(given)) == len(given) >= 2
                     and low > 0

@@ -541,6 +541,8 @@ def _pairs(n: int, text: str) -> list[Result]:
     pairs = _SPACED_PAIR if trt else _PAIR
     for p in pairs.finditer(text):
         key = p.group("k")
+        if len(key) == 1:
+            continue  # "S=1", "B=4": a variable's letter (exllama's perf prints S, the sequences), no unit
         words = re.sub(r"[_.\-]+", " ", key)
         unit = _key_unit(key)
         if unit is None and re.search(r"accept", key, re.IGNORECASE) and float(p.group("v")) <= 1:

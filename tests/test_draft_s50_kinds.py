@@ -1,0 +1,197 @@
+"""Kinds of input the held-out sets h273–h292 showed the drafter misreading (issue 29, session 50),
+each fixed as a kind with controls: a list of ``label: value`` record lines run together into one
+sentence; a one-letter ``key=value`` read as seconds (exllamav3's "S=1"); a label line naming the
+prompt's pass over the record lines under it ("Prefill:"); a row label stating a setting with a
+remark ("230 W (ours)") taken for a metric's name; a column of power limits; llama-bench's size
+column."""
+
+from __future__ import annotations
+
+from benchbook.audit.drafttable import _names_row
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+#: exllamav3's eval/perf.py output: its prefill list under "Prefill:", its decode list under
+#: "Generation" with S=1 (one sequence) on each line
+_PERF = """```
+Prefill:
+Length      256:     113.75 tokens/s
+Length      512:     165.63 tokens/s
+
+Generation
+Context       0: S=1      17.33 tokens/s
+Context     256: S=1      17.43 tokens/s
+```
+"""
+
+
+def test_perf_lists_read_by_their_label_lines(tmp_path):
+    """The lines under "Prefill:" are prefill rates; those under "Generation" decode rates; "S=1"
+    (the sequences) is no 1 s duration."""
+    cf = _drafted(_PERF, tmp_path)
+    got = sorted((c.metric, c.value, c.unit) for c in cf.claims)
+    assert got == [
+        ("decode_tps", 17.33, "tok/s"),
+        ("decode_tps", 17.43, "tok/s"),
+        ("prefill_tps", 113.75, "tok/s"),
+        ("prefill_tps", 165.63, "tok/s"),
+    ]
+
+
+def test_prefill_label_in_prose_reaches_every_line_of_its_list(tmp_path):
+    """In prose too the label line names the pass of every line under it, not only the first."""
+    cf = _drafted("Prefill:\nLength 256: 113.75 tokens/s\nLength 512: 165.63 tokens/s\n", tmp_path)
+    assert sorted((c.metric, c.value) for c in cf.claims) == [("prefill_tps", 113.75), ("prefill_tps", 165.63)]
+
+
+def test_prefill_label_does_not_override_a_lines_own_phase(tmp_path):
+    """Control: a line naming its own phase keeps it; a list with no label line stays decode."""
+    cf = _drafted("Prefill:\nLength 256: 113.75 tokens/s\nGeneration 256: 17.4 tokens/s\n", tmp_path)
+    assert {c.value: c.metric for c in cf.claims} == {113.75: "prefill_tps", 17.4: "decode_tps"}
+    cf = _drafted("Results:\nLength 256: 113.75 tokens/s\nLength 512: 165.63 tokens/s\n", tmp_path)
+    assert {c.metric for c in cf.claims} == {"decode_tps"}
+
+
+def test_record_lines_are_sentences_of_their_own(tmp_path):
+    """Each "Context N: … R tokens/s" line of a paragraph is its own sentence: its context is its
+    own, not the next line's (they ran together when a "S=1" stood between label and value)."""
+    text = "Context 1000: S=1 17.33 tokens/s\nContext 2000: S=1 17.43 tokens/s\nContext 3000: S=1 17.11 tokens/s\n"
+    cf = _drafted(text, tmp_path)
+    got = {c.value: (_cond(cf, c).get("ctx"), c.quote) for c in cf.claims}
+    assert got == {
+        17.33: (1000, "Context 1000: S=1 17.33 tokens/s"),
+        17.43: (2000, "Context 2000: S=1 17.43 tokens/s"),
+        17.11: (3000, "Context 3000: S=1 17.11 tokens/s"),
+    }
+
+
+def test_one_letter_key_is_no_unit_but_a_time_key_is(tmp_path):
+    """Control: "ttft=0.30s tok/s=78.4" in a code block still gives a TTFT and a rate."""
+    cf = _drafted("```\nB=4 S=1 ttft=0.30s tok/s=78.4\n```\n", tmp_path)
+    assert sorted((c.metric, c.value, c.unit) for c in cf.claims) == [
+        ("decode_tps", 78.4, "tok/s"),
+        ("ttft", 0.3, "s"),
+    ]
+
+
+def test_row_label_with_a_remark_is_a_setting_not_a_metric():
+    """"230 W (ours)" is the row's setting with a remark; "3200 tokens (prompt processing,
+    seconds)" names its metric in the parentheses."""
+    assert _names_row("230 W (ours)") is False
+    assert _names_row("16K ctx") is False
+    assert _names_row("3200 tokens (prompt processing, seconds)") is True
+    assert _names_row("Avg tok/s") is True
+
+
+def test_power_limit_column_is_each_rows_setting(tmp_path):
+    """A "Power limit" column's watts are each row's setting (``other.power_limit``), no power
+    claims, and the table is not read as transposed."""
+    text = (
+        "| Power limit | decode t/s | Prefill t/s |\n|---|--:|--:|\n"
+        "| 230 W (ours) | 36.74 | 749 |\n| 250 W (yours) | 47.15 | 949 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {(c.metric, c.value, c.unit, _cond(cf, c)["other"]["power_limit"]) for c in cf.claims}
+    assert got == {
+        ("decode_tps", 36.74, "t/s", "230 W (ours)"),
+        ("decode_tps", 47.15, "t/s", "250 W (yours)"),
+        ("prefill_tps", 749.0, "t/s", "230 W (ours)"),
+        ("prefill_tps", 949.0, "t/s", "250 W (yours)"),
+    }
+
+
+_BENCH = """| model                          |       size |     params | backend    | threads |            test |                  t/s |
+| ------------------------------ | ---------: | ---------: | ---------- | ------: | --------------: | -------------------: |
+| llama 1B Q4_K - Medium         | 636.18 MiB |     1.10 B | Metal,BLAS |      16 |           pp512 |      5587.84 ± 12.06 |
+| llama 1B Q4_K - Medium         | 636.18 MiB |     1.10 B | Metal,BLAS |      16 |           tg128 |        242.56 ± 3.63 |
+| llama 3B Q4_K - Medium         |   1.87 GiB |     3.21 B | Metal,BLAS |      16 |           pp512 |      2142.59 ± 15.24 |
+| llama 3B Q4_K - Medium         |   1.87 GiB |     3.21 B | Metal,BLAS |      16 |           tg128 |        141.10 ± 0.52 |
+
+build: e9fd8dc (7825)
+"""
+
+
+def test_llama_bench_size_column_is_one_claim_per_model(tmp_path):
+    """The size column is the model file's size: one ``model_size`` claim per model (each row of a
+    model repeats it), in the unit printed, with the row's model and quant, on its first row."""
+    cf = _drafted(_BENCH, tmp_path)
+    sizes = [(c.value, c.unit, c.source_line, _cond(cf, c).get("model"), _cond(cf, c).get("quant"))
+             for c in cf.claims if c.metric == "model_size"]
+    assert sizes == [(636.18, "MiB", 3, "llama 1B", "Q4_K_M"), (1.87, "GiB", 5, "llama 3B", "Q4_K_M")]
+    assert sum(c.metric != "model_size" for c in cf.claims) == 4  # the rates, as before
+
+
+def test_a_scripts_time_for_tokens_line_in_code_gives_time_and_rate(tmp_path):
+    """h288: "Generation time: 19.69s for 1128 tokens, speed: 57.29 tokens/s" printed by a script in
+    a code block: the time, the tokens and the rate, each line alone; its full-precision floats exact
+    (``decimals: null``) whichever reader drafts them."""
+    text = (
+        "```\nGeneration time: 19.689866304397583s for 1128 tokens, speed: 57.28835242258957 tokens/s\n"
+        "Generation time: 24.006053924560547s for 1469 tokens, speed: 61.192897617257664 tokens/s\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = sorted((c.metric, c.value, c.decimals, c.source_line) for c in cf.claims if c.metric != "tokens")
+    assert got == [
+        ("decode_tps", 57.28835242258957, None, 2),
+        ("decode_tps", 61.192897617257664, None, 3),
+        ("duration", 19.689866304397583, None, 2),
+        ("duration", 24.006053924560547, None, 3),
+    ]
+    assert {_cond(cf, c).get("tokens_generated") for c in cf.claims if c.metric == "duration"} == {1128, 1469}
+
+
+def test_machine_float_is_fifteen_significant_digits_of_a_fraction():
+    """A double printed whole has 15 to 17 significant digits; fewer is a rounding someone chose."""
+    from benchbook.audit.draftcore import machine_float
+
+    assert machine_float("19.689866304397583") and machine_float("0.04074668884277344")
+    assert machine_float("104.77625703811646")
+    assert not machine_float("19.6898663043") and not machine_float("123456789012345678")
+    assert not machine_float("57.28")
+
+
+def test_an_engine_named_like_a_flag_heads_its_results(tmp_path):
+    """h289: "| Model | MetalRT | uzu | mlx-lm | llama.cpp |" under a heading naming the unit:
+    "mlx-lm" is an engine's column of rates, not a setting's ("draft-p-min")."""
+    text = (
+        "## Decode Speed (tok/s)\n\n| Model | MetalRT | mlx-lm | llama.cpp |\n|---|---|---|---|\n"
+        "| Qwen3-0.6B | 658 | 552 | 295 |\n| Qwen3-4B | 186 | 170 | 87 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {(c.value, _cond(cf, c).get("engine")) for c in cf.claims}
+    assert (552.0, "MLX") in got and (170.0, "MLX") in got and len(got) == 6
+    control = "## Decode Speed (tok/s)\n\n| Model | draft-p-min | tg |\n|---|---|---|\n| A | 0.5 | 41.5 |\n| B | 0.8 | 52.5 |\n"
+    cf = _drafted(control, tmp_path)
+    assert sorted(c.value for c in cf.claims) == [41.5, 52.5]
+
+
+def test_ranges_in_a_table_of_no_unit_under_a_heading_naming_it(tmp_path):
+    """h290: "| Hardware | 7B | 13B |" over "130-150 | 85-105" under a heading naming tps: each cell
+    a range of rates; a footnote's mark ("40-55*", "OOM*") neither hides a column nor is a value."""
+    text = (
+        "## Single-Stream tps by Model Size\n\n| Hardware | 7B | 30B | 120B |\n|---|---|---|---|\n"
+        "| RTX 5090 (32GB) | 130-150 | 40-55* | OOM* |\n| DGX Spark (128GB) | 105-125 | 50-65 | 20-28 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = sorted((tuple(c.range), c.unit) for c in cf.claims)
+    assert got == [
+        ((20.0, 28.0), "tok/s"),
+        ((40.0, 55.0), "tok/s"),
+        ((50.0, 65.0), "tok/s"),
+        ((105.0, 125.0), "tok/s"),
+        ((130.0, 150.0), "tok/s"),
+    ]
+
+
+def test_the_measure_takes_a_rates_spellings_in_any_case():
+    """draft_measure compares "TPS" with "tok/s" as one unit, as it does "tps"; not "ms" with "s"."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "draft_measure.py"
+    spec = importlib.util.spec_from_file_location("draft_measure", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod._same_unit("TPS") == mod._same_unit("tok/s") == mod._same_unit("Tokens/s") == "t/s"
+    assert mod._same_unit("ms") == "ms" and mod._same_unit("QPS") == "req/s" and mod._same_unit(None) is None
