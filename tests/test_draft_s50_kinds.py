@@ -195,3 +195,36 @@ def test_the_measure_takes_a_rates_spellings_in_any_case():
     spec.loader.exec_module(mod)
     assert mod._same_unit("TPS") == mod._same_unit("tok/s") == mod._same_unit("Tokens/s") == "t/s"
     assert mod._same_unit("ms") == "ms" and mod._same_unit("QPS") == "req/s" and mod._same_unit(None) is None
+
+
+_SERVING = """```
+python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3 --speculative-num-steps 5
+```
+
+```
+python3 -m sglang.bench_serving --backend sglang --dataset-name sharegpt --num-prompts 500
+```
+
+```
+Benchmark duration (s):                  260.11
+Output token throughput (tok/s):         349.88
+```
+"""
+
+
+def test_a_serving_clients_results_are_the_servers_model(tmp_path):
+    """h287: "sglang.bench_serving" after the server's launch line names no model: its results are
+    the launched server's (model, engine, drafting), with the client's own settings besides."""
+    cf = _drafted(_SERVING, tmp_path)
+    rate = next(c for c in cf.claims if c.value == 349.88)
+    cond = _cond(cf, rate)
+    assert cond["model"] == "Llama-3.1-8B-Instruct" and cond["engine"] == "SGLang"
+    assert cond["decoding"] == "speculative" and cond["other"]["num_prompts"] == "500"
+
+
+def test_a_client_naming_its_model_keeps_its_own(tmp_path):
+    """Control: a client line naming a model (``--model``) states its own, not the server's."""
+    text = _SERVING.replace("--num-prompts 500", "--model Qwen/Qwen3-8B --num-prompts 500")
+    cf = _drafted(text, tmp_path)
+    rate = next(c for c in cf.claims if c.value == 349.88)
+    assert _cond(cf, rate)["model"] == "Qwen3-8B"

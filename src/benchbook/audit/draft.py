@@ -350,7 +350,13 @@ class _Drafter(Tables, Sentences):
             commands = command_lines(block.lines)
             in_command = {n for c in commands for n in range(c.line, c.last + 1)}
             for c in commands:
-                self.command = c.conditions
+                server = self.command if self.command_tool and not _CLIENT.search(self.command_tool) else None
+                if _CLIENT.search(c.tool) and server and "model" not in c.conditions:
+                    # "python -m sglang.bench_serving --num-prompts 500" after the server's launch
+                    # line: the client measures the server it was pointed at, its model and flags
+                    self.command = {**server, **c.conditions}
+                else:
+                    self.command = c.conditions
                 self.command_tool = c.tool
             if commands and self.open_table:
                 self.command_after_table(commands[0].conditions)
@@ -937,6 +943,11 @@ def apu_name(text: str) -> str | None:
 #: the graphics of each Ryzen AI Max chip (AMD's specifications): what runs a Vulkan or ROCm model
 #: on it, as a post naming only the chip leaves unwritten
 _APU_GPU = {"395": "8060S", "390": "8050S", "385": "8050S", "380": "8040S"}
+
+
+#: a serving benchmark's client (``sglang.bench_serving``, ``vllm bench serve``,
+#: ``benchmark_serving.py``): it names the server's settings only where it repeats them
+_CLIENT = re.compile(r"bench_serving|bench serve|benchmark_serving", re.IGNORECASE)
 
 
 def _caption_unit(text: str) -> str | None:
