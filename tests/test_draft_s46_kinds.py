@@ -23,11 +23,15 @@ from drafting import drafted as _drafted
         ("4.3245438351374705", True),  # 16 decimals: a double's repr
         ("0.97184930859984891", True),  # 17
         ("23355.064453125", False),  # 9 decimals: counted as written
-        ("1.123456789012345", False),  # 15: the most a claims file counts
+        # 15 decimals, 16 significant digits: a double's repr too (session 50: told by the significant
+        # digits, as a tool's result line always was, not by the decimals a claims file counts)
+        ("1.123456789012345", True),
+        ("19.689866304397583", True),  # 17 significant digits, 15 decimals
+        ("1.12345678901", False),  # 12 significant digits: a rounding someone chose
         ("1.123456789012345678", False),  # 18: no double prints so
     ],
 )
-def test_a_machine_float_is_told_by_its_decimals(text, machine):
+def test_a_machine_float_is_told_by_its_digits(text, machine):
     assert machine_float(text) is machine
 
 

@@ -228,3 +228,56 @@ def test_a_client_naming_its_model_keeps_its_own(tmp_path):
     cf = _drafted(text, tmp_path)
     rate = next(c for c in cf.claims if c.value == 349.88)
     assert _cond(cf, rate)["model"] == "Qwen3-8B"
+
+
+def test_a_llama_cpp_change_titled_by_its_backend_names_it(tmp_path):
+    """h293: a pull request titled "vulkan: scalar flash attention" measures Vulkan: its table's rows
+    take the backend; a title naming none gives none, and "CUDA: 12.4" (a version) is no label."""
+    table = "| GPU | fa | tg128 t/s |\n|---|---|---|\n| AMD RX 480 | 0 | 37.8 ± 0.1 |\n| AMD RX 480 | 1 | 26.5 ± 0.1 |\n"
+    cf = _drafted(f"# vulkan: scalar flash attention implementation\n\n{table}", tmp_path)
+    assert {_cond(cf, c).get("backend") for c in cf.claims} == {"Vulkan"}
+    cf = _drafted(f"# scalar flash attention implementation\n\n{table}", tmp_path)
+    assert {_cond(cf, c).get("backend") for c in cf.claims} == {None}
+
+
+def test_a_commit_named_in_prose_is_the_build(tmp_path):
+    """h301: "PR #22673 (commit 4f13cb7) landed MTP …": the build; a hash without the word is none."""
+    cf = _drafted("PR #22673 (commit 4f13cb7) landed MTP in llama.cpp.\n\nDecode: 38.7 tok/s\n", tmp_path)
+    assert [_cond(cf, c).get("build") for c in cf.claims] == ["4f13cb7"]
+    cf = _drafted("The script probe.py at 70a699e4 ran it.\n\nDecode: 38.7 tok/s\n", tmp_path)
+    assert [_cond(cf, c).get("build") for c in cf.claims] == [None]
+
+
+_LABELS = """Qwen3.6 27B, single-stream chat, temperature 0, median of 5 runs:
+
+Strix Halo (Framework Desktop, ROCm 7.0.2):
+- Q4_K_M: 11.7 → 21.2 tok/s (1.81×)
+
+Single RTX 3090 @ 450W (CUDA 12.9):
+- Q4_K_M: 38.7 → 59.5 tok/s (1.54×)
+"""
+
+
+def test_a_label_over_labels_holds_for_all_of_them(tmp_path):
+    """h301: the label line right over another label states what every rig's list shares (one
+    stream, temperature 0); each rig's label its own backend, not the next rig's."""
+    cf = _drafted(_LABELS, tmp_path)
+    got = {c.value: (_cond(cf, c).get("concurrency"), _cond(cf, c).get("sampling"), _cond(cf, c).get("backend"))
+           for c in cf.claims}
+    assert got == {
+        11.7: (1, "temperature 0", "ROCm"),
+        21.2: (1, "temperature 0", "ROCm"),
+        38.7: (1, "temperature 0", "CUDA"),
+        59.5: (1, "temperature 0", "CUDA"),
+    }
+
+
+def test_a_label_over_a_list_holds_only_to_the_next_label(tmp_path):
+    """Control: a label with its own list under it ends at the next label, as before."""
+    text = (
+        "Run A, temperature 0:\n\n- Q4_K_M: 11.7 tok/s\n\n"
+        "Run B, single stream:\n\n- Q4_K_M: 38.7 tok/s\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {c.value: (_cond(cf, c).get("sampling"), _cond(cf, c).get("concurrency")) for c in cf.claims}
+    assert got == {11.7: ("temperature 0", None), 38.7: (None, 1)}

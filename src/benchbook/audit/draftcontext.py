@@ -107,7 +107,10 @@ _BACKEND_WORDS = re.compile(
     r"|\bbackend\s*[:=]\s*(?P<k>cuda|vulkan|metal|rocm|hip|sycl|opencl|cpu)\d*\b"
     r"|\b(?P<c>CPU)[- ]only\b"
     # a backend joined to its version, as a release names its build ("CUDA-12 B6318", "ROCm-6.2")
-    r"|(?<![\w-])(?P<v>CUDA|Vulkan|ROCm|SYCL)-\d+(?:\.\d+)*(?![\w-])",
+    r"|(?<![\w-])(?P<v>CUDA|Vulkan|ROCm|SYCL)-\d+(?:\.\d+)*(?![\w-])"
+    # a llama.cpp change's title opening with its backend ("vulkan: scalar flash attention", "CUDA:
+    # faster FA", "ggml-cuda : …"): the backend it changes and its author measured
+    r"|(?:^|\n)\s*(?:#+\s*)?(?:ggml[-_ ]?)?(?P<t>cuda|vulkan|metal|rocm|hip|sycl|opencl)\s?:(?!\s*\d)",
     re.IGNORECASE,
 )
 _BACKEND_NAMES = {
@@ -126,7 +129,7 @@ _BACKEND_NAMES = {
 
 def _backends(text: str, out: list[tuple[str, object]]) -> None:
     for m in _BACKEND_WORDS.finditer(text):
-        word = m.group("f") or m.group("k") or m.group("c") or m.group("v")
+        word = m.group("f") or m.group("k") or m.group("c") or m.group("v") or m.group("t")
         out.append(("backend", _BACKEND_NAMES[word.lower()]))
 
 
@@ -520,7 +523,7 @@ class Scope:
 
     first: int
     last: int
-    level: int
+    level: float
     head: dict[str, list[object]] = field(default_factory=dict)
     body: dict[str, list[object]] = field(default_factory=dict)
     weak: dict[str, list[object]] = field(default_factory=dict)
@@ -1140,6 +1143,11 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, st
             scope.children.append(line)
 
 
+#: the level of a label over other labels (``Context``): inside a section (1-6), over the labels and
+#: command lines (7) after it
+_OUTER_LABEL = 6.5
+
+
 def _label_of(block: Block) -> tuple[int, str] | None:
     """The line labelling what follows it (a heading without ``#``): a paragraph's first line, of
     one sentence and at most 80 characters, ending with ":" and stating no measurement but some
@@ -1241,10 +1249,15 @@ class Context:
             label = _label_of(block)
             if label is not None:
                 # "200 prompts, 4 concurrent, one RTX 4090:", "base (concurrency = 1):": what the
-                # label states holds for the blocks after it, up to the next label, command or heading
-                while stack[-1].level >= 7:
+                # label states holds for the blocks after it, up to the next label, command or heading;
+                # a label line alone right over another label ("Qwen3.6 27B, single-stream chat,
+                # temperature 0:" over "Strix Halo (ROCm 7.0.2):") holds over all the labels after
+                # it, up to the next such label or heading (``_OUTER_LABEL``)
+                outer = len(block.lines) == 1 and i + 1 < len(blocks) and _label_of(blocks[i + 1]) is not None
+                level = _OUTER_LABEL if outer else 7
+                while stack[-1].level >= level:
                     stack.pop()
-                held = Scope(label[0], label[0], 7, label=True)
+                held = Scope(label[0], label[0], level, label=True)
                 _add(held.head, _label_names(label))
                 stack[-1].children.append(held)
                 stack.append(held)
@@ -1467,11 +1480,7 @@ class Context:
             # a machine's section, a label's, and a command line's where its section has several,
             # each for itself; a section's one command line holds for all of it ("Command used:"
             # below a table), and so does a command line every run shares (``_COMMON``)
-            apart = (
-                child.level == 7
-                and (held > 1 and not child.common or child.label)
-                or "hardware" in child.head
-            )
+            apart = child.level == 7 and held > 1 and not child.common or child.label or "hardware" in child.head
             for path, values in (*child.head.items(), *child.body.items()):
                 if path in _HEADING_ONLY or path in child.local:
                     continue  # a section's decoding is its own: "### With MTP" is one arm of the post
@@ -1554,7 +1563,7 @@ class Context:
         if how == "head":
             if scope.level == 0:
                 return f"line {self.title_line}, the title" if self.title_line else "the title"
-            kind = {7: "label" if scope.label else "command", 8: "caption"}.get(scope.level, "heading")
+            kind = "label" if scope.label else {7: "command", 8: "caption"}.get(scope.level, "heading")
             return f"line {scope.first}, {kind}"
         lines = self.lines_naming(value)
         k = bisect.bisect_left(lines, scope.first)
