@@ -268,6 +268,16 @@ _FAMILY_MODEL = re.compile(
 #: size), "Qwen3-VL 235B", "GLM-4.6V 108B" (a modality or variant letter before the size), "Mistral
 #: Large" (one model; "Mistral Small" is several, a test's control); a weaker name than
 #: ``_MODEL``'s: the post's fuller one replaces it (``draftcontext``'s ``fuller``)
+#: a model of a family no list knows, by its version and size ("Bonsai 2 27B", "Ternary-Bonsai-2-27B",
+#: "Mythos 1.5 8B"): a capitalised name, a version, a size in billions; a word that only counts or
+#: labels ("Run 2 13B", "Table 1 70B") is none
+_UNKNOWN_MODEL = re.compile(
+    r"(?<![\w./:-])(?P<name>(?!(?:Run|Test|Table|Figure|Fig|Step|Part|Round|Top|Prompt|Case|Models?|Rig|"
+    r"Node|Batch|Layers?|Phase|Section|Chapter|Group|Option|Setup|Config|Tier|Level|Day|Week|Version|"
+    r"Only|Just|Over|Under|About|With|And|The|All|Both|Each|Gen|Stage|Pass|Trial|Sample|Item|Page)\b)"
+    r"[A-Z][A-Za-z]{2,}(?:-[A-Z][A-Za-z]+)*[\s-]\d+(?:\.\d+)?[\s-]\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)"
+    r"(?![\w.:/-]*\w)"
+)
 _VERSIONED_MODEL = re.compile(
     r"(?<![\w./:-])(?P<name>(?i:" + MODEL_FAMILIES + r")(?:"
     # the version: glued or after "-" ("Qwen3", "Phi-4", "DeepSeek-R1"), or after a space with a
@@ -419,7 +429,8 @@ def hardware_name(m: re.Match) -> str:
         if g["gen"]:
             name += " " + re.sub(r"\s+", " ", g["gen"])
         if g["mobile"]:  # "GTX 1650 Ti Mobile", "RTX 4060 Laptop GPU": the laptop part is another chip
-            name += " " + g["mobile"]
+            # NVIDIA names a laptop part "… Laptop GPU" ("RTX 5070 Ti Laptop" written short is the same)
+            name += " Laptop GPU" if g["mobile"].lower().startswith("laptop") else " " + g["mobile"]
         if g["edition"]:
             name += " " + re.sub(r"\s+", " ", g["edition"])
     elif g["bare"]:
@@ -542,6 +553,12 @@ def _mentions(text: str) -> tuple[Mention, ...]:
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", f"{m.group('family')} {m.group('size')}"))
     for m in _VERSIONED_MODEL.finditer(text):  # "DeepSeek V3", "Gemma 4 E4B": no size _MODEL reads
+        if not any(a <= m.start() < b or a < m.end() <= b for a, b in spans):
+            if _DRAFT_NAME.search(m.group("name")) or _DRAFT_MARK.match(text, m.end()):
+                continue
+            spans.append((m.start(), m.end()))
+            out.append(Mention(m.start(), "model", m.group("name")))
+    for m in _UNKNOWN_MODEL.finditer(text):  # "Bonsai 2 27B": a family no list knows
         if not any(a <= m.start() < b or a < m.end() <= b for a, b in spans):
             if _DRAFT_NAME.search(m.group("name")) or _DRAFT_MARK.match(text, m.end()):
                 continue
