@@ -859,6 +859,13 @@ def _split_pairs(block: Block, pair: tuple[str, str]) -> Block:
 _LLAMA_TOOL = re.compile(r"(?<![\w-])llama-(?:server|cli|bench|batched-bench|speculative)(?![\w-])", re.I)
 #: a phase's word alone, naming its rate, time or tokens ("Prefill", "Decode", "Time prefill",
 #: "Tokens decode"): a table's row of measurements, no prompt
+#: a header naming a phase's rate, whose unit the field writes tokens per second ("decode",
+#: "Prefill @10K", "tg128", "gen speed"); ``_TIMED``: one naming its time or count instead
+_RATE_PHASE = re.compile(
+    r"(?<![A-Za-z])(?:decode|decoding|prefill|generation|gen|pp\d*|tg\d*|prompt processing|eval rate)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_TIMED = re.compile(r"(?i)\b(?:time|ttft|latency|duration|tokens|count|len(?:gth)?|ms|sec|seconds)\b|\(s\)")
 _PHASE_LABEL = re.compile(
     r"\W*(?:(?:time|tokens?|speed)\s+)?(?:prefill|decode|generation|prompt processing|eval)"
     r"(?:\s+(?:time|tokens?|speed))?\W*",
@@ -1104,6 +1111,12 @@ class Tables(Sides):
             for j, k in enumerate(kinds)
             if k == "value" and not _relating_column(header[j], [r[j] for r in body if j < len(r)])
         ]
+        # a table and post stating no rate unit at all, whose columns a phase's rate heads ("| Power
+        # limit | Narr / code decode | Prefill @10K |" over 36.74, 749): llama.cpp's and every
+        # engine's unit of those, tokens per second, implied (drafted unreviewed like all else)
+        implied = lead_unit is None and not stating and not self.post_rates
+        if implied:
+            lead_unit = "t/s"
         # (a column of acceptance fractions beside them states no unit: "| n-max | Overall | P1 code
         # | … | Acceptance |" over "43.9 … 0.60-0.95" under "43.9 tok/s median")
         if lead_unit is not None and all(_ACCEPT_HEADER.search(header[j]) for j in stating):
@@ -1119,6 +1132,7 @@ class Tables(Sides):
                     j > 0
                     and j not in test_columns
                     and j not in stating
+                    and (not implied or _RATE_PHASE.search(h) is not None and _TIMED.search(h) is None)
                     and not _COUNT_HEADER.search(h)  # "| Drafted | Accepted |": counts, no rates
                     and label_key(h) not in LABELS
                     and not _setting_header(h)
