@@ -281,3 +281,72 @@ def test_a_label_over_a_list_holds_only_to_the_next_label(tmp_path):
     cf = _drafted(text, tmp_path)
     got = {c.value: (_cond(cf, c).get("sampling"), _cond(cf, c).get("concurrency")) for c in cf.claims}
     assert got == {11.7: ("temperature 0", None), 38.7: (None, 1)}
+
+
+def test_a_phase_column_of_a_post_stating_no_rate_unit_is_in_tokens_per_second(tmp_path):
+    """h277: "| Power limit | Narr / code decode | Prefill @10K |" over plain numbers in a post that
+    writes no rate unit anywhere: decode and prefill rates, tok/s implied; a time column beside them
+    ("Prefill time") is no rate, and a column no phase heads ("Cold") stays unplaced."""
+    text = (
+        "| Power limit | Narr / code decode | Prefill @10K | Prefill time | Cold |\n|---|--:|--:|--:|--:|\n"
+        "| 230 W (ours) | 36.74 / 42.42 | 749 | 13.3 | 5.1 |\n| 370 W (ours) | 67.25 / 78.76 | 1143 | 8.7 | 4.9 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = sorted((c.metric, c.value, c.unit) for c in cf.claims)
+    assert got == [
+        ("decode_tps", 36.74, "t/s"),
+        ("decode_tps", 42.42, "t/s"),
+        ("decode_tps", 67.25, "t/s"),
+        ("decode_tps", 78.76, "t/s"),
+        ("prefill_tps", 749.0, "t/s"),
+        ("prefill_tps", 1143.0, "t/s"),
+    ]
+
+
+def test_a_phase_column_under_a_stated_unit_takes_that_unit(tmp_path):
+    """Control: where the paragraph above states the rate unit, the phase columns take it, not t/s."""
+    text = "Rates in tokens/s (43.9 tokens/s median):\n\n| Run | decode |\n|---|--:|\n| A | 36.74 |\n| B | 67.25 |\n"
+    cf = _drafted(text, tmp_path)
+    assert {c.unit for c in cf.claims if c.value in (36.74, 67.25)} == {"tok/s"}  # the paragraph's, not t/s
+
+
+def test_a_spreadsheet_of_phase_rows_reads_its_rates(tmp_path):
+    """p191: a pasted spreadsheet of rows "Prefill", "Decode", "Tokens prefill" over configuration
+    columns, no unit written: the phase rows are rates in tok/s, the token rows counts."""
+    text = (
+        "\tDefault\t--cpu_infer 22\n"
+        "Prefill\t12.31613439\t23.87405887\n"
+        "Decode\t4.384906435\t5.116141499\n"
+        "Tokens prefill\t3046\t3046\n"
+    )
+    cf = _drafted(text, tmp_path)
+    rates = sorted((c.metric, c.value, c.unit) for c in cf.claims if c.unit == "t/s")
+    assert rates == [
+        ("decode_tps", 4.384906435, "t/s"),
+        ("decode_tps", 5.116141499, "t/s"),
+        ("prefill_tps", 12.31613439, "t/s"),
+        ("prefill_tps", 23.87405887, "t/s"),
+    ]
+
+
+def test_rows_naming_a_phase_make_a_table_of_metrics_as_rows(tmp_path):
+    """h259: "| | your 3090 @ 250 W | our 4090 @ 450 W |" over "C1 decode, greedy", "tok/step",
+    "GSM8K" rows: the rows name the metrics; a decode row's plain numbers are rates of the post's
+    unit, "tok/step" (tokens a verify step) no rate, GSM8K's percentages their own."""
+    text = (
+        "Decode ran at 120 tok/s before.\n\n"
+        "| | your 3090 @ 250 W | our 4090 @ 450 W |\n|---|---:|---:|\n"
+        "| C1 decode, greedy | 133 | **135.5** |\n| tok/step | — | 3.28 |\n| GSM8K | 96.5% (n=200) | 98.3% (n=60) |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {c.value: c.unit for c in cf.claims}
+    assert got[133.0] == got[135.5] == "tok/s"
+    assert got[96.5] == got[98.3] == "%"
+    assert got.get(3.28) in (None, "tokens")  # never a rate
+
+
+def test_a_header_writing_tok_per_step_names_no_rate():
+    from benchbook.audit.drafttable import _header_unit
+
+    assert _header_unit("tok/step") == "tokens"
+    assert _header_unit("Speed (tok/s)") == "tok/s"

@@ -260,6 +260,12 @@ _POWER_HEADER = re.compile(r"(?i)[\s*_`]*(?:power[ _-]?(?:limit|cap)|pl|tdp)(?:\
 _SETTING_HEADER = re.compile(r"^\s*-{0,2}[A-Za-z]+(?:[-_][A-Za-z]+)+\s*$")
 
 
+def _column_unit(header: str, cells: list[str]) -> str | None:
+    """The unit a column's header or its first cell states ("tok/s" of "| Decode (tok/s) |" or of
+    "| 41.5 tok/s |"), else None."""
+    return _header_unit(header) or _cell_unit(next(iter(cells), ""))
+
+
 def _plain_cell(found: list[Number]) -> object:
     """The number a table cell writes with no unit, as a value to compare ("41.5" -> 41.5, a range
     "40-55*" -> (40.0, 55.0)); None for a cell stating a unit or no number."""
@@ -331,7 +337,9 @@ def _header_unit(header: str) -> str | None:
         word = timed.group(1).lower()
         return "ms" if word == "ms" else "min" if word.startswith("min") else "s"
     if re.search(
-        r"\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\bmean\s+accepted\s+tokens\b", header, re.IGNORECASE
+        r"\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\bmean\s+accepted\s+tokens\b|\btok(?:ens?)?\s*(?:/|per)\s*step\b",
+        header,
+        re.IGNORECASE,
     ):
         return "tokens"  # "Mean Acceptance Length", "Accept Len": tokens accepted per verify step
     # "Token Generation Speed", "Token throughput": tokens per second, a rate, never a count of tokens
@@ -344,7 +352,9 @@ def _header_unit(header: str) -> str | None:
         return named
     # a unit after a number of the header is that number's, not the column's: "Theoretical max (5.1 GB
     # model)" holds rates of a 5.1 GB model
-    m = re.search(r"(?<![\d.]\s)(?<![\d.])(tok/s|t/s|tokens/s|tps|GiB|GB|MiB|MB|ms|%)", header, re.IGNORECASE)
+    m = re.search(
+        r"(?<![\d.]\s)(?<![\d.])(tok/s|t/s|tokens/s|tps|GiB|GB|MiB|MB|ms|%)(?![A-Za-z])", header, re.IGNORECASE
+    )  # ("tok/step", tokens a step: no rate)
     if m:
         low = m.group(1).lower()  # "Output Tok/s", "Speed (T/S)": the unit as a claims file writes it
         spelled = {"tokens/s": "tok/s", "tps": "tok/s", "gib": "GiB", "gb": "GB", "mib": "MiB", "mb": "MB"}
@@ -791,7 +801,9 @@ def _names_row(label: str) -> bool:
         # "16K ctx", "230 W (ours)": a setting, its remark names no metric in words
         return False
     memory = re.fullmatch(r"\W*(?:vram|memory|ram|显存|内存)(?:\s+\w+)?\W*", label, re.IGNORECASE)
-    return _names_metric(label) or memory is not None
+    # a short label naming a phase's rate with its setting ("C1 decode, greedy", "tg @ 32K")
+    phase = _RATE_PHASE.search(label) is not None and _TIMED.search(label) is None and len(label.split()) <= 5
+    return _names_metric(label) or memory is not None or phase
 
 
 #: a column's header naming a phase's rate and the setting it ran at, no unit ("Gen 72k", "Decode
@@ -1114,12 +1126,27 @@ class Tables(Sides):
         # a table and post stating no rate unit at all, whose columns a phase's rate heads ("| Power
         # limit | Narr / code decode | Prefill @10K |" over 36.74, 749): llama.cpp's and every
         # engine's unit of those, tokens per second, implied (drafted unreviewed like all else)
-        implied = lead_unit is None and not stating and not self.post_rates
+        implied = (
+            lead_unit is None
+            and not self.post_rates
+            and not any(family(_column_unit(header[j], [r[j] for r in body if j < len(r)])) == "rate" for j in stating)
+        )
         if implied:
             lead_unit = "t/s"
         # (a column of acceptance fractions beside them states no unit: "| n-max | Overall | P1 code
         # | … | Acceptance |" over "43.9 … 0.60-0.95" under "43.9 tok/s median")
-        if lead_unit is not None and all(_ACCEPT_HEADER.search(header[j]) for j in stating):
+        # a table whose columns state other metrics' units (a table of metrics as rows: "GSM8K" in %,
+        # "tok/step" in tokens) and no rate: only its columns a phase's rate heads take the rate unit
+        other_units = [
+            j
+            for j in stating
+            if not _ACCEPT_HEADER.search(header[j])
+            and family(_column_unit(header[j], [r[j] for r in body if j < len(r)])) != "rate"
+        ]
+        strict = implied or bool(other_units)
+        if lead_unit is not None and all(
+            _ACCEPT_HEADER.search(header[j]) or (strict and j in other_units) for j in stating
+        ):
             # a table that states no unit, under a paragraph or heading stating a rate: its columns
             # of distinct plain numbers (not the first, not a setting's: a known label, a flag's
             # name "draft-p-min", "n_ctx") are rates in that unit
@@ -1131,8 +1158,8 @@ class Tables(Sides):
                 if (
                     j > 0
                     and j not in test_columns
-                    and j not in stating
-                    and (not implied or _RATE_PHASE.search(h) is not None and _TIMED.search(h) is None)
+                    and (j not in stating or strict and not _column_unit(h, [r[j] for r in body if j < len(r)]))
+                    and (not strict or _RATE_PHASE.search(h) is not None and _TIMED.search(h) is None)
                     and not _COUNT_HEADER.search(h)  # "| Drafted | Accepted |": counts, no rates
                     and label_key(h) not in LABELS
                     and not _setting_header(h)
