@@ -321,9 +321,13 @@ def test_a_phase_column_without_a_unit_takes_the_tables_rate(tmp_path):
     ]
 
 
-def test_a_phase_column_stays_a_label_without_a_rate_beside_it(tmp_path):
-    """Control: "| Model | Gen 72k |" over plain numbers with no rate stated anywhere: no unit to give."""
+def test_a_phase_column_with_no_rate_stated_anywhere_implies_tokens_per_second(tmp_path):
+    """"| Model | Gen 72k |" over plain numbers with no rate stated anywhere: a generation rate, in
+    tokens per second, the field's unit for it (session 50: the held-out posts' authors leave it
+    unwritten; drafted unreviewed).  Control: a column no phase heads ("Score") has no unit to give."""
     cf = _drafted("# t\n\n| Model | Gen 72k |\n|---|---|\n| a | 34.6 |\n| b | 23.5 |\n", tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(34.6, "t/s"), (23.5, "t/s")]
+    cf = _drafted("# t\n\n| Model | Score |\n|---|---|\n| a | 34.6 |\n| b | 23.5 |\n", tmp_path)
     assert [c.value for c in cf.claims] == []
 
 

@@ -350,3 +350,23 @@ def test_a_header_writing_tok_per_step_names_no_rate():
 
     assert _header_unit("tok/step") == "tokens"
     assert _header_unit("Speed (tok/s)") == "tok/s"
+
+
+def test_mlx_lm_peak_memory_key_is_in_gb(tmp_path):
+    """p195/p197: mlx_lm's "prompt_tps=…, generation_tps=…, peak_memory=9.545" prints the peak in GB;
+    a peak_memory key on another tool's line states no unit (listed, not guessed)."""
+    cf = _drafted("Pre: prompt_tps=27330.184, generation_tps=184.120, peak_memory=9.545\n", tmp_path)
+    assert sorted((c.metric, c.value, c.unit) for c in cf.claims) == [
+        ("decode_tps", 184.12, "tok/s"),
+        ("memory_used", 9.545, "GB"),
+        ("prefill_tps", 27330.184, "tok/s"),
+    ]
+    cf = _drafted("```\nrun=3 tok_s=41.5 peak_memory=9.545\n```\n", tmp_path)
+    assert [c.value for c in cf.claims] == [41.5]
+
+
+def test_a_rate_spelled_out_before_its_compared_pair(tmp_path):
+    """p177: "Median tokens/second: MoE 20.0 vs Dense 4.4": the unit named once before the pair
+    (spelled "tokens/second") is each number's."""
+    cf = _drafted("Median tokens/second: MoE 20.0 vs Dense 4.4\n", tmp_path)
+    assert sorted((c.value, c.unit) for c in cf.claims) == [(4.4, "tok/s"), (20.0, "tok/s")]

@@ -174,7 +174,8 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
 #: a rate's unit written alone as the name of what is measured ("общий TPS вырос с 84.21 до 609.52",
 #: "peak tok/s: 455 vs 246"): no number right before it
 _BARE_RATE = re.compile(
-    r"(?<![\w/])(?:TPS|tok/s|t/s|tokens?/s(?:ec)?|токенов/с|ток/с)(?![\w/])", re.IGNORECASE
+    r"(?<![\w/])(?:TPS|tok/s|t/s|tokens?/s(?:ec(?:ond)?)?|tokens? per second|токенов/с|ток/с)(?![\w/])",
+    re.IGNORECASE,
 )
 #: what joins the two numbers of a compared pair: "455 vs 246", "455 versus 246", "455 против 246"
 _VS = re.compile(r"\s*(?:vs\.?|versus|против|对比|対)\s*", re.IGNORECASE)

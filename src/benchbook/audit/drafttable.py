@@ -66,6 +66,9 @@ _MEASURED_SIZE = re.compile(
     re.IGNORECASE,
 )
 
+#: a memory's name alone ("VRAM", "Memory", "GPU memory"): a card's or machine's size, where nothing
+#: says it was used (``_MEASURED_SIZE``)
+_CARD_MEMORY = re.compile(r"\W*(?:gpu\s+)?(?:vram|memory|ram|显存|内存)\W*", re.IGNORECASE)
 _PAREN = re.compile(r"[(\[].*")
 #: a cell that states nothing
 #: a cell that states no result: blank, a dash, "N/A", "OOM", and their spellings together ("N/A
@@ -258,6 +261,12 @@ def _scenario(cell: str) -> bool:
 #: a column of the power each row's card was set to ("Power limit", "PL (W)", "TDP"): settings
 _POWER_HEADER = re.compile(r"(?i)[\s*_`]*(?:power[ _-]?(?:limit|cap)|pl|tdp)(?:\s*\(w\))?[\s*_`]*")
 _SETTING_HEADER = re.compile(r"^\s*-{0,2}[A-Za-z]+(?:[-_][A-Za-z]+)+\s*$")
+
+
+def _phase_label(label: str) -> bool:
+    """Whether a short label (five words at most) names a phase's rate, not its time or tokens
+    ("C1 decode, greedy", "Prefill @10K"; not "Prefill time")."""
+    return _RATE_PHASE.search(label) is not None and _TIMED.search(label) is None and len(re.findall(r"\w+", label)) <= 5
 
 
 def _column_unit(header: str, cells: list[str]) -> str | None:
@@ -729,6 +738,9 @@ def _transposed(rows: list[list[str]]) -> str | None:
         return None  # a "% Difference" column relates the configurations: no metric of its own
     # a row's first cell names a metric ("Avg tok/s"), it is no value ("12 tok/s" under "Speed")
     naming = sum(1 for r in body if r and _names_row(_unmarked(r[0])))
+    # a short label naming a phase's rate ("| C1 decode, greedy | 133 | 135.5 |" beside "| GSM8K |
+    # 96.5% | 98.3% |", "| Prompt Processing | 5–10% slower |"): a metric's row
+    naming += sum(1 for r in body if r and not _names_row(_unmarked(r[0])) and _phase_label(_unmarked(r[0])))
     if not any(n.unit for r in body for c in r[1:] for n in numbers(c)[:1]):
         # a spreadsheet's rows of plain numbers labelled by phase ("Prefill", "Decode", "Time prefill"):
         # metrics as rows; beside cells stating their units a phase's row is read as it stands
@@ -801,9 +813,7 @@ def _names_row(label: str) -> bool:
         # "16K ctx", "230 W (ours)": a setting, its remark names no metric in words
         return False
     memory = re.fullmatch(r"\W*(?:vram|memory|ram|显存|内存)(?:\s+\w+)?\W*", label, re.IGNORECASE)
-    # a short label naming a phase's rate with its setting ("C1 decode, greedy", "tg @ 32K")
-    phase = _RATE_PHASE.search(label) is not None and _TIMED.search(label) is None and len(label.split()) <= 5
-    return _names_metric(label) or memory is not None or phase
+    return _names_metric(label) or memory is not None
 
 
 #: a column's header naming a phase's rate and the setting it ran at, no unit ("Gen 72k", "Decode
@@ -1106,6 +1116,16 @@ class Tables(Sides):
                 )
             ):
                 kinds.append("label")
+            elif (
+                shape == "rows"
+                and _CARD_MEMORY.fullmatch(_unmarked(h))
+                and family(head_unit or (with_unit[0] if with_unit else None)) == "size"
+                and all(r and any(m.path == "hardware" for m in mentions(r[0])) for r in body)
+            ):
+                # a table of metrics as rows, its "| VRAM | 80 GB | 94 GB |" row under columns of
+                # cards ("| Metric | A100 | H100 |"): each card's memory, no measurement; under
+                # columns of models or versions it is what each used ("GPU memory | 58.9 GiB")
+                kinds.append("unplaced")
             elif head_unit or with_unit or _metric_header(h):
                 kinds.append("value")
             elif j > 0 and _MEASURE_HEADER.search(h) and cells and all(numbers(c) for c in cells):
@@ -1159,7 +1179,7 @@ class Tables(Sides):
                     j > 0
                     and j not in test_columns
                     and (j not in stating or strict and not _column_unit(h, [r[j] for r in body if j < len(r)]))
-                    and (not strict or _RATE_PHASE.search(h) is not None and _TIMED.search(h) is None)
+                    and (not strict or _phase_label(h))
                     and not _COUNT_HEADER.search(h)  # "| Drafted | Accepted |": counts, no rates
                     and label_key(h) not in LABELS
                     and not _setting_header(h)

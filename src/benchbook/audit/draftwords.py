@@ -264,8 +264,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         re.compile(
             rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:commit|@|at)?\s*[:=]?\s*`?(?P<h>(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{{7,40}})`?(?![\w.])"
             r"|(?<![\w-])(?:\w+_)?commit[\"']?\s*[:=]\s*[\"']?(?P<k>[0-9a-f]{7,40})(?![\w.])"
-            # the word before it: "(commit 4f13cb7)", "at commit `502f680`"
-            r"|(?<![\w-])commit\s+`?(?P<c>(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{7,40})`?(?![\w./])"
+            # the word before it: "(commit 4f13cb7)", "at commit `502f680`"; not a fork's ("a llama.cpp
+            # fork (commit 4838ffb)": whose build it is, the reader's to say, ``draftnames._BUILD``)
+            r"|(?<![\w-])(?<!fork \()(?<!fork, )commit\s+`?(?P<c>(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{7,40})`?(?![\w./])"
             r"|(?<![\w/#:.=-])(?P<s>[0-9a-f]{40})(?![\w/])"
             r"|(?<![A-Za-z0-9_./-])(?:llama\.cpp|ik_llama\.cpp)\s+(?:build\s+)?(?P<n>\d{4,5})(?![\w.]|\s?(?:t/s|tok|tokens|ms|%))",
             re.I,

@@ -539,12 +539,15 @@ def _pairs(n: int, text: str) -> list[Result]:
     out: list[Result] = []
     trt = _TRT_BENCHMARK.match(text) is not None
     pairs = _SPACED_PAIR if trt else _PAIR
+    # mlx_lm's benchmark line ("prompt_tps=…, generation_tps=…, peak_memory=9.545"): its peak memory
+    # in GB, as mlx_lm prints it (``mx.get_peak_memory() / 1e9``)
+    mlx = _MLX_KEYS.search(text) is not None
     for p in pairs.finditer(text):
         key = p.group("k")
         if len(key) == 1:
             continue  # "S=1", "B=4": a variable's letter (exllama's perf prints S, the sequences), no unit
         words = re.sub(r"[_.\-]+", " ", key)
-        unit = _key_unit(key)
+        unit = _key_unit(key) or ("GB" if mlx and key.lower() == "peak_memory" else None)
         if unit is None and re.search(r"accept", key, re.IGNORECASE) and float(p.group("v")) <= 1:
             # "aggregate_accept_rate": 0.9393: an acceptance rate as a fraction
             out.append(Result(n, "acceptance_rate", p.group("v"), "ratio", p.start(), p.end()))
@@ -563,6 +566,9 @@ def _pairs(n: int, text: str) -> list[Result]:
             if r.metric == "decode_tps" and int(told.get("batch") or 1) > 1:
                 r.metric = "throughput"  # tokens_per_sec over a batch of 64 requests: their sum
     return out
+
+
+_MLX_KEYS = re.compile(r"\bprompt_tps\s*=.*\bgeneration_tps\s*=")
 
 
 def _trt_settings(text: str) -> dict:
