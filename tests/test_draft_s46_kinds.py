@@ -341,8 +341,8 @@ def test_a_gpus_memory_share_is_no_utilization():
 
 def test_key_value_pairs_pasted_without_a_fence(tmp_path):
     """p195: "Pre: prompt_tps=27330.184, generation_tps=184.120, peak_memory=9.545" as a paragraph:
-    a program's key=value pairs whose keys name their unit (tps) are read as in a code block; the
-    key naming no unit (peak_memory) stays unread."""
+    a program's key=value pairs whose keys name their unit (tps) are read as in a code block; mlx_lm's
+    peak_memory, which names none, is in GB as mlx_lm prints it (session 50)."""
     cf = _drafted(
         "# CUDA graphs\n\nH100\nPre:   prompt_tps=27330.184, generation_tps=184.120, peak_memory=9.545\n",
         tmp_path,
@@ -350,6 +350,7 @@ def test_key_value_pairs_pasted_without_a_fence(tmp_path):
     assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
         ("prefill_tps", 27330.184, "tok/s"),
         ("decode_tps", 184.12, "tok/s"),
+        ("memory_used", 9.545, "GB"),
     ]
 
 

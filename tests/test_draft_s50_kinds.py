@@ -370,3 +370,31 @@ def test_a_rate_spelled_out_before_its_compared_pair(tmp_path):
     (spelled "tokens/second") is each number's."""
     cf = _drafted("Median tokens/second: MoE 20.0 vs Dense 4.4\n", tmp_path)
     assert sorted((c.value, c.unit) for c in cf.claims) == [(4.4, "tok/s"), (20.0, "tok/s")]
+
+
+def test_a_script_of_an_engines_repository_runs_that_engine(tmp_path):
+    """h275: "$ python ../exllamav3/eval/perf.py --model_dir …" over its output: ExLlamaV3's numbers;
+    a script of no engine's folder names none."""
+    text = (
+        "```\n$ python ../exllamav3/eval/perf.py --model_dir models/Qwen3-8B-exl3-4.0bpw/ -cs 4096\n"
+        "Generation\nContext 256: S=1 17.43 tokens/s\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    (c,) = cf.claims
+    assert _cond(cf, c).get("engine") == "ExLlamaV3"
+    assert str(_cond(cf, c).get("model")).startswith("Qwen3-8B")  # the folder's name, its exl3 packing kept
+    cf = _drafted(text.replace("../exllamav3/eval/perf.py", "bench/perf.py"), tmp_path)
+    assert _cond(cf, cf.claims[0]).get("engine") is None
+
+
+def test_a_draft_count_in_words_is_each_clauses_drafting(tmp_path):
+    """h302: "7.0 tok/s without MTP, 15.6 tok/s with 2 draft tokens, 18.0 tok/s with 3 draft
+    tokens" in a post about MTP: each rate its own clause's decoding and draft size, the drafted
+    ones of the post's kind (draft-self); in a post naming no kind, speculative."""
+    line = "- Spark: 7.0 tok/s without MTP, 15.6 tok/s with 2 draft tokens (2.23x), 18.0 tok/s with 3 draft tokens\n"
+    cf = _drafted("# MTP lands in llama.cpp\n\n" + line, tmp_path)
+    got = {c.value: (_cond(cf, c).get("decoding"), _cond(cf, c).get("block_max")) for c in cf.claims}
+    assert got == {7.0: ("plain", None), 15.6: ("draft-self", 2), 18.0: ("draft-self", 3)}
+    cf = _drafted("# Drafting\n\n" + line.replace("without MTP", "plain"), tmp_path)
+    got = {c.value: _cond(cf, c).get("decoding") for c in cf.claims}
+    assert got[15.6] == got[18.0] == "speculative"

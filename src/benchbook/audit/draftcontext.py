@@ -43,6 +43,7 @@ from .draftcore import origin_of
 from .draftnames import (
     CPU,
     DECODING_PHRASE,
+    DRAFT_COUNT,
     MODEL_FAMILIES,
     MTP_IN_NAME,
     builds_engine,
@@ -304,6 +305,12 @@ def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> Non
                 out.append(("prompt", words))
 
 
+#: a Python script run from a shell prompt ("$ python ../exllamav3/eval/perf.py …"), and its model
+#: argument (``--model_dir``, ``--model``, ``-m``): a path
+_SCRIPT_RUN = re.compile(r"\s*(?:[$>#]\s*)?python3?\s+(?P<script>\S+\.py)\b")
+_MODEL_ARG = re.compile(r"(?:--model[_-]?(?:dir|path)?|-m)[=\s]+(\S+)")
+
+
 def stated(lines: list[tuple[int, str]], kind: str, heading: bool = False) -> list[tuple[str, object]]:
     """The conditions a block states (module doc): ``(path, value)`` in the order found, each once
     (its command lines' first).  ``kind``: the block's (text | table | code); ``heading``: a heading
@@ -345,6 +352,17 @@ def _stated(
                 out += [
                     (x.path, x.value) for x in in_path or mentions(report.group("value")) if x.path in paths
                 ]
+        for _, t in rest:
+            run = _SCRIPT_RUN.match(t)
+            if run:
+                # "$ python ../exllamav3/eval/perf.py --model_dir models/Qwen3.8-…-exl3-4.05bpw/": a
+                # script of an engine's repository runs that engine, on the model its path names
+                out += [(x.path, x.value) for x in mentions(run.group("script")) if x.path == "engine"]
+                model = _MODEL_ARG.search(t)
+                if model:
+                    parts = [p for p in re.split(r"[/\\]", model.group(1).strip("'\"")) if p]
+                    found = next((hits for p in reversed(parts) if (hits := mentions(p))), [])
+                    out += [(x.path, x.value) for x in found if x.path in ("model", "quant")]
         script_settings("\n".join(t for _, t in rest), out)  # "torch_dtype=torch.float16"
         text = spec_summary(" ".join(t for _, t in rest), out)
         for pat, what in REQUEST_SETTINGS:  # and a request's parameters
@@ -1745,7 +1763,7 @@ def _drafting_kind(post: Post) -> str | None:
     kinds: set[str] = {
         "draft-self" if m.group("self") else "speculative"
         for m in DECODING_PHRASE.finditer(post.text)
-        if not m.group("plain")
+        if not m.group("plain") and not DRAFT_COUNT.fullmatch(m.group(0))  # "with 2 draft tokens": no kind
     }
     if re.search(r"(?<![\w-])(?:-md|--model-draft|--draft-model|--speculative[-_]model)\b", post.text):
         kinds.add("speculative")
@@ -1882,6 +1900,18 @@ def fill(post: Post, entries: list, groups: list) -> None:
             or metric == "acceptance_rate"
             or e.fields["source_line"] in accepting
         )
+        if (
+            drafting == "draft-self"
+            and cond.get("decoding") == "speculative"
+            and DRAFT_COUNT.search(str(e.fields.get("quote") or ""))
+            and not any(
+                not m.group("plain") and not DRAFT_COUNT.fullmatch(m.group(0))
+                for m in DECODING_PHRASE.finditer(str(e.fields.get("quote") or ""))
+            )
+        ):
+            # "15.6 tok/s with 2 draft tokens" in a post about MTP: drafting of the post's one kind
+            cond["decoding"] = drafting
+            e.origins["decoding"] = f"guess: a draft size, in a post about {drafting} decoding"
         if drafting and drafted and not has_path(cond, "decoding") and not has_path(shared, "decoding"):
             # a draft size (its own or its scope's: "MTP n=4" in the setup) or an acceptance (its
             # own or its line's): a drafting run, of the post's one kind

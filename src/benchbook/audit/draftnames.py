@@ -355,6 +355,8 @@ _FA = re.compile(
 _METHOD_WORDS = (
     r"EAGLE(?:-?\d)?|Medusa|DFlash|DSpark|n-?gram(?:-mod)?|lookahead decoding|prompt[- ]lookup(?: decoding)?"
 )
+#: a run's draft size in words ("with 2 draft tokens"): a drafting run, of no kind of its own
+DRAFT_COUNT = re.compile(r"with (\d{1,2}) draft(?:ed)? tokens?", re.IGNORECASE)
 #: a phrase naming the decoding: plain ("without draft", "MTP off"), self-speculative ("MTP") or
 #: speculative ("with draft model", "spec on"; a drafting method's name: EAGLE-3, Medusa, DFlash,
 #: DSpark, n-gram, lookahead and prompt lookup decoding draft from another model or the context,
@@ -374,6 +376,8 @@ DECODING_PHRASE = re.compile(
     # speculative decoding in Chinese, Japanese, Korean and Russian ("启用推测解码后", "投機的デコーディング")
     r"|(?:推测|投机|推測|投機的?)\s*(?:解码|解碼|デコーディング|デコード)|추측\s*디코딩|спекулятивн\w*\s+декодир\w*"
     r"|\b(?P<spec>with (?:a |the )?draft(?: model)?|drafted (?:by|with)|speculative decoding|"
+    # "15.6 tok/s with 2 draft tokens": a run drafting that many tokens a step
+    r"with \d{1,2} draft(?:ed)? tokens?|"
     r"with speculat\w*|draft model|"
     rf"spec[- ]on|{_METHOD_WORDS})\b",
     re.IGNORECASE,
@@ -596,6 +600,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if word == "plain" and _OTHER_SIDE.search(text, max(0, m.start() - 24), m.start()):
             continue  # "1.66x over the baseline": the other side's, not this clause's number's
         out.append(Mention(m.start(), "decoding", word))
+        if (k := DRAFT_COUNT.fullmatch(m.group(0))) is not None:
+            out.append(Mention(m.start(), "block_max", int(k.group(1))))  # its draft size, this clause's
     # a name denied ("no ROCm", "not the 4090", "without Ollama") states no condition; a model or
     # quant compared with ("similar accuracy to Unsloth's Q4_K_XL", "faster than Llama-3-8B") is the
     # other side's
