@@ -398,3 +398,12 @@ def test_a_draft_count_in_words_is_each_clauses_drafting(tmp_path):
     cf = _drafted("# Drafting\n\n" + line.replace("without MTP", "plain"), tmp_path)
     got = {c.value: _cond(cf, c).get("decoding") for c in cf.claims}
     assert got[15.6] == got[18.0] == "speculative"
+
+
+def test_the_percent_sign_spelled_out(tmp_path):
+    """h290: "with 1-3 percent perplexity degradation": a range in %; "the 95th percentile" none."""
+    from benchbook.audit.draftprose import numbers
+
+    assert [(n.text, n.unit) for n in numbers("with 1-3 percent perplexity degradation")] == [("1–3", "%")]
+    assert [(n.text, n.unit) for n in numbers("a 12 per cent drop, 5 Prozent")] == [("12", "%"), ("5", "%")]
+    assert numbers("the 95th percentile") == []
