@@ -407,3 +407,16 @@ def test_the_percent_sign_spelled_out(tmp_path):
     assert [(n.text, n.unit) for n in numbers("with 1-3 percent perplexity degradation")] == [("1–3", "%")]
     assert [(n.text, n.unit) for n in numbers("a 12 per cent drop, 5 Prozent")] == [("12", "%"), ("5", "%")]
     assert numbers("the 95th percentile") == []
+
+
+def test_labelled_numbers_listed_after_a_rate_take_its_unit(tmp_path):
+    """h243: "q4_0 9.66 tok/s, f16 15.15."; "Mean: 22.1 tok/s, Min: 16.19, Max: 28.09": one list, one
+    unit.  Controls: a whole number after it ("n_ctx 131072") and another quantity's key ("AL=6.42")
+    keep none."""
+    cf = _drafted("At 131072 depth: q4_0 9.66 tok/s, f16 15.15.\n", tmp_path)
+    assert sorted((c.value, c.unit) for c in cf.claims) == [(9.66, "tok/s"), (15.15, "tok/s")]
+    cf = _drafted("Decode: Mean: 22.1 tok/s, Min: 16.19, Max: 28.09\n", tmp_path)
+    assert sorted(c.value for c in cf.claims if c.unit == "tok/s") == [16.19, 22.1, 28.09]
+    cf = _drafted("It ran 22.1 tok/s, n_ctx 131072, and DFlash: 53.3 tok/s, AL=6.42\n", tmp_path)
+    assert {c.value: c.unit for c in cf.claims}.get(6.42) != "tok/s"
+    assert 131072.0 not in {c.value for c in cf.claims if c.unit == "tok/s"}

@@ -171,6 +171,34 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
     return out
 
 
+#: what stands between two labelled numbers of one list: a comma, then the next one's label of one
+#: or two words, a colon or not ("9.66 tok/s, f16 15.15", "22.1 tok/s, Min: 16.19, Max: 28.09")
+#: ("AL=6.42", "accept 0.7": another quantity's key, no label of the list)
+_LABELLED_NEXT = re.compile(
+    r",\s*(?:and\s+)?(?!(?i:acc|al\b|τ|tau\b))[^\s,;:()=]{1,20}(?:\s[^\s,;:()=\d][^\s,;:()=]{0,19})?(?::\s*|\s+)"
+)
+
+
+def _listed_units(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with the unit of a rate, time or size given to the labelled numbers listed after
+    it in its sentence, each after a comma and its own label, written with decimals and no unit
+    ("q4_0 9.66 tok/s, f16 15.15", "Mean: 22.1 tok/s, Min: 16.19, Max: 28.09"): one list, one unit.
+    Whole numbers ("tok/s, n_ctx 131072") count something else and keep none."""
+    out = list(found)
+    for k in range(1, len(out)):
+        prev, n = out[k - 1], out[k]
+        if n.unit is not None or n.of is not None or prev.unit is None or prev.of is not None:
+            continue
+        if family(prev.unit) not in ("rate", "time", "size") or "." not in n.text:
+            continue
+        if not _LABELLED_NEXT.fullmatch(text[prev.end : n.start]):
+            continue
+        if prev.range is not None and n.range is None:
+            continue
+        out[k] = replace(n, unit=prev.unit, unit_written=prev.unit_written)
+    return out
+
+
 #: a rate's unit written alone as the name of what is measured ("общий TPS вырос с 84.21 до 609.52",
 #: "peak tok/s: 455 vs 246"): no number right before it
 _BARE_RATE = re.compile(
@@ -403,7 +431,10 @@ class Sentences(Sides):
             text += t.strip() + " "
             scanned += (read[k] if read is not None else t)[lead : lead + len(t.strip())] + " "
         found = pair_units(
-            scanned, _headed_units(scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned))))
+            scanned,
+            _listed_units(
+                scanned, _headed_units(scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned))))
+            ),
         )
 
         def line_of(i: int) -> int:
