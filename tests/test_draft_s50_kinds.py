@@ -420,3 +420,13 @@ def test_labelled_numbers_listed_after_a_rate_take_its_unit(tmp_path):
     cf = _drafted("It ran 22.1 tok/s, n_ctx 131072, and DFlash: 53.3 tok/s, AL=6.42\n", tmp_path)
     assert {c.value: c.unit for c in cf.claims}.get(6.42) != "tok/s"
     assert 131072.0 not in {c.value for c in cf.claims if c.unit == "tok/s"}
+
+
+def test_a_benchmarks_set_output_length_is_the_cap(tmp_path):
+    """h234: a serving benchmark's settings "测试长度: 输入=200, 输出=100" (or "output_len=100") over
+    its result: each request may generate 100 tokens (`cap`), in a code block or in prose."""
+    block = "```\n   测试长度: 输入=200, 输出=100\n   Mean TTFT (ms):   45.30\n```\n"
+    cf = _drafted(block, tmp_path)
+    assert [(c.value, _cond(cf, c).get("cap")) for c in cf.claims] == [(45.3, 100)]
+    cf = _drafted("With output_len=100 the mean TTFT was 45.3 ms.\n", tmp_path)
+    assert [(c.value, _cond(cf, c).get("cap")) for c in cf.claims] == [(45.3, 100)]

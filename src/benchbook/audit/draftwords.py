@@ -123,7 +123,10 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"\s*(?:=|:|of)?\s*"
             r"(?P<n>\d+)(?![\d%]|[.,]\d)"
             # a request's "1024 out" (input and output lengths: "512 in, 1024 out"; not "1 out of 5")
-            r"|(?<![\w.,])(?P<o>\d+)\s+out\b(?!\s+of\b)",
+            r"|(?<![\w.,])(?P<o>\d+)\s+out\b(?!\s+of\b)"
+            # a benchmark's set output length: "output_len=100", "输入=200, 输出=100" (what each request
+            # may generate)
+            r"|(?:(?<![\w-])output[_-]len(?:gth)?|输出)\s*[=＝]\s*(?P<e>\d+)(?![\d.])",
             re.I,
         ),
         "cap",
@@ -284,8 +287,9 @@ REQUEST_SETTINGS: list[tuple[re.Pattern, str]] = [
     ),
     (
         re.compile(
-            r"(?<![\w-])[\\\"']*(?:max_tokens|max_new_tokens|max_completion_tokens|n_predict|num_predict)"
-            r"[\\\"']*\s*[:=]\s*(?P<n>\d+)(?![\d.])"
+            r"(?<![\w-])[\\\"']*(?:max_tokens|max_new_tokens|max_completion_tokens|n_predict|num_predict|"
+            # a benchmark's set output length ("output_len=100", "测试长度: 输入=200, 输出=100")
+            r"output_len|输出)[\\\"']*\s*[:=＝]\s*(?P<n>\d+)(?![\d.])"
         ),
         "cap",
     ),
@@ -483,7 +487,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "ubatch":
                 out.append(("ubatch", int(m.group("n"))))
             elif kind == "cap":
-                out.append(("cap", int(m.group("n") or m.group("o") or m.group("c"))))
+                out.append(("cap", int(m.group("n") or m.group("o") or m.group("c") or m.group("e"))))
             elif kind == "concurrency":
                 out.append(("concurrency", int(m.group("n"))))
             elif kind == "layers":
