@@ -430,3 +430,26 @@ def test_a_benchmarks_set_output_length_is_the_cap(tmp_path):
     assert [(c.value, _cond(cf, c).get("cap")) for c in cf.claims] == [(45.3, 100)]
     cf = _drafted("With output_len=100 the mean TTFT was 45.3 ms.\n", tmp_path)
     assert [(c.value, _cond(cf, c).get("cap")) for c in cf.claims] == [(45.3, 100)]
+
+
+def test_evalscope_perf_is_a_client_its_lists_set_no_value(tmp_path):
+    """h237: "evalscope perf --parallel 5 10 20 --number 5 10 20 --model X --dataset longalpaca
+    --max-tokens 2000": a benchmark client (no engine of its own), its dataset the prompt set, its
+    cap; a list after a flag ("--parallel 5 10 20") is runs, no one concurrency."""
+    from benchbook.audit.draftcommand import command_lines
+
+    (c,) = command_lines(
+        [(1, "evalscope perf --parallel 5 10 20 --number 5 10 20 --model meta-llama/Llama-3.1-8B-Instruct "
+             "--dataset longalpaca --max-tokens 2000")]
+    )
+    assert "engine" not in c.conditions and "concurrency" not in c.conditions
+    assert c.conditions["prompt"] == "longalpaca" and c.conditions["cap"] == 2000
+    assert c.conditions["model"] == "Llama-3.1-8B-Instruct"
+    (c,) = command_lines([(1, "python3 -m sglang.bench_serving --dataset-name hf --num-prompts 100")])
+    assert "prompt" not in c.conditions  # "hf": the loader, the dataset another flag's
+
+
+def test_avg_lat_is_a_latency(tmp_path):
+    """h237: "| Concurrency | vLLM V0 Avg Lat(s) |": latency written short."""
+    cf = _drafted("| Concurrency | vLLM V0 Avg Lat(s) |\n|---|---|\n| 5 | 16.98 |\n| 50 | 26.18 |\n", tmp_path)
+    assert {c.metric for c in cf.claims} == {"latency"}

@@ -947,7 +947,7 @@ _APU_GPU = {"395": "8060S", "390": "8050S", "385": "8050S", "380": "8040S"}
 
 #: a serving benchmark's client (``sglang.bench_serving``, ``vllm bench serve``,
 #: ``benchmark_serving.py``): it names the server's settings only where it repeats them
-_CLIENT = re.compile(r"bench_serving|bench serve|benchmark_serving", re.IGNORECASE)
+_CLIENT = re.compile(r"bench_serving|bench serve|benchmark_serving|evalscope", re.IGNORECASE)
 
 
 def _caption_unit(text: str) -> str | None:

@@ -44,7 +44,9 @@ _TOOL = re.compile(
     # vLLM's example scripts that run the model offline ("python examples/offline_inference/eagle.py")
     r"python3?\s+(?:\S*/)?examples/offline_inference/\w+\.py|"
     # MLX LM's benchmark ("mlx_lm.benchmark --model ... -p 128 -g 128 -b 32", "python -m mlx_lm.benchmark")
-    r"(?:python3?\s+-m\s+)?mlx_lm[._]benchmark)"
+    r"(?:python3?\s+-m\s+)?mlx_lm[._]benchmark|"
+    # EvalScope's serving benchmark client ("evalscope perf --parallel 5 10 --dataset longalpaca …")
+    r"evalscope\s+perf)"
     r"(?:-(?P<build>[0-9a-f]{6,40}))?(?:\.exe)?(?=\s|$)"
 )
 #: flag -> (condition path, kind): kind int | str | fa | model | draft | flag | kv (both K and V)
@@ -103,6 +105,8 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--sharegpt-output-len": ("cap", "int"),
     "--output-len": ("cap", "int"),
     "--max-concurrency": ("concurrency", "int"),
+    "--dataset": ("prompt", "dataset"),  # a serving benchmark's prompts (EvalScope, vLLM's --dataset-name)
+    "--dataset-name": ("prompt", "dataset"),
     "--max-num-seqs": ("concurrency", "int"),
 }
 #: MLX LM's benchmark's own flags (``mlx_lm.benchmark``), where llama.cpp's letters mean other things:
@@ -162,8 +166,11 @@ class Command:
     conditions: dict = field(default_factory=dict)
 
 
-def engine_of(tool: str) -> str:
-    """llama.cpp | vLLM | SGLang | MLX: the engine a tool belongs to."""
+def engine_of(tool: str) -> str | None:
+    """llama.cpp | vLLM | SGLang | MLX: the engine a tool belongs to; None for a benchmark client
+    of any server (``evalscope perf``)."""
+    if tool.startswith("evalscope"):
+        return None
     if "mlx_lm" in tool:
         return "MLX"
     if "vllm" in tool or "offline_inference" in tool:
@@ -377,7 +384,8 @@ _PLACEHOLDER_MODEL = re.compile(
 
 def conditions_of(tool: str, words: list[str]) -> dict:
     """The conditions the flags ``words`` (after the tool's name) set (module doc)."""
-    out: dict = {"engine": engine_of(tool)}
+    engine = engine_of(tool)
+    out: dict = {"engine": engine} if engine else {}
     positional = [] if not tool.startswith("vllm") else [w for w in words[:1] if not w.startswith("-")]
     if positional:
         words = words[1:]
@@ -397,16 +405,22 @@ def conditions_of(tool: str, words: list[str]) -> dict:
         if takes and not eq and (value.startswith("-") and not re.fullmatch(r"-\d+", value)):
             value = ""  # the next word is a flag: this one had no value (-fa before newer builds)
         i += 1 + (takes and not eq and value != "")
+        listed = False
+        while not eq and value and i < len(words) and re.fullmatch(r"\d+", value) and re.fullmatch(r"\d+", words[i]):
+            listed = True  # "--parallel 5 10 20": a list of runs, no one value
+            i += 1
+        if listed:
+            continue
         # vLLM and SGLang take ``--num_speculative_tokens`` for ``--num-speculative-tokens``
         own = (
-            _MLX_FLAGS if out["engine"] == "MLX" else _BATCHED_FLAGS if tool == "llama-batched-bench" else {}
+            _MLX_FLAGS if out.get("engine") == "MLX" else _BATCHED_FLAGS if tool == "llama-batched-bench" else {}
         )
         spec = own.get(flag) or (_FLAGS.get(flag) or _FLAGS.get(flag[:2] + flag[2:].replace("_", "-")))
         if spec is None:
             put_path(out, "other." + flag.lstrip("-").replace("-", "_"), value or True)
             continue
         path, kind = spec
-        if path == "batch" and out["engine"] != "llama.cpp":
+        if path == "batch" and out.get("engine") != "llama.cpp":
             path = "concurrency"  # a serving engine's batch size counts sequences (``serving_batch``)
         if "," in value and kind != "config":  # llama-bench's list: no one value
             continue
@@ -431,6 +445,13 @@ def conditions_of(tool: str, words: list[str]) -> dict:
                 out["model"] = model
             if quant:
                 out.setdefault("quant", quant)
+        elif kind == "dataset":
+            # a dataset by its name ("longalpaca", "sharegpt"); a path or a loader's kind ("hf",
+            # "custom": the dataset is another flag's) names no prompt set here
+            if re.fullmatch(r"[A-Za-z][\w-]*", value) and value.lower() not in ("hf", "custom", "random"):
+                put_path(out, path, value)
+            else:
+                put_path(out, "other." + flag.lstrip("-").replace("-", "_"), value or True)
         elif kind == "draft" and value:
             if not re.fullmatch(r"\[\w+\]", value):  # vLLM's "[ngram]": no model
                 put_path(out, path, model_and_quant(value)[0])

@@ -1165,7 +1165,8 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("time", r"per[- ]token|/\s*tok(?:en)?\b|每个?token|トークンあたり|토큰당|на токен", "ms_per_token"),
     (
         "time",
-        r"latency|step time|per (?:step|iteration|request)|/\s*it\b|延迟|遅延|レイテンシ|지연",
+        # ("Avg Lat(s)": latency written short)
+        r"latency|\blat\b|step time|per (?:step|iteration|request)|/\s*it\b|延迟|遅延|レイテンシ|지연",
         "latency",
     ),
     ("time", r"\bload|로딩|ロード|加载|загрузк", "load_time"),

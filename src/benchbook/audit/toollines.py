@@ -307,7 +307,7 @@ def label_metric(label: str, unit: str) -> str | None:
         if re.search(r"per[- ]token|/\s*tok(?:en)?\b", low):
             return "ms_per_token"  # "Per-token latency (ms)", "Latency (ms/token)", "ms per token"
         # latency in any of the drafter's languages (``draftprose``'s time words: 平均レイテンシ, 延迟)
-        if re.search(r"e2el?\b|e2e|latency|step time|延迟|遅延|レイテンシ|지연|задержк", low):
+        if re.search(r"e2el?\b|e2e|latency|\blat\b|step time|延迟|遅延|レイテンシ|지연|задержк", low):
             return "latency"
         if re.search(r"\bload|로딩|ロード|加载|загрузк", low):
             return "load_time"
