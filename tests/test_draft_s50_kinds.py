@@ -453,3 +453,21 @@ def test_avg_lat_is_a_latency(tmp_path):
     """h237: "| Concurrency | vLLM V0 Avg Lat(s) |": latency written short."""
     cf = _drafted("| Concurrency | vLLM V0 Avg Lat(s) |\n|---|---|\n| 5 | 16.98 |\n| 50 | 26.18 |\n", tmp_path)
     assert {c.metric for c in cf.claims} == {"latency"}
+
+
+def test_a_setting_named_row_of_rates_is_measured(tmp_path):
+    """h242: metrics as rows, "| Concurrency | 2.47 tok/s | 4.56 req/s | 6.22 req/s |": the row
+    states rates (its settings' name notwithstanding), each cell in its own unit; a "Concurrency"
+    column of whole numbers stays each row's setting."""
+    text = (
+        "| | Base | NVIDIA | Turbo |\n|---|---|---|---|\n| Prefill | 6352 tok/s | 11069 tok/s | 15359 tok/s |\n"
+        "| Decode (single) | 24.1 tok/s | 39.2 tok/s | 51 tok/s |\n| Concurrency | 2.47 tok/s | 4.56 req/s | 6.22 req/s |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert {(c.value, c.unit) for c in cf.claims if c.value in (2.47, 4.56, 6.22)} == {
+        (2.47, "tok/s"),
+        (4.56, "req/s"),
+        (6.22, "req/s"),
+    }
+    cf = _drafted("| Concurrency | Throughput (tok/s) |\n|---|---|\n| 1 | 41.5 |\n| 8 | 210.2 |\n", tmp_path)
+    assert sorted((c.value, _cond(cf, c).get("concurrency")) for c in cf.claims) == [(41.5, 1), (210.2, 8)]

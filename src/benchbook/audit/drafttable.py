@@ -778,6 +778,10 @@ def _label_cells(key: str, cells: list[str]) -> bool:
         and all(_MEASURED_CELL.fullmatch(c.strip().strip("*_`")) for c in cells)
     ):
         return False  # "| Runtime | 42.5s |", "| Engine | 3m 12s |": times a run took, results
+    if cells and all(
+        (ns := numbers(c)) and family(ns[0].unit) in ("rate", "requests") for c in cells if not _EMPTY.match(c)
+    ):
+        return False  # "| Concurrency | 2.47 tok/s | 4.56 req/s |" (metrics as rows): rates, results
     return True
 
 
@@ -1669,7 +1673,7 @@ class Tables(Sides):
             not words
             or n.range is not None
             or not stateable(n)
-            or family(n.unit) not in ("size", "time", "rate")
+            or family(n.unit) not in ("size", "time", "rate", "requests")
         ):
             return None
         if family(n.unit) == "size" and not _MEASURED_SIZE.search(words):
