@@ -471,3 +471,12 @@ def test_a_setting_named_row_of_rates_is_measured(tmp_path):
     }
     cf = _drafted("| Concurrency | Throughput (tok/s) |\n|---|---|\n| 1 | 41.5 |\n| 8 | 210.2 |\n", tmp_path)
     assert sorted((c.value, _cond(cf, c).get("concurrency")) for c in cf.claims) == [(41.5, 1), (210.2, 8)]
+
+
+def test_power_per_token(tmp_path):
+    """h219: "At 0.34 watts per token", "0.19 W/tok": a power per token (W/tok), no power draw in W."""
+    cf = _drafted("At 0.34 watts per token the M4 leads; the A18 Pro edges it out at 0.19 W/tok.\n", tmp_path)
+    assert sorted((c.metric, c.value, c.unit) for c in cf.claims) == [
+        ("power_per_token", 0.19, "W/tok"),
+        ("power_per_token", 0.34, "W/tok"),
+    ]

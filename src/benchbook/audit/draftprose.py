@@ -63,6 +63,11 @@ UNITS: dict[str, str] = {
     "TFLOPS": "TFLOPS",
     # a machine's power draw ("~410W under vLLM", "260 W"); "W" after a number only (the W7900 is a card)
     "W": "W",
+    # the power a token costs ("0.34 watts per token", "0.19 W/tok"): a power per token, no draw
+    "W/tok": "W/tok",
+    "W/token": "W/tok",
+    "watts per token": "W/tok",
+    "watt per token": "W/tok",
     "watts": "W",
     "bytes": "B",  # llama.cpp's old main: "mem per token = 43387780 bytes"
     "req/s": "req/s",
@@ -1188,6 +1193,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("compute", r"matmul|gemm|mamf|measured|achiev|get", "matmul_tflops"),
     ("compute", r".", "peak_tflops"),
     ("power", r".", "power"),
+    ("power_per_token", r".", "power_per_token"),
     ("requests", r".", "request_throughput"),
 ]
 _FAMILY = {
@@ -1217,6 +1223,7 @@ _FAMILY = {
     "TFLOPS": "compute",
     "req/s": "requests",
     "W": "power",
+    "W/tok": "power_per_token",
 }
 
 
