@@ -480,3 +480,11 @@ def test_power_per_token(tmp_path):
         ("power_per_token", 0.19, "W/tok"),
         ("power_per_token", 0.34, "W/tok"),
     ]
+
+
+def test_a_lead_in_ending_in_a_full_width_colon_names_its_lists_metric(tmp_path):
+    """h267: "這是各模型的 TTFT 實際秒數差異…：" over "- Qwen3-1.7B：3.79s → 1.06s": TTFTs, as under an
+    ASCII colon."""
+    text = "這是各模型的 TTFT 實際秒數差異，前面為 M4，後面則是 M5（越低越好）：\n\n- Qwen3-1.7B：3.79s → 1.06s\n- Qwen3-8B：16.92s → 4.67s\n"
+    cf = _drafted(text, tmp_path)
+    assert {c.metric for c in cf.claims} == {"ttft"} and len(cf.claims) == 4

@@ -360,7 +360,7 @@ class _Drafter(Tables, Sentences):
                 self.command_tool = c.tool
             if commands and self.open_table:
                 self.command_after_table(commands[0].conditions)
-            label_only = len(block.lines) == 1 and block.lines[0][1].strip().endswith(":")
+            label_only = len(block.lines) == 1 and block.lines[0][1].strip().endswith((":", "："))
             if not label_only:
                 self.open_table = None  # prose between: a later command is not the table's
             pieces = [(n, t) for n, t in block.lines if n not in in_command]
@@ -420,7 +420,7 @@ class _Drafter(Tables, Sentences):
             if self.command is not held and not commands:
                 self.command = held
             joined = " ".join(t.strip() for _, t in pieces)
-            if joined.endswith(":"):
+            if joined.endswith((":", "：")):  # (a full-width colon in Chinese and Japanese)
                 self.lead_in = joined
             elif not re.match(r"\s*(?:[-*+•]|\d+[.)])\s", self.post.line(pieces[0][0]) if pieces else ""):
                 self.lead_in = ""  # the items of a list keep the line that introduces them
@@ -953,7 +953,7 @@ _CLIENT = re.compile(r"bench_serving|bench serve|benchmark_serving|evalscope", r
 def _caption_unit(text: str) -> str | None:
     """The rate unit a caption names with no number ("Output tokens/s on H100 BS1"), else None; a
     line ending in ":" introduces what follows, no caption."""
-    if text.rstrip().endswith(":") or len(text) > 120:
+    if text.rstrip().endswith((":", "：")) or len(text) > 120:
         return None
     unit = label_unit(text)
     return unit if family(unit) in ("rate", "requests") else None

@@ -1096,7 +1096,7 @@ def _caption(block: Block) -> bool:
     if block.kind != "text" or block.heading or len(block.lines) > 2:
         return False
     text = " ".join(t for _, t in block.lines).strip()
-    if len(text) > 200 and not text.endswith(":"):
+    if len(text) > 200 and not text.endswith((":", "：")):
         return False  # a paragraph of its own ("Finding: cards without tensor cores (RTX 1650, …) …")
     return not any(n.unit for n in numbers(" ".join(t for _, t in block.lines)))
 
