@@ -488,3 +488,9 @@ def test_a_lead_in_ending_in_a_full_width_colon_names_its_lists_metric(tmp_path)
     text = "這是各模型的 TTFT 實際秒數差異，前面為 M4，後面則是 M5（越低越好）：\n\n- Qwen3-1.7B：3.79s → 1.06s\n- Qwen3-8B：16.92s → 4.67s\n"
     cf = _drafted(text, tmp_path)
     assert {c.metric for c in cf.claims} == {"ttft"} and len(cf.claims) == 4
+
+
+def test_a_models_size_in_chinese_words(tmp_path):
+    """h272: "模型大小约14GB" (the model's size, about 14 GB): a model_size."""
+    cf = _drafted("DeepSeek R1：采用FP16量化，模型大小约14GB。\n", tmp_path)
+    assert [(c.metric, c.value, c.about) for c in cf.claims] == [("model_size", 14.0, True)]

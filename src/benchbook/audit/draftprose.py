@@ -1159,7 +1159,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("size", r"memory|памят|内存|メモリ|메모리|speicher", "memory_used"),
     (
         "size",
-        r"model|file|gguf|weights|quant|download|disk|\bsize\b|サイズ|크기|модел|файл|вес|размер",
+        r"model|file|gguf|weights|quant|download|disk|\bsize\b|サイズ|크기|модел|файл|вес|размер|大小|文件|ファイル",
         "model_size",
     ),
     ("size", r".", "size"),
