@@ -494,3 +494,14 @@ def test_a_models_size_in_chinese_words(tmp_path):
     """h272: "模型大小约14GB" (the model's size, about 14 GB): a model_size."""
     cf = _drafted("DeepSeek R1：采用FP16量化，模型大小约14GB。\n", tmp_path)
     assert [(c.metric, c.value, c.about) for c in cf.claims] == [("model_size", 14.0, True)]
+
+
+def test_a_llama_cpp_build_line_with_the_hash_first(tmp_path):
+    """h279: "llama.cpp build e9fd8dc (7825)" (llama-bench's own order, no colon) is the build; the
+    title's "Mac Studio (64 core 128Gb)" is the machine's memory, no claim."""
+    text = (
+        "# Benchmark M1 Ultra Mac Studio (64 core 128Gb)\n\nllama.cpp build e9fd8dc (7825)\n\n"
+        "Decode: 41.5 tok/s\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(c.value, _cond(cf, c).get("build")) for c in cf.claims] == [(41.5, "e9fd8dc (7825)")]

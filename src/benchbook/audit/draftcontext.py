@@ -474,7 +474,8 @@ def _own_words(text: str) -> str:
 #: (3069e3169)`)"); the value as printed
 _BUILD_LINE = re.compile(
     # or under llama.cpp's or its tool's name in a setup list ("llama.cpp / llama-server: 9187 (0253fb21f)")
-    r"(?:\b(?:build|version)|(?<![\w-])(?:llama\.cpp|llama-server|llama-cli|llama-bench))\s*[:=]\s*`?(?P<v>(?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\s?\((?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\))",
+    # ("llama.cpp build e9fd8dc (7825)": no colon, the pair in parentheses says what it is)
+    r"(?:\b(?:build|version)|(?<![\w-])(?:llama\.cpp|llama-server|llama-cli|llama-bench))(?:\s*[:=]\s*|\s+)`?(?P<v>(?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\s?\((?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\))",
     re.IGNORECASE,
 )
 

@@ -716,10 +716,14 @@ def machine_size(text: str, start: int, end: int, named: list[Mention]) -> bool:
         return True
     if any(m.path == "hardware" and m.start <= start < m.end for m in named):
         return True  # "A100 40GB": the size is part of the part's name
+    # ("Mac Studio (64 core 128Gb)": the part's core count between its name and its memory)
     return any(
-        m.path == "hardware" and m.end <= start and re.fullmatch(r"[\s,(]*", text[m.end : start]) is not None
+        m.path == "hardware" and m.end <= start and _PART_GAP.fullmatch(text[m.end : start]) is not None
         for m in named
     )
+
+
+_PART_GAP = re.compile(r"[\s,(]*(?:\d{1,3}[- ]?(?:core|cores|c|cpu|gpu)\b[\s,/]*)?", re.IGNORECASE)
 
 
 #: a remark in parentheses at the end of a table cell ("RTX 5060 Ti (Blackwell, 2025)", "CPU only
