@@ -505,3 +505,35 @@ def test_a_llama_cpp_build_line_with_the_hash_first(tmp_path):
     )
     cf = _drafted(text, tmp_path)
     assert [(c.value, _cond(cf, c).get("build")) for c in cf.claims] == [(41.5, "e9fd8dc (7825)")]
+
+
+def test_versions_after_a_measurement_take_no_unit(tmp_path):
+    """New user's finding: "Setup: RTX 4090 24GB, Ubuntu 24.04, CUDA 12.8." drafted 24.04 GB and
+    12.8 GB; "45.2 tok/s, CUDA 12.8, driver 590.26" must not make 12.8 a rate: a product's or
+    program's number is its version, and a size's list takes no unit (the machine's parts)."""
+    cf = _drafted("Setup: RTX 4090 24GB, Ubuntu 24.04, CUDA 12.8.\n", tmp_path)
+    assert [c.value for c in cf.claims] == []
+    cf = _drafted("It ran at 45.2 tok/s, CUDA 12.8, driver 590.26, Python: 3.12\n", tmp_path)
+    assert [c.value for c in cf.claims] == [45.2]
+
+
+def test_a_serving_client_naming_the_servers_model_keeps_the_servers_flags(tmp_path):
+    """New user's finding: "vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --max-model-len 8192
+    --kv-cache-dtype fp8" then "vllm bench serve --model Qwen/Qwen3-8B …": the results keep the
+    server's context, cache type and tensor parallelism beside the client's own settings."""
+    text = (
+        "```\nvllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --max-model-len 8192 --kv-cache-dtype fp8\n```\n\n"
+        "```\nvllm bench serve --model Qwen/Qwen3-8B --num-prompts 500 --random-output-len 256\n```\n\n"
+        "```\nOutput token throughput (tok/s):         2084.04\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    (c,) = cf.claims
+    cond = _cond(cf, c)
+    assert (cond["ctx"], cond["type_k"], cond["cap"]) == (8192, "fp8", 256)
+    assert cond["other"] == {"tensor_parallel_size": "2", "num_prompts": "500"}
+
+
+def test_first_token_latency_in_chinese_with_a_space(tmp_path):
+    """New user's finding: "首个 token 延迟大约 350 毫秒" is a TTFT."""
+    cf = _drafted("首个 token 延迟大约 350 毫秒。\n", tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("ttft", 350.0, "ms")]

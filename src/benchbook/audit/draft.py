@@ -351,10 +351,15 @@ class _Drafter(Tables, Sentences):
             in_command = {n for c in commands for n in range(c.line, c.last + 1)}
             for c in commands:
                 server = self.command if self.command_tool and not _CLIENT.search(self.command_tool) else None
-                if _CLIENT.search(c.tool) and server and "model" not in c.conditions:
+                if (
+                    _CLIENT.search(c.tool)
+                    and server
+                    and c.conditions.get("model") in (None, server.get("model"))
+                ):
                     # "python -m sglang.bench_serving --num-prompts 500" after the server's launch
-                    # line: the client measures the server it was pointed at, its model and flags
-                    self.command = {**server, **c.conditions}
+                    # line (naming no model, or the server's): the client measures the server it was
+                    # pointed at, its model and flags
+                    self.command = merged(server, c.conditions)
                 else:
                     self.command = c.conditions
                 self.command_tool = c.tool

@@ -1110,7 +1110,7 @@ def _word_multiples(text: str, out: list[Number]) -> list[Number]:
 #: token", "first token latency" as a whole, LM Studio's "FTT" (first token time), 首字/初トークン/첫 토큰,
 #: 初始延迟 (initial delay); shared with ``toollines.label_metric``
 TTFT_WORDS = (
-    r"ttft|\bftt\b|(?:first token|首字|首个?token|最初のトークン|初トークン|첫 토큰)"
+    r"ttft|\bftt\b|(?:first token|首字|首个?\s*token|最初のトークン|初トークン|첫 토큰)"
     r"(?:\s*(?:latency|delay|time|延迟|遅延))?|time to first|初始延迟"
 )
 

@@ -173,14 +173,22 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
 
 #: what stands between two labelled numbers of one list: a comma, then the next one's label of one
 #: or two words, a colon or not ("9.66 tok/s, f16 15.15", "22.1 tok/s, Min: 16.19, Max: 28.09")
-#: ("AL=6.42", "accept 0.7": another quantity's key, no label of the list)
+#: The label is a statistic's word, a number format or quantisation ("Min:", "p99", "f16", "q4_0",
+#: "Q8_0"), or any short word before a colon but a product's or a program's, whose number is its
+#: version ("Ubuntu 24.04", "CUDA: 12.8", "driver 590.26"); another quantity's key ("AL=6.42",
+#: "accept 0.7") is none.
 _LABELLED_NEXT = re.compile(
-    r",\s*(?:and\s+)?(?!(?i:acc|al\b|τ|tau\b))[^\s,;:()=]{1,20}(?:\s[^\s,;:()=\d][^\s,;:()=]{0,19})?(?::\s*|\s+)"
+    r",\s*(?:and\s+)?(?:"
+    r"(?i:min|max|mean|avg|average|median|p\d{2}|std|best|worst)\s*:?\s*"
+    r"|(?i:f16|f32|bf16|fp16|fp8|fp4|nvfp4|mxfp4|int4|int8|[iq]?q\d(?:_[0-9a-z]+)*)\s*:?\s*"
+    r"|(?!(?i:acc|al\b|τ|tau\b|cuda|rocm|ubuntu|macos|windows|linux|debian|fedora|python|driver|version|"
+    r"torch|pytorch|vllm|sglang|llama\.cpp|build|kernel|ios|android|v\d))[^\s,;:()=]{1,20}:\s*"
+    r")"
 )
 
 
 def _listed_units(text: str, found: list[Number]) -> list[Number]:
-    """``found`` with the unit of a rate, time or size given to the labelled numbers listed after
+    """``found`` with the unit of a rate or time given to the labelled numbers listed after
     it in its sentence, each after a comma and its own label, written with decimals and no unit
     ("q4_0 9.66 tok/s, f16 15.15", "Mean: 22.1 tok/s, Min: 16.19, Max: 28.09"): one list, one unit.
     Whole numbers ("tok/s, n_ctx 131072") count something else and keep none."""
@@ -189,7 +197,7 @@ def _listed_units(text: str, found: list[Number]) -> list[Number]:
         prev, n = out[k - 1], out[k]
         if n.unit is not None or n.of is not None or prev.unit is None or prev.of is not None:
             continue
-        if family(prev.unit) not in ("rate", "time", "size") or "." not in n.text:
+        if family(prev.unit) not in ("rate", "time") or "." not in n.text:
             continue
         if not _LABELLED_NEXT.fullmatch(text[prev.end : n.start]):
             continue
