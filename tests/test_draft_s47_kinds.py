@@ -322,7 +322,7 @@ def test_a_phase_column_without_a_unit_takes_the_tables_rate(tmp_path):
 
 
 def test_a_phase_column_with_no_rate_stated_anywhere_implies_tokens_per_second(tmp_path):
-    """"| Model | Gen 72k |" over plain numbers with no rate stated anywhere: a generation rate, in
+    """ "| Model | Gen 72k |" over plain numbers with no rate stated anywhere: a generation rate, in
     tokens per second, the field's unit for it (session 50: the held-out posts' authors leave it
     unwritten; drafted unreviewed).  Control: a column no phase heads ("Score") has no unit to give."""
     cf = _drafted("# t\n\n| Model | Gen 72k |\n|---|---|\n| a | 34.6 |\n| b | 23.5 |\n", tmp_path)

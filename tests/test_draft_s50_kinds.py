@@ -41,7 +41,10 @@ def test_perf_lists_read_by_their_label_lines(tmp_path):
 def test_prefill_label_in_prose_reaches_every_line_of_its_list(tmp_path):
     """In prose too the label line names the pass of every line under it, not only the first."""
     cf = _drafted("Prefill:\nLength 256: 113.75 tokens/s\nLength 512: 165.63 tokens/s\n", tmp_path)
-    assert sorted((c.metric, c.value) for c in cf.claims) == [("prefill_tps", 113.75), ("prefill_tps", 165.63)]
+    assert sorted((c.metric, c.value) for c in cf.claims) == [
+        ("prefill_tps", 113.75),
+        ("prefill_tps", 165.63),
+    ]
 
 
 def test_prefill_label_does_not_override_a_lines_own_phase(tmp_path):
@@ -55,7 +58,10 @@ def test_prefill_label_does_not_override_a_lines_own_phase(tmp_path):
 def test_record_lines_are_sentences_of_their_own(tmp_path):
     """Each "Context N: … R tokens/s" line of a paragraph is its own sentence: its context is its
     own, not the next line's (they ran together when a "S=1" stood between label and value)."""
-    text = "Context 1000: S=1 17.33 tokens/s\nContext 2000: S=1 17.43 tokens/s\nContext 3000: S=1 17.11 tokens/s\n"
+    text = (
+        "Context 1000: S=1 17.33 tokens/s\nContext 2000: S=1 17.43 tokens/s\n"
+        "Context 3000: S=1 17.11 tokens/s\n"
+    )
     cf = _drafted(text, tmp_path)
     got = {c.value: (_cond(cf, c).get("ctx"), c.quote) for c in cf.claims}
     assert got == {
@@ -75,7 +81,7 @@ def test_one_letter_key_is_no_unit_but_a_time_key_is(tmp_path):
 
 
 def test_row_label_with_a_remark_is_a_setting_not_a_metric():
-    """"230 W (ours)" is the row's setting with a remark; "3200 tokens (prompt processing,
+    """ "230 W (ours)" is the row's setting with a remark; "3200 tokens (prompt processing,
     seconds)" names its metric in the parentheses."""
     assert _names_row("230 W (ours)") is False
     assert _names_row("16K ctx") is False
@@ -100,12 +106,12 @@ def test_power_limit_column_is_each_rows_setting(tmp_path):
     }
 
 
-_BENCH = """| model                          |       size |     params | backend    | threads |            test |                  t/s |
-| ------------------------------ | ---------: | ---------: | ---------- | ------: | --------------: | -------------------: |
-| llama 1B Q4_K - Medium         | 636.18 MiB |     1.10 B | Metal,BLAS |      16 |           pp512 |      5587.84 ± 12.06 |
-| llama 1B Q4_K - Medium         | 636.18 MiB |     1.10 B | Metal,BLAS |      16 |           tg128 |        242.56 ± 3.63 |
-| llama 3B Q4_K - Medium         |   1.87 GiB |     3.21 B | Metal,BLAS |      16 |           pp512 |      2142.59 ± 15.24 |
-| llama 3B Q4_K - Medium         |   1.87 GiB |     3.21 B | Metal,BLAS |      16 |           tg128 |        141.10 ± 0.52 |
+_BENCH = """| model | size | params | backend | threads | test | t/s |
+| --- | ---: | ---: | --- | ---: | ---: | ---: |
+| llama 1B Q4_K - Medium | 636.18 MiB | 1.10 B | Metal,BLAS | 16 | pp512 | 5587.84 ± 12.06 |
+| llama 1B Q4_K - Medium | 636.18 MiB | 1.10 B | Metal,BLAS | 16 | tg128 | 242.56 ± 3.63 |
+| llama 3B Q4_K - Medium | 1.87 GiB | 3.21 B | Metal,BLAS | 16 | pp512 | 2142.59 ± 15.24 |
+| llama 3B Q4_K - Medium | 1.87 GiB | 3.21 B | Metal,BLAS | 16 | tg128 | 141.10 ± 0.52 |
 
 build: e9fd8dc (7825)
 """
@@ -115,8 +121,11 @@ def test_llama_bench_size_column_is_one_claim_per_model(tmp_path):
     """The size column is the model file's size: one ``model_size`` claim per model (each row of a
     model repeats it), in the unit printed, with the row's model and quant, on its first row."""
     cf = _drafted(_BENCH, tmp_path)
-    sizes = [(c.value, c.unit, c.source_line, _cond(cf, c).get("model"), _cond(cf, c).get("quant"))
-             for c in cf.claims if c.metric == "model_size"]
+    sizes = [
+        (c.value, c.unit, c.source_line, _cond(cf, c).get("model"), _cond(cf, c).get("quant"))
+        for c in cf.claims
+        if c.metric == "model_size"
+    ]
     assert sizes == [(636.18, "MiB", 3, "llama 1B", "Q4_K_M"), (1.87, "GiB", 5, "llama 3B", "Q4_K_M")]
     assert sum(c.metric != "model_size" for c in cf.claims) == 4  # the rates, as before
 
@@ -160,7 +169,10 @@ def test_an_engine_named_like_a_flag_heads_its_results(tmp_path):
     cf = _drafted(text, tmp_path)
     got = {(c.value, _cond(cf, c).get("engine")) for c in cf.claims}
     assert (552.0, "MLX") in got and (170.0, "MLX") in got and len(got) == 6
-    control = "## Decode Speed (tok/s)\n\n| Model | draft-p-min | tg |\n|---|---|---|\n| A | 0.5 | 41.5 |\n| B | 0.8 | 52.5 |\n"
+    control = (
+        "## Decode Speed (tok/s)\n\n| Model | draft-p-min | tg |\n"
+        "|---|---|---|\n| A | 0.5 | 41.5 |\n| B | 0.8 | 52.5 |\n"
+    )
     cf = _drafted(control, tmp_path)
     assert sorted(c.value for c in cf.claims) == [41.5, 52.5]
 
@@ -198,7 +210,8 @@ def test_the_measure_takes_a_rates_spellings_in_any_case():
 
 
 _SERVING = """```
-python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3 --speculative-num-steps 5
+python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct \\
+  --speculative-algorithm EAGLE3 --speculative-num-steps 5
 ```
 
 ```
@@ -233,7 +246,10 @@ def test_a_client_naming_its_model_keeps_its_own(tmp_path):
 def test_a_llama_cpp_change_titled_by_its_backend_names_it(tmp_path):
     """h293: a pull request titled "vulkan: scalar flash attention" measures Vulkan: its table's rows
     take the backend; a title naming none gives none, and "CUDA: 12.4" (a version) is no label."""
-    table = "| GPU | fa | tg128 t/s |\n|---|---|---|\n| AMD RX 480 | 0 | 37.8 ± 0.1 |\n| AMD RX 480 | 1 | 26.5 ± 0.1 |\n"
+    table = (
+        "| GPU | fa | tg128 t/s |\n|---|---|---|\n"
+        "| AMD RX 480 | 0 | 37.8 ± 0.1 |\n| AMD RX 480 | 1 | 26.5 ± 0.1 |\n"
+    )
     cf = _drafted(f"# vulkan: scalar flash attention implementation\n\n{table}", tmp_path)
     assert {_cond(cf, c).get("backend") for c in cf.claims} == {"Vulkan"}
     cf = _drafted(f"# scalar flash attention implementation\n\n{table}", tmp_path)
@@ -262,8 +278,10 @@ def test_a_label_over_labels_holds_for_all_of_them(tmp_path):
     """h301: the label line right over another label states what every rig's list shares (one
     stream, temperature 0); each rig's label its own backend, not the next rig's."""
     cf = _drafted(_LABELS, tmp_path)
-    got = {c.value: (_cond(cf, c).get("concurrency"), _cond(cf, c).get("sampling"), _cond(cf, c).get("backend"))
-           for c in cf.claims}
+    got = {
+        c.value: (_cond(cf, c).get("concurrency"), _cond(cf, c).get("sampling"), _cond(cf, c).get("backend"))
+        for c in cf.claims
+    }
     assert got == {
         11.7: (1, "temperature 0", "ROCm"),
         21.2: (1, "temperature 0", "ROCm"),
@@ -274,10 +292,7 @@ def test_a_label_over_labels_holds_for_all_of_them(tmp_path):
 
 def test_a_label_over_a_list_holds_only_to_the_next_label(tmp_path):
     """Control: a label with its own list under it ends at the next label, as before."""
-    text = (
-        "Run A, temperature 0:\n\n- Q4_K_M: 11.7 tok/s\n\n"
-        "Run B, single stream:\n\n- Q4_K_M: 38.7 tok/s\n"
-    )
+    text = "Run A, temperature 0:\n\n- Q4_K_M: 11.7 tok/s\n\nRun B, single stream:\n\n- Q4_K_M: 38.7 tok/s\n"
     cf = _drafted(text, tmp_path)
     got = {c.value: (_cond(cf, c).get("sampling"), _cond(cf, c).get("concurrency")) for c in cf.claims}
     assert got == {11.7: ("temperature 0", None), 38.7: (None, 1)}
@@ -289,7 +304,8 @@ def test_a_phase_column_of_a_post_stating_no_rate_unit_is_in_tokens_per_second(t
     ("Prefill time") is no rate, and a column no phase heads ("Cold") stays unplaced."""
     text = (
         "| Power limit | Narr / code decode | Prefill @10K | Prefill time | Cold |\n|---|--:|--:|--:|--:|\n"
-        "| 230 W (ours) | 36.74 / 42.42 | 749 | 13.3 | 5.1 |\n| 370 W (ours) | 67.25 / 78.76 | 1143 | 8.7 | 4.9 |\n"
+        "| 230 W (ours) | 36.74 / 42.42 | 749 | 13.3 | 5.1 |\n"
+        "| 370 W (ours) | 67.25 / 78.76 | 1143 | 8.7 | 4.9 |\n"
     )
     cf = _drafted(text, tmp_path)
     got = sorted((c.metric, c.value, c.unit) for c in cf.claims)
@@ -305,7 +321,10 @@ def test_a_phase_column_of_a_post_stating_no_rate_unit_is_in_tokens_per_second(t
 
 def test_a_phase_column_under_a_stated_unit_takes_that_unit(tmp_path):
     """Control: where the paragraph above states the rate unit, the phase columns take it, not t/s."""
-    text = "Rates in tokens/s (43.9 tokens/s median):\n\n| Run | decode |\n|---|--:|\n| A | 36.74 |\n| B | 67.25 |\n"
+    text = (
+        "Rates in tokens/s (43.9 tokens/s median):\n\n| Run | decode |\n"
+        "|---|--:|\n| A | 36.74 |\n| B | 67.25 |\n"
+    )
     cf = _drafted(text, tmp_path)
     assert {c.unit for c in cf.claims if c.value in (36.74, 67.25)} == {"tok/s"}  # the paragraph's, not t/s
 
@@ -336,7 +355,8 @@ def test_rows_naming_a_phase_make_a_table_of_metrics_as_rows(tmp_path):
     text = (
         "Decode ran at 120 tok/s before.\n\n"
         "| | your 3090 @ 250 W | our 4090 @ 450 W |\n|---|---:|---:|\n"
-        "| C1 decode, greedy | 133 | **135.5** |\n| tok/step | — | 3.28 |\n| GSM8K | 96.5% (n=200) | 98.3% (n=60) |\n"
+        "| C1 decode, greedy | 133 | **135.5** |\n| tok/step | — | 3.28 |\n"
+        "| GSM8K | 96.5% (n=200) | 98.3% (n=60) |\n"
     )
     cf = _drafted(text, tmp_path)
     got = {c.value: c.unit for c in cf.claims}
@@ -391,7 +411,10 @@ def test_a_draft_count_in_words_is_each_clauses_drafting(tmp_path):
     """h302: "7.0 tok/s without MTP, 15.6 tok/s with 2 draft tokens, 18.0 tok/s with 3 draft
     tokens" in a post about MTP: each rate its own clause's decoding and draft size, the drafted
     ones of the post's kind (draft-self); in a post naming no kind, speculative."""
-    line = "- Spark: 7.0 tok/s without MTP, 15.6 tok/s with 2 draft tokens (2.23x), 18.0 tok/s with 3 draft tokens\n"
+    line = (
+        "- Spark: 7.0 tok/s without MTP, 15.6 tok/s with 2 draft tokens (2.23x), "
+        "18.0 tok/s with 3 draft tokens\n"
+    )
     cf = _drafted("# MTP lands in llama.cpp\n\n" + line, tmp_path)
     got = {c.value: (_cond(cf, c).get("decoding"), _cond(cf, c).get("block_max")) for c in cf.claims}
     assert got == {7.0: ("plain", None), 15.6: ("draft-self", 2), 18.0: ("draft-self", 3)}
@@ -439,8 +462,13 @@ def test_evalscope_perf_is_a_client_its_lists_set_no_value(tmp_path):
     from benchbook.audit.draftcommand import command_lines
 
     (c,) = command_lines(
-        [(1, "evalscope perf --parallel 5 10 20 --number 5 10 20 --model meta-llama/Llama-3.1-8B-Instruct "
-             "--dataset longalpaca --max-tokens 2000")]
+        [
+            (
+                1,
+                "evalscope perf --parallel 5 10 20 --number 5 10 20 --model meta-llama/Llama-3.1-8B-Instruct "
+                "--dataset longalpaca --max-tokens 2000",
+            )
+        ]
     )
     assert "engine" not in c.conditions and "concurrency" not in c.conditions
     assert c.conditions["prompt"] == "longalpaca" and c.conditions["cap"] == 2000
@@ -451,7 +479,9 @@ def test_evalscope_perf_is_a_client_its_lists_set_no_value(tmp_path):
 
 def test_avg_lat_is_a_latency(tmp_path):
     """h237: "| Concurrency | vLLM V0 Avg Lat(s) |": latency written short."""
-    cf = _drafted("| Concurrency | vLLM V0 Avg Lat(s) |\n|---|---|\n| 5 | 16.98 |\n| 50 | 26.18 |\n", tmp_path)
+    cf = _drafted(
+        "| Concurrency | vLLM V0 Avg Lat(s) |\n|---|---|\n| 5 | 16.98 |\n| 50 | 26.18 |\n", tmp_path
+    )
     assert {c.metric for c in cf.claims} == {"latency"}
 
 
@@ -460,8 +490,10 @@ def test_a_setting_named_row_of_rates_is_measured(tmp_path):
     states rates (its settings' name notwithstanding), each cell in its own unit; a "Concurrency"
     column of whole numbers stays each row's setting."""
     text = (
-        "| | Base | NVIDIA | Turbo |\n|---|---|---|---|\n| Prefill | 6352 tok/s | 11069 tok/s | 15359 tok/s |\n"
-        "| Decode (single) | 24.1 tok/s | 39.2 tok/s | 51 tok/s |\n| Concurrency | 2.47 tok/s | 4.56 req/s | 6.22 req/s |\n"
+        "| | Base | NVIDIA | Turbo |\n|---|---|---|---|\n"
+        "| Prefill | 6352 tok/s | 11069 tok/s | 15359 tok/s |\n"
+        "| Decode (single) | 24.1 tok/s | 39.2 tok/s | 51 tok/s |\n"
+        "| Concurrency | 2.47 tok/s | 4.56 req/s | 6.22 req/s |\n"
     )
     cf = _drafted(text, tmp_path)
     assert {(c.value, c.unit) for c in cf.claims if c.value in (2.47, 4.56, 6.22)} == {
@@ -485,7 +517,10 @@ def test_power_per_token(tmp_path):
 def test_a_lead_in_ending_in_a_full_width_colon_names_its_lists_metric(tmp_path):
     """h267: "這是各模型的 TTFT 實際秒數差異…：" over "- Qwen3-1.7B：3.79s → 1.06s": TTFTs, as under an
     ASCII colon."""
-    text = "這是各模型的 TTFT 實際秒數差異，前面為 M4，後面則是 M5（越低越好）：\n\n- Qwen3-1.7B：3.79s → 1.06s\n- Qwen3-8B：16.92s → 4.67s\n"
+    text = (
+        "這是各模型的 TTFT 實際秒數差異，前面為 M4，後面則是 M5（越低越好）：\n\n"
+        "- Qwen3-1.7B：3.79s → 1.06s\n- Qwen3-8B：16.92s → 4.67s\n"
+    )
     cf = _drafted(text, tmp_path)
     assert {c.metric for c in cf.claims} == {"ttft"} and len(cf.claims) == 4
 
@@ -522,7 +557,9 @@ def test_a_serving_client_naming_the_servers_model_keeps_the_servers_flags(tmp_p
     --kv-cache-dtype fp8" then "vllm bench serve --model Qwen/Qwen3-8B …": the results keep the
     server's context, cache type and tensor parallelism beside the client's own settings."""
     text = (
-        "```\nvllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --max-model-len 8192 --kv-cache-dtype fp8\n```\n\n"
+        "```\n"
+        "vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --max-model-len 8192 --kv-cache-dtype fp8\n"
+        "```\n\n"
         "```\nvllm bench serve --model Qwen/Qwen3-8B --num-prompts 500 --random-output-len 256\n```\n\n"
         "```\nOutput token throughput (tok/s):         2084.04\n```\n"
     )
@@ -537,3 +574,22 @@ def test_first_token_latency_in_chinese_with_a_space(tmp_path):
     """New user's finding: "首个 token 延迟大约 350 毫秒" is a TTFT."""
     cf = _drafted("首个 token 延迟大约 350 毫秒。\n", tmp_path)
     assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("ttft", 350.0, "ms")]
+
+
+def test_breakers_findings_on_this_sessions_kinds(tmp_path):
+    """The breaker's findings: "RTX 3090s" are cards, not 3090 s; bare "pp"/"tg" over test sizes,
+    "PCIe gen", "Decode steps" and "Prefill chunks" over plain numbers are no rates; a record line
+    naming the decode phase ends a "Prefill:" label's list; "with 0 draft tokens" drafts nothing."""
+    cf = _drafted("On two RTX 3090s Llama 3.1 70B Q4_K_M decodes at 18.2 tok/s.\n", tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(18.2, "tok/s")]
+    for table in (
+        "| Config | pp | tg |\n|---|---|---|\n| short | 512 | 128 |\n| long | 4096 | 512 |\n",
+        "| Card | PCIe gen | Lanes |\n|---|---|---|\n| RTX 3090 | 4 | 16 |\n| RTX 5090 | 5 | 8 |\n",
+        "| Run | Decode steps | Prefill chunks |\n|---|---|---|\n| a | 812 | 3 |\n| b | 640 | 7 |\n",
+    ):
+        assert _drafted(table, tmp_path).claims == []
+    text = "Prefill:\nSpeed: 950.2 tok/s\nGeneration speed: 41.7 tok/s\nRun 2: 43.1 tok/s\n"
+    got = {c.value: c.metric for c in _drafted(text, tmp_path).claims}
+    assert got == {950.2: "prefill_tps", 41.7: "decode_tps", 43.1: "decode_tps"}
+    cf = _drafted("# MTP\n\nWith 0 draft tokens it ran at 30.1 tok/s.\n", tmp_path)
+    assert [_cond(cf, c).get("decoding") for c in cf.claims] != ["speculative"]

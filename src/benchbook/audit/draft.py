@@ -190,7 +190,12 @@ class _Drafter(Tables, Sentences):
         if key in self.bench_sizes:
             return
         self.bench_sizes.add(key)
-        fields = {"metric": "model_size", "value": Num(m.group("v")), "unit": m.group("u"), "conditions": dict(cond)}
+        fields = {
+            "metric": "model_size",
+            "value": Num(m.group("v")),
+            "unit": m.group("u"),
+            "conditions": dict(cond),
+        }
         self.add_claim({**fields, **source_fields(line, text)}, f"model-size-l{line}")
 
     def captioned(self, pieces: list[tuple[int, str]]) -> list[Result]:

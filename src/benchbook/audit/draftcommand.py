@@ -406,14 +406,24 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             value = ""  # the next word is a flag: this one had no value (-fa before newer builds)
         i += 1 + (takes and not eq and value != "")
         listed = False
-        while not eq and value and i < len(words) and re.fullmatch(r"\d+", value) and re.fullmatch(r"\d+", words[i]):
+        while (
+            not eq
+            and value
+            and i < len(words)
+            and re.fullmatch(r"\d+", value)
+            and re.fullmatch(r"\d+", words[i])
+        ):
             listed = True  # "--parallel 5 10 20": a list of runs, no one value
             i += 1
         if listed:
             continue
         # vLLM and SGLang take ``--num_speculative_tokens`` for ``--num-speculative-tokens``
         own = (
-            _MLX_FLAGS if out.get("engine") == "MLX" else _BATCHED_FLAGS if tool == "llama-batched-bench" else {}
+            _MLX_FLAGS
+            if out.get("engine") == "MLX"
+            else _BATCHED_FLAGS
+            if tool == "llama-batched-bench"
+            else {}
         )
         spec = own.get(flag) or (_FLAGS.get(flag) or _FLAGS.get(flag[:2] + flag[2:].replace("_", "-")))
         if spec is None:

@@ -361,8 +361,8 @@ def _stated(
                 model = _MODEL_ARG.search(t)
                 if model:
                     parts = [p for p in re.split(r"[/\\]", model.group(1).strip("'\"")) if p]
-                    found = next((hits for p in reversed(parts) if (hits := mentions(p))), [])
-                    out += [(x.path, x.value) for x in found if x.path in ("model", "quant")]
+                    in_path = next((hits for p in reversed(parts) if (hits := mentions(p))), [])
+                    out += [(x.path, x.value) for x in in_path if x.path in ("model", "quant")]
         script_settings("\n".join(t for _, t in rest), out)  # "torch_dtype=torch.float16"
         text = spec_summary(" ".join(t for _, t in rest), out)
         for pat, what in REQUEST_SETTINGS:  # and a request's parameters
@@ -1273,10 +1273,10 @@ class Context:
                 # temperature 0:" over "Strix Halo (ROCm 7.0.2):") holds over all the labels after
                 # it, up to the next such label or heading (``_OUTER_LABEL``)
                 outer = len(block.lines) == 1 and i + 1 < len(blocks) and _label_of(blocks[i + 1]) is not None
-                level = _OUTER_LABEL if outer else 7
-                while stack[-1].level >= level:
+                label_level = _OUTER_LABEL if outer else 7
+                while stack[-1].level >= label_level:
                     stack.pop()
-                held = Scope(label[0], label[0], level, label=True)
+                held = Scope(label[0], label[0], label_level, label=True)
                 _add(held.head, _label_names(label))
                 stack[-1].children.append(held)
                 stack.append(held)
@@ -1499,7 +1499,9 @@ class Context:
             # a machine's section, a label's, and a command line's where its section has several,
             # each for itself; a section's one command line holds for all of it ("Command used:"
             # below a table), and so does a command line every run shares (``_COMMON``)
-            apart = child.level == 7 and held > 1 and not child.common or child.label or "hardware" in child.head
+            apart = (
+                child.level == 7 and held > 1 and not child.common or child.label or "hardware" in child.head
+            )
             for path, values in (*child.head.items(), *child.body.items()):
                 if path in _HEADING_ONLY or path in child.local:
                     continue  # a section's decoding is its own: "### With MTP" is one arm of the post
@@ -1582,7 +1584,15 @@ class Context:
         if how == "head":
             if scope.level == 0:
                 return f"line {self.title_line}, the title" if self.title_line else "the title"
-            kind = "label" if scope.label else {7: "command", 8: "caption"}.get(scope.level, "heading")
+            kind = (
+                "label"
+                if scope.label
+                else "command"
+                if scope.level == 7
+                else "caption"
+                if scope.level == 8
+                else "heading"
+            )
             return f"line {scope.first}, {kind}"
         lines = self.lines_naming(value)
         k = bisect.bisect_left(lines, scope.first)

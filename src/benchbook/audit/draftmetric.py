@@ -273,8 +273,8 @@ def _under_prefill_label(line_of: Callable[[int], str], line: int) -> bool:
         above = line_of(k)
         if _PREFILL_LABEL.fullmatch(above):
             return True
-        if _RECORD_LINE.match(above) is None:
-            return False
+        if _RECORD_LINE.match(above) is None or _DECODE_PHASE.search(above.split(":", 1)[0]):
+            return False  # (a line between naming the decode phase ends the label's list)
     return False
 
 

@@ -356,7 +356,10 @@ _METHOD_WORDS = (
     r"EAGLE(?:-?\d)?|Medusa|DFlash|DSpark|n-?gram(?:-mod)?|lookahead decoding|prompt[- ]lookup(?: decoding)?"
 )
 #: a run's draft size in words ("with 2 draft tokens"): a drafting run, of no kind of its own
-DRAFT_COUNT = re.compile(r"with (\d{1,2}) draft(?:ed)? tokens?", re.IGNORECASE)
+#: (not a count accepted, "with 2 draft tokens accepted", nor none: "with 0 draft tokens")
+DRAFT_COUNT = re.compile(
+    r"with ([1-9]\d?) draft(?:ed)? tokens?(?!\s+(?:were\s+|was\s+)?(?:accepted|rejected))", re.IGNORECASE
+)
 #: a phrase naming the decoding: plain ("without draft", "MTP off"), self-speculative ("MTP") or
 #: speculative ("with draft model", "spec on"; a drafting method's name: EAGLE-3, Medusa, DFlash,
 #: DSpark, n-gram, lookahead and prompt lookup decoding draft from another model or the context,
@@ -377,7 +380,7 @@ DECODING_PHRASE = re.compile(
     r"|(?:推测|投机|推測|投機的?)\s*(?:解码|解碼|デコーディング|デコード)|추측\s*디코딩|спекулятивн\w*\s+декодир\w*"
     r"|\b(?P<spec>with (?:a |the )?draft(?: model)?|drafted (?:by|with)|speculative decoding|"
     # "15.6 tok/s with 2 draft tokens": a run drafting that many tokens a step
-    r"with \d{1,2} draft(?:ed)? tokens?|"
+    r"with [1-9]\d? draft(?:ed)? tokens?(?!\s+(?:were\s+|was\s+)?(?:accepted|rejected))|"
     r"with speculat\w*|draft model|"
     rf"spec[- ]on|{_METHOD_WORDS})\b",
     re.IGNORECASE,

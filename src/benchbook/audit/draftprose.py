@@ -250,8 +250,9 @@ _DATE = re.compile(r"\d{4}[-/]\d{1,2}(?:[-/]\d{1,2})?(?!\d|\.\d)|\d+\.\d+\.\d+")
 #: "4x 3090s"), not seconds ("took 1200s")
 _CARDS_BEFORE = re.compile(
     r"(?i)(?:\b(?:two|three|four|five|six|seven|eight|dual|twin|quad|my|our|both|multiple|several|"
-    r"pair\s+of)|\d\s?[x×])\s*$"
+    r"pair\s+of)|\d\s?[x×]|\b(?:RTX|GTX|RX|Radeon|Quadro|Titan))\s*$"
 )
+#: ("RTX 3090s", "GTX 1080s": a card's line before its number, the glued "s" its plural)
 #: what follows "4x" when it counts devices, not a multiple
 _HARDWARE = re.compile(
     r"\s*(?:RTX|GTX|RX|Radeon|Tesla|GPUs?\b|cards?\b|[AHBL]\d{2,3}\b|MI\d|M\d|\d{4}\b)", re.I

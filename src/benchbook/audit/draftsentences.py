@@ -441,7 +441,8 @@ class Sentences(Sides):
         found = pair_units(
             scanned,
             _listed_units(
-                scanned, _headed_units(scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned))))
+                scanned,
+                _headed_units(scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned)))),
             ),
         )
 

@@ -76,7 +76,8 @@ _PAREN = re.compile(r"[(\[].*")
 _NO_RESULT = r"n/?a|none|null|oom|x|fail(?:ed)?|error|crash(?:ed)?|time\s?out|not\s+supported|unsupported"
 _EMPTY = re.compile(
     # a footnote's mark after it ("OOM*", "N/A†") leaves it a cell of no result
-    rf"^\s*(?:|[-—–?]+|\(?(?:{_NO_RESULT})\)?(?:[\s,/:;-]+\(?(?:{_NO_RESULT})\)?)*)[*†‡¹²³]*\s*$", re.IGNORECASE
+    rf"^\s*(?:|[-—–?]+|\(?(?:{_NO_RESULT})\)?(?:[\s,/:;-]+\(?(?:{_NO_RESULT})\)?)*)[*†‡¹²³]*\s*$",
+    re.IGNORECASE,
 )
 
 
@@ -266,7 +267,11 @@ _SETTING_HEADER = re.compile(r"^\s*-{0,2}[A-Za-z]+(?:[-_][A-Za-z]+)+\s*$")
 def _phase_label(label: str) -> bool:
     """Whether a short label (five words at most) names a phase's rate, not its time or tokens
     ("C1 decode, greedy", "Prefill @10K"; not "Prefill time")."""
-    return _RATE_PHASE.search(label) is not None and _TIMED.search(label) is None and len(re.findall(r"\w+", label)) <= 5
+    return (
+        _RATE_PHASE.search(label) is not None
+        and _TIMED.search(label) is None
+        and len(re.findall(r"\w+", label)) <= 5
+    )
 
 
 def _column_unit(header: str, cells: list[str]) -> str | None:
@@ -362,7 +367,9 @@ def _header_unit(header: str) -> str | None:
     # a unit after a number of the header is that number's, not the column's: "Theoretical max (5.1 GB
     # model)" holds rates of a 5.1 GB model
     m = re.search(
-        r"(?<![\d.]\s)(?<![\d.])(tok/s|t/s|tokens/s|tps|GiB|GB|MiB|MB|ms|%)(?![A-Za-z])", header, re.IGNORECASE
+        r"(?<![\d.]\s)(?<![\d.])(tok/s|t/s|tokens/s|tps|GiB|GB|MiB|MB|ms|%)(?![A-Za-z])",
+        header,
+        re.IGNORECASE,
     )  # ("tok/step", tokens a step: no rate)
     if m:
         low = m.group(1).lower()  # "Output Tok/s", "Speed (T/S)": the unit as a claims file writes it
@@ -779,7 +786,9 @@ def _label_cells(key: str, cells: list[str]) -> bool:
     ):
         return False  # "| Runtime | 42.5s |", "| Engine | 3m 12s |": times a run took, results
     if cells and all(
-        (ns := numbers(c)) and family(ns[0].unit) in ("rate", "requests") for c in cells if not _EMPTY.match(c)
+        (ns := numbers(c)) and family(ns[0].unit) in ("rate", "requests")
+        for c in cells
+        if not _EMPTY.match(c)
     ):
         return False  # "| Concurrency | 2.47 tok/s | 4.56 req/s |" (metrics as rows): rates, results
     return True
@@ -887,11 +896,17 @@ _LLAMA_TOOL = re.compile(r"(?<![\w-])llama-(?:server|cli|bench|batched-bench|spe
 #: "Tokens decode"): a table's row of measurements, no prompt
 #: a header naming a phase's rate, whose unit the field writes tokens per second ("decode",
 #: "Prefill @10K", "tg128", "gen speed"); ``_TIMED``: one naming its time or count instead
+#: (llama-bench's bare "pp"/"tg" head its test sizes, 512 and 128, as often as rates: a test with
+#: its size, "pp512", or a word; PCIe's "gen" is its generation)
 _RATE_PHASE = re.compile(
-    r"(?<![A-Za-z])(?:decode|decoding|prefill|generation|gen|pp\d*|tg\d*|prompt processing|eval rate)(?![A-Za-z])",
+    r"(?<![A-Za-z])(?:decode|decoding|prefill|generation|(?<!pcie )(?<!pcie-)gen|pp\d+|tg\d+|"
+    r"prompt processing|eval rate)(?![A-Za-z])",
     re.IGNORECASE,
 )
-_TIMED = re.compile(r"(?i)\b(?:time|ttft|latency|duration|tokens|count|len(?:gth)?|ms|sec|seconds)\b|\(s\)")
+_TIMED = re.compile(
+    r"(?i)\b(?:time|ttft|latency|duration|tokens|count|len(?:gth)?|ms|sec|seconds|steps?|chunks?|"
+    r"lanes?|size|batch(?:es)?|layers?|calls?|runs?)\b|\(s\)"
+)
 _PHASE_LABEL = re.compile(
     r"\W*(?:(?:time|tokens?|speed)\s+)?(?:prefill|decode|generation|prompt processing|eval)"
     r"(?:\s+(?:time|tokens?|speed))?\W*",
@@ -1153,7 +1168,9 @@ class Tables(Sides):
         implied = (
             lead_unit is None
             and not self.post_rates
-            and not any(family(_column_unit(header[j], [r[j] for r in body if j < len(r)])) == "rate" for j in stating)
+            and not any(
+                family(_column_unit(header[j], [r[j] for r in body if j < len(r)])) == "rate" for j in stating
+            )
         )
         if implied:
             lead_unit = "t/s"
@@ -1182,7 +1199,9 @@ class Tables(Sides):
                 if (
                     j > 0
                     and j not in test_columns
-                    and (j not in stating or strict and not _column_unit(h, [r[j] for r in body if j < len(r)]))
+                    and (
+                        j not in stating or strict and not _column_unit(h, [r[j] for r in body if j < len(r)])
+                    )
                     and (not strict or _phase_label(h))
                     and not _COUNT_HEADER.search(h)  # "| Drafted | Accepted |": counts, no rates
                     and label_key(h) not in LABELS

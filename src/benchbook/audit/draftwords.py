@@ -269,7 +269,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"|(?<![\w-])(?:\w+_)?commit[\"']?\s*[:=]\s*[\"']?(?P<k>[0-9a-f]{7,40})(?![\w.])"
             # the word before it: "(commit 4f13cb7)", "at commit `502f680`"; not a fork's ("a llama.cpp
             # fork (commit 4838ffb)": whose build it is, the reader's to say, ``draftnames._BUILD``)
-            r"|(?<![\w-])(?<!fork \()(?<!fork, )commit\s+`?(?P<c>(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{7,40})`?(?![\w./])"
+            r"|(?<![\w-])(?<!fork \()(?<!fork, )commit\s+`?"
+            r"(?P<c>(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{7,40})`?(?![\w./])"
             r"|(?<![\w/#:.=-])(?P<s>[0-9a-f]{40})(?![\w/])"
             r"|(?<![A-Za-z0-9_./-])(?:llama\.cpp|ik_llama\.cpp)\s+(?:build\s+)?(?P<n>\d{4,5})(?![\w.]|\s?(?:t/s|tok|tokens|ms|%))",
             re.I,
@@ -510,7 +511,9 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "version":
                 out.append(("build", m.group("v")))
             elif kind == "commit":
-                out.append(("build", m.group("h") or m.group("k") or m.group("c") or m.group("s") or m.group("n")))
+                out.append(
+                    ("build", m.group("h") or m.group("k") or m.group("c") or m.group("s") or m.group("n"))
+                )
     _picked_size(text, out)
     if ("sampling", "greedy") in out:
         # "Greedy decoding (temperature = 0)": a temperature of 0 is the greedy choice, one sampling
