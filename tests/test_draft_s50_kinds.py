@@ -593,3 +593,23 @@ def test_breakers_findings_on_this_sessions_kinds(tmp_path):
     assert got == {950.2: "prefill_tps", 41.7: "decode_tps", 43.1: "decode_tps"}
     cf = _drafted("# MTP\n\nWith 0 draft tokens it ran at 30.1 tok/s.\n", tmp_path)
     assert [_cond(cf, c).get("decoding") for c in cf.claims] != ["speculative"]
+
+
+def test_a_table_copied_without_its_cell_borders(tmp_path):
+    """h304: a page's table pasted as text, its cells glued ("Llama 3.3 70BQ4_K_M~40 GB", "DeepSeek R1
+    Q4_K_M42 t/s68 t/s+62%"): the "~" is still "about", a rate's unit or a quantisation's name glued
+    to the next number does not hide it.  Controls: "Q4_K_M7B", "Q8_016 GB" (no telling where a
+    type ending in a digit stops), "BF16 TFLOPS" stay unread."""
+    from benchbook.audit.draftprose import numbers
+
+    def read(text: str) -> list:
+        return [(n.text, n.unit, n.about) for n in numbers(text)]
+
+    assert read("Llama 3.3 70BQ4_K_M~40 GB") == [("3.3", None, False), ("40", "GB", True)]
+    assert read("DeepSeek R1 Q4_K_M42 t/s68 t/s+62%") == [
+        ("42", "t/s", False),
+        ("68", "t/s", False),
+        ("62", "%", False),
+    ]
+    assert read("IQ4_XS118 tok/s") == [("118", "tok/s", False)]
+    assert read("Q4_K_M7B") == [] and read("Q8_016 GB") == [] and read("BF16 TFLOPS") == []

@@ -236,7 +236,9 @@ _UNIT = (
 _HYPHENED = r"[-\u2010\u2011](?=(?:minute|hour|second)s?\b)"
 _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|(?<=\s)a(?=\s)|до)\s*"
 _NUMBER = re.compile(
-    rf"(?P<about>(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+]))?"
+    # (a sign of approximation glued to a word before it, "Q4_K_M~40 GB" of a table copied without its
+    # cell borders, is one too: only a word must stand apart)
+    rf"(?P<about>(?:(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})|[~≈∼])\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+]))?"
     rf"(?:(?:\s*|{_HYPHENED})(?P<ua>{_UNIT}))?"
     rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"
     rf"(?:\s*(?P<unit>{_UNIT}))?"
@@ -272,6 +274,19 @@ def _token_start(text: str, i: int) -> int:
     return i
 
 
+#: a quantisation's name of letters at its end, digits glued on, then a rate ("Q4_K_M42 t/s",
+#: "IQ4_XS118 tok/s"; not "Q8_016 GB": a type ending in a digit runs into the next one's)
+def _glued_to_quant(text: str, at: int) -> bool:
+    """Whether the number at ``at`` is glued to a quantisation's name before it, a rate after it
+    (``_QUANT_GLUED``: "Q4_K_M42 t/s")."""
+    glued = _QUANT_GLUED.match(text, _token_start(text, at))
+    return glued is not None and glued.start("n") == at
+
+
+_QUANT_GLUED = re.compile(
+    r"(?:UD-)?I?Q\d_(?:K(?:_XL|_[SML])?|XXS|XS|NL|[SML])(?P<n>\d+(?:\.\d+)?)"
+    r"(?=\s?(?:t/s|tok/s|tokens/s|TPS)(?![A-Za-z/]))"
+)
 #: a token's characters (``_IDENT``'s ``[A-Za-z0-9_.\-/]``), and those of its tail after a dot
 _TOKEN_RUN = re.compile(r"[A-Za-z0-9_.\-/]*")
 _ASCII_LETTER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
@@ -788,8 +803,15 @@ def numbers(text: str) -> list[Number]:
         if progress:  # tqdm's "100%|████| 1/1 [00:01<00:00,": how far a run got, and its clock
             pos = progress.end()
             continue
-        name_end = names.end(names.start(m.start("a")))
+        name_start = names.start(m.start("a"))
+        name_end = names.end(name_start)
         if name_end is not None and m.group("ua") is None and m.group("unit") is None:
+            glued = _QUANT_GLUED.match(text, name_start)
+            if glued is not None and glued.end() == name_end and m.start("a") < glued.start("n"):
+                # "Q4_K_M42 t/s" (a table copied without its cell borders): the quantisation's
+                # name, then a number of its own
+                pos = glued.start("n")
+                continue
             pos = max(name_end, m.start("a") + 1)
             continue  # a name (H200, Q4_K_M, 35B-A3B, pp512, V4.1): not a stated number
         # a window before the number, and the character before or after it: slicing or searching the
@@ -797,7 +819,15 @@ def numbers(text: str) -> list[Number]:
         before = text[max(0, m.start("a") - _WINDOW) : m.start("a")]
         glued_before = before[-1:] in _GLUE and before != "" and not m.group("about")
         after = text[m.end("a") : m.end("a") + 1]
-        if re.match(r"[A-Za-z]", before[-1:]) and not m.group("about") and m.group("a")[0].isdigit():
+        if (
+            re.match(r"[A-Za-z]", before[-1:])
+            and not m.group("about")
+            and m.group("a")[0].isdigit()
+            # (a rate's unit glued to the next number, "42 t/s68 t/s": a table copied without its
+            # cell borders, the unit no name's part)
+            and not re.search(r"(?<![A-Za-z])(?:t|tok|tokens)/s$", before, re.IGNORECASE)
+            and not _glued_to_quant(text, m.start("a"))
+        ):
             # the digits of a name followed by a unit ("BF16 TFLOPS", "FP8 GB"): not a stated number
             pos = max(name_end or 0, m.start("a") + 1)
             continue
