@@ -54,7 +54,7 @@ from ..ingest.scan import scan
 from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from . import schema
-from .draftcommand import command_lines, plain_run, serving_batch
+from .draftcommand import command_lines, plain_run, serving_batch, serving_client
 from .draftcontext import fill, header_settings
 from .draftcore import Drafted, Entry, Num, machine_float, merged, plain_value, set_path, source_fields
 from .draftheadlines import headline_statements
@@ -355,9 +355,9 @@ class _Drafter(Tables, Sentences):
             commands = command_lines(block.lines)
             in_command = {n for c in commands for n in range(c.line, c.last + 1)}
             for c in commands:
-                server = self.command if self.command_tool and not _CLIENT.search(self.command_tool) else None
+                server = self.command if self.command_tool and not serving_client(self.command_tool) else None
                 if (
-                    _CLIENT.search(c.tool)
+                    serving_client(c.tool)
                     and server
                     and c.conditions.get("model") in (None, server.get("model"))
                 ):
@@ -953,11 +953,6 @@ def apu_name(text: str) -> str | None:
 #: the graphics of each Ryzen AI Max chip (AMD's specifications): what runs a Vulkan or ROCm model
 #: on it, as a post naming only the chip leaves unwritten
 _APU_GPU = {"395": "8060S", "390": "8050S", "385": "8050S", "380": "8040S"}
-
-
-#: a serving benchmark's client (``sglang.bench_serving``, ``vllm bench serve``,
-#: ``benchmark_serving.py``): it names the server's settings only where it repeats them
-_CLIENT = re.compile(r"bench_serving|bench serve|benchmark_serving|evalscope", re.IGNORECASE)
 
 
 def _caption_unit(text: str) -> str | None:

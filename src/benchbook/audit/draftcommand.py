@@ -166,6 +166,18 @@ class Command:
     conditions: dict = field(default_factory=dict)
 
 
+#: a serving benchmark's client (``sglang.bench_serving``, ``vllm bench serve``,
+#: ``benchmark_serving.py``, ``evalscope perf``): it measures the server it is pointed at and names
+#: that server's settings only where it repeats them
+_CLIENT = re.compile(r"bench_serving|bench serve|benchmark_serving|evalscope", re.IGNORECASE)
+
+
+def serving_client(tool: str) -> bool:
+    """Whether ``tool`` (a command line's, ``Command.tool``) is a serving benchmark's client
+    (``_CLIENT``), not a server or a tool that runs the model itself."""
+    return _CLIENT.search(tool) is not None
+
+
 def engine_of(tool: str) -> str | None:
     """llama.cpp | vLLM | SGLang | MLX: the engine a tool belongs to; None for a benchmark client
     of any server (``evalscope perf``)."""

@@ -46,6 +46,7 @@ from .draftnames import (
     DRAFT_COUNT,
     MODEL_FAMILIES,
     MTP_IN_NAME,
+    Mention,
     builds_engine,
     cpu_name,
     header_decoding,
@@ -305,6 +306,13 @@ def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> Non
                 out.append(("prompt", words))
 
 
+def _path_names(path: str) -> list[Mention]:
+    """What a path names: the names of its last part that names something (``mentions``:
+    "~/models/mlx-community/Qwen3-0.6B-8bit", "models/Llama-2-7B/ggml-model-q4_0.bin": the folder
+    names the model), none where no part does."""
+    return next((hits for p in reversed(re.split(r"[/\\]", path)) if (hits := mentions(p))), [])
+
+
 #: a Python script run from a shell prompt ("$ python ../exllamav3/eval/perf.py …"), and its model
 #: argument (``--model_dir``, ``--model``, ``-m``): a path
 _SCRIPT_RUN = re.compile(r"\s*(?:[$>#]\s*)?python3?\s+(?P<script>\S+\.py)\b")
@@ -345,10 +353,7 @@ def _stated(
             report = _REPORT_LINE.match(t)
             if report:
                 paths = ("model", "quant") if report.group("label").lower() == "model" else ("hardware",)
-                # a path: its last part that names something ("~/models/mlx-community/Qwen3-0.6B-8bit",
-                # "models/Llama-2-7B/ggml-model-q4_0.bin": the folder names the model)
-                parts = re.split(r"[/\\]", report.group("value").strip().strip('",'))
-                in_path = next((hits for p in reversed(parts) if (hits := mentions(p))), [])
+                in_path = _path_names(report.group("value").strip().strip('",'))
                 out += [
                     (x.path, x.value) for x in in_path or mentions(report.group("value")) if x.path in paths
                 ]
@@ -360,9 +365,8 @@ def _stated(
                 out += [(x.path, x.value) for x in mentions(run.group("script")) if x.path == "engine"]
                 model = _MODEL_ARG.search(t)
                 if model:
-                    parts = [p for p in re.split(r"[/\\]", model.group(1).strip("'\"")) if p]
-                    in_path = next((hits for p in reversed(parts) if (hits := mentions(p))), [])
-                    out += [(x.path, x.value) for x in in_path if x.path in ("model", "quant")]
+                    in_model = _path_names(model.group(1).strip("'\""))
+                    out += [(x.path, x.value) for x in in_model if x.path in ("model", "quant")]
         script_settings("\n".join(t for _, t in rest), out)  # "torch_dtype=torch.float16"
         text = spec_summary(" ".join(t for _, t in rest), out)
         for pat, what in REQUEST_SETTINGS:  # and a request's parameters

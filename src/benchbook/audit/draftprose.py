@@ -276,10 +276,10 @@ def _token_start(text: str, i: int) -> int:
 
 #: a quantisation's name of letters at its end, digits glued on, then a rate ("Q4_K_M42 t/s",
 #: "IQ4_XS118 tok/s"; not "Q8_016 GB": a type ending in a digit runs into the next one's)
-def _glued_to_quant(text: str, at: int) -> bool:
+def _glued_to_quant(text: str, token: int, at: int) -> bool:
     """Whether the number at ``at`` is glued to a quantisation's name before it, a rate after it
-    (``_QUANT_GLUED``: "Q4_K_M42 t/s")."""
-    glued = _QUANT_GLUED.match(text, _token_start(text, at))
+    (``_QUANT_GLUED``: "Q4_K_M42 t/s"); ``token``: where the token holding it starts (``_Names``)."""
+    glued = _QUANT_GLUED.match(text, token)
     return glued is not None and glued.start("n") == at
 
 
@@ -826,7 +826,7 @@ def numbers(text: str) -> list[Number]:
             # (a rate's unit glued to the next number, "42 t/s68 t/s": a table copied without its
             # cell borders, the unit no name's part)
             and not re.search(r"(?<![A-Za-z])(?:t|tok|tokens)/s$", before, re.IGNORECASE)
-            and not _glued_to_quant(text, m.start("a"))
+            and not _glued_to_quant(text, name_start, m.start("a"))
         ):
             # the digits of a name followed by a unit ("BF16 TFLOPS", "FP8 GB"): not a stated number
             pos = max(name_end or 0, m.start("a") + 1)

@@ -1162,29 +1162,26 @@ class Tables(Sides):
             for j, k in enumerate(kinds)
             if k == "value" and not _relating_column(header[j], [r[j] for r in body if j < len(r)])
         ]
+        # the unit each stating column's header or first cell states, once per column
+        stated_unit = {j: _column_unit(header[j], [r[j] for r in body if j < len(r)]) for j in stating}
         # a table and post stating no rate unit at all, whose columns a phase's rate heads ("| Power
         # limit | Narr / code decode | Prefill @10K |" over 36.74, 749): llama.cpp's and every
         # engine's unit of those, tokens per second, implied (drafted unreviewed like all else)
         implied = (
             lead_unit is None
             and not self.post_rates
-            and not any(
-                family(_column_unit(header[j], [r[j] for r in body if j < len(r)])) == "rate" for j in stating
-            )
+            and not any(family(u) == "rate" for u in stated_unit.values())
         )
         if implied:
             lead_unit = "t/s"
-        # (a column of acceptance fractions beside them states no unit: "| n-max | Overall | P1 code
-        # | … | Acceptance |" over "43.9 … 0.60-0.95" under "43.9 tok/s median")
         # a table whose columns state other metrics' units (a table of metrics as rows: "GSM8K" in %,
         # "tok/step" in tokens) and no rate: only its columns a phase's rate heads take the rate unit
         other_units = [
-            j
-            for j in stating
-            if not _ACCEPT_HEADER.search(header[j])
-            and family(_column_unit(header[j], [r[j] for r in body if j < len(r)])) != "rate"
+            j for j in stating if not _ACCEPT_HEADER.search(header[j]) and family(stated_unit[j]) != "rate"
         ]
         strict = implied or bool(other_units)
+        # (a column of acceptance fractions beside them states no unit: "| n-max | Overall | P1 code
+        # | … | Acceptance |" over "43.9 … 0.60-0.95" under "43.9 tok/s median")
         if lead_unit is not None and all(
             _ACCEPT_HEADER.search(header[j]) or (strict and j in other_units) for j in stating
         ):
@@ -1199,9 +1196,7 @@ class Tables(Sides):
                 if (
                     j > 0
                     and j not in test_columns
-                    and (
-                        j not in stating or strict and not _column_unit(h, [r[j] for r in body if j < len(r)])
-                    )
+                    and (j not in stating or strict and not stated_unit[j])
                     and (not strict or _phase_label(h))
                     and not _COUNT_HEADER.search(h)  # "| Drafted | Accepted |": counts, no rates
                     and label_key(h) not in LABELS
@@ -1215,16 +1210,7 @@ class Tables(Sides):
         # a column of plain numbers headed by a phase's word and a setting ("| Code TPS | Gen 72k | Gen
         # 128k |": generation rates at two context fills) in a table whose other columns state one
         # rate unit: rates in that unit
-        rates = {
-            u
-            for j in stating
-            if family(
-                u := _header_unit(header[j])
-                or _cell_unit(next(iter(r[j] for r in body if j < len(r)), ""))
-                or ""
-            )
-            == "rate"
-        }
+        rates = {u for u in stated_unit.values() if u is not None and family(u) == "rate"}
         phase_unit: dict[int, str] = {}
         if len(rates) == 1:
             # the stated rates' scale: a column of plain numbers of the same scale beside them ("|
