@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from .draftcommand import agreed, command_lines, conditions_of, has_path, put_path
-from .draftcore import origin_of
+from .draftcore import LABELS, label_key, origin_of
 from .draftnames import (
     CPU,
     DECODING_PHRASE,
@@ -383,7 +383,7 @@ def _stated(
                     out.append(("sampling", f"temperature {r.group('n')}"))
         _backends(text, out)  # and a build's or a run's own words for its backend
         _builds(text, out)
-        return commands, _counted_devices(rest, list(dict.fromkeys(out)))
+        return commands, _counted_devices(lines, list(dict.fromkeys(out)))
     read: set[str] = set()  # the inline code read as a command
     # a block that is flags alone, as a setup list writes them a line each ("- -b 2048", "- –ctx-size
     # 128000": a blog's typography turns "--" into a dash): settings it states, as a setup list's
@@ -417,7 +417,7 @@ def _stated(
     _prompts(rest, out)
     _backends(text, out)
     _builds(text, out)
-    return commands, _counted_devices(rest, list(dict.fromkeys(out)))
+    return commands, _counted_devices(lines, list(dict.fromkeys(out)))
 
 
 #: a device a llama.cpp backend lists at start ("Device 0: AMD Instinct MI100, gfx908…", "  Device
@@ -425,11 +425,44 @@ def _stated(
 _DEVICE_LINE = re.compile(r"^\W*(?:Device\s+(?P<a>\d+)\s*:|ggml_vulkan:\s*(?P<b>\d+)\s*=)\s*(?P<name>[^,(]+)")
 
 
+#: a tensor- or pipeline-parallel size as posts and launch lines write it ("TP=8", "tp = 4", "TP 8",
+#: "--tp 2", "--tp-size 8", "-tp 4", "--tensor-parallel-size 4", "tensor_parallel_size=2"; "PP=2",
+#: "--pipeline-parallel-size 2"): the run spans TP × PP devices (vLLM's, SGLang's and TensorRT-LLM's
+#: meaning of the two sizes); "pp 512" (llama-bench's prompt test) is none
+_PARALLEL = re.compile(
+    r"(?<![\w-])(?:(?P<t>TP|tp)\s*[=:]\s*|(?-i:TP)\s?|--?(?:tp|tp[-_]size|tensor[-_]parallel[-_]size)[\s=]"
+    r"|tensor[-_ ]parallel(?:[-_ ]size)?\s*[=:]?\s*|(?P<p>(?:PP|pp)\s*[=:]\s*|(?-i:PP)\s|--?(?:pp|pp[-_]size"
+    r"|pipeline[-_]parallel[-_]size)[\s=]|pipeline[-_ ]parallel(?:[-_ ]size)?\s*[=:]?\s*))(?P<n>\d{1,2})(?![\w.])",
+    re.IGNORECASE,
+)
+
+
+def _parallel_count(text: str) -> int | None:
+    """The devices a run of ``text`` spans by its stated parallel sizes (``_PARALLEL``): TP × PP where
+    ``text`` states one tensor-parallel size (and at most one pipeline size), None where it states
+    none, several, or 1."""
+    tp: set[int] = set()
+    pp: set[int] = set()
+    for m in _PARALLEL.finditer(text):
+        (pp if m.group("p") else tp).add(int(m.group("n")))
+    if len(tp) != 1 or len(pp) > 1:
+        return None
+    n = next(iter(tp)) * (next(iter(pp)) if pp else 1)
+    return n if n >= 2 else None
+
+
 def _counted_devices(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> list[tuple[str, object]]:
     """``out`` with the machine of a device list counted: two or more devices of one name listed by
     number (``_DEVICE_LINE``: "Device 0: AMD Instinct MI100", "Device 1: AMD Instinct MI100") are
     "2x AMD Instinct MI100" (SOURCES.md: several devices of one kind are the count in the hardware
-    name), in place of the one device's name; ``out`` as it is otherwise."""
+    name), in place of the one device's name; so is the one machine ``out`` names where the lines state
+    the run's parallel sizes (``_parallel_count``: "H200 | TP=8" -> "8x NVIDIA H200"); ``out`` as it is
+    otherwise."""
+    machines = {v for p, v in out if p == "hardware"}
+    if len(machines) == 1 and not re.match(r"\d+x ", str(next(iter(machines)))):
+        n = _parallel_count(" ".join(t for _, t in lines))
+        if n is not None:
+            return [(p, f"{n}x {v}" if p == "hardware" else v) for p, v in out]
     listed: dict[str, set[str]] = {}
     for _, t in lines:
         m = _DEVICE_LINE.match(t)
@@ -588,6 +621,8 @@ class Scope:
         if len(head) == 1:
             # the title's short name said in full by the setup ("A100" and "NVIDIA A100 40GB PCIe")
             fuller = [v for v in declared if _fuller(v, head[0])]
+            if len(fuller) == 1:
+                return True, fuller[0], "declared"  # the setup's name for it: a declaration's value
             if path == "build" and not fuller:
                 # "LM Studio 0.4" in the title, "LM Studio 0.4.0" in the text: the one version
                 # the body writes in full
@@ -894,6 +929,8 @@ def _level(post: Post, block: Block) -> int:
 
 #: a table's label cell naming settings by their own shape: "c4"/"C8" (requests at once, as
 #: llama-benchy and vLLM's benchmarks label them), a llama-bench test "pp2048 tg128 @ d4096"
+#: a label cell naming a setting and its number ("conc=8", "bs = 16", "ISL: 1024", "ctx=8k")
+_CELL_SETTING = re.compile(r"\s*(?P<k>[A-Za-z][\w .-]{0,22}?)\s*[=:＝]\s*(?P<n>\d+)(?P<x>[kK])?\s*")
 _CELL_CONCURRENCY = re.compile(r"\s*[cC](\d{1,4})(?:\s+(?P<w>[^\W\d]+))?\s*")
 #: the word after a concurrency label that names how its tokens were chosen ("C1 greedy", "C8 default",
 #: "c4 sampled"): the row's ``sampling``, as written
@@ -948,6 +985,14 @@ def cell_conditions(cell: str) -> dict[str, object]:
         # 'org/Llama-3.1-8B' --num-spec-tokens 4"): its model and settings are the row's
         flat = _flat(run[0].conditions)
         return {k: v for k, v in flat.items() if k in CARRIED}
+    m = _CELL_SETTING.fullmatch(text)
+    if m:
+        # "conc=8", "bs: 16", "ISL=1024": a known label (``LABELS``) and its whole number
+        path, typ = LABELS.get(label_key(m.group("k")), ("", ""))
+        if path and typ in ("int", "tokens") and not path.startswith("other."):
+            n = count(m.group("n"), m.group("x")) if m.group("x") else int(m.group("n"))
+            if n is not None:
+                return {path: n if typ == "int" else f"{m.group('n')}{(m.group('x') or '').upper()} tokens"}
     m = _CELL_KV_PAIR.fullmatch(text)
     if m:
         return {"type_k": m.group("k").lower(), "type_v": m.group("v").lower()}
@@ -1496,6 +1541,10 @@ class Context:
         shared = agreed([c.head for c in scope.children if c.level == 7 and not c.label]) if held > 1 else {}
         for path, values in shared.items():
             scope.body.setdefault(path, []).extend(values)
+        # the machines the sections inside name in their headings: several, each section for itself
+        # ("## RTX 3090", "## RTX 4090"); one ("### Sweep: DeepSeek R1 FP8 H200" beside "### Results"),
+        # the machine of them all, its section's setup ("Config: … | TP=8 | H200") the scope's
+        machines = {_key(v) for c in scope.children if c.level < 7 for v in c.head.get("hardware", [])}
         for child in scope.children:
             self._close(child)
             if child.level == 9:
@@ -1504,7 +1553,12 @@ class Context:
             # each for itself; a section's one command line holds for all of it ("Command used:"
             # below a table), and so does a command line every run shares (``_COMMON``)
             apart = (
-                child.level == 7 and held > 1 and not child.common or child.label or "hardware" in child.head
+                child.level == 7
+                and held > 1
+                and not child.common
+                or child.label
+                or "hardware" in child.head
+                and (child.level >= 7 or len(machines) > 1)
             )
             for path, values in (*child.head.items(), *child.body.items()):
                 if path in _HEADING_ONLY or path in child.local:

@@ -42,11 +42,15 @@ _HARDWARE = re.compile(
     r"(?=[\dABDEFGHIJLMNPQRSTVWabdefghijlmnpqrstvw])(?<![A-Za-z0-9_-])"
     # a count of the devices: "2x", "4×", "three P40s", "two 3090s", "dual 4090", "a pair of 3090s",
     # "quad P40" ("1x4090": one, no count)
-    r"(?:(?P<count>[1-8])\s?[x×]\s*|(?P<wcount>two|three|four|five|six|seven|eight|dual|twin|quad"
+    r"(?:(?P<count>[1-9]|[1-6]\d)\s?[x×]\s*|(?P<wcount>two|three|four|five|six|seven|eight|dual|twin|quad"
     r"|(?<=\ba\s)pair\s+of)\s+"
     # a word saying what kind of units they are between ("four CPU-only Raspberry Pi 5 boards",
     # "two used 3090s"): still the count of the devices named
-    r"(?:(?:used|old|new|stock|identical|cheap|refurbished|second-hand|modded|CPU-only)\s+)?)?(?:"
+    r"(?:(?:used|old|new|stock|identical|cheap|refurbished|second-hand|modded|CPU-only)\s+)?"
+    # a bare number of them after a word that puts the run on them ("on 16 H100", "across 8 H200s",
+    # "using 4 A100s"): a count, as "16x" is
+    r"|(?:(?<=\bon\s)|(?<=\bwith\s)|(?<=\busing\s)|(?<=\bacross\s)|(?<=\bover\s))(?P<ncount>[2-9]|[1-6]\d)\s+"
+    r")?(?:"
     # Quadro cards by their names ("Quadro P6000", "Quadro RTX 8000"): workstation parts, no GeForce
     r"(?:NVIDIA\s+)?Quadro\s(?P<quadro>(?:RTX\s)?[A-Z]{0,2}\d{3,4})(?![\w-])|"
     rf"{_NV}(?P<rtx>RTX|GTX)\s?(?P<rtxn>(?:PRO\s)?A?\d{{3,4}})(?:\s?(?P<rtxs>Ti|SUPER|Super)\b)?"
@@ -93,7 +97,7 @@ _HARDWARE = re.compile(
     # the memory names the module's SKU
     r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?)"
     r"(?:\s(?P<jmem>\d{1,3})\s?GB)?(?![\w-])"
-    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×])"
+    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×])|(?<=\d\s[x×]\s)"
     # after a label naming the machine ("hardware is 4060ti", "GPU: 4090", "显卡：3090")
     r"|(?<=\bhardware\sis\s)|(?<=\bgpu:\s)|(?<=\bgpu:)|(?<=\bgpu\sis\s)|(?<=\bcard:\s)|(?<=显卡：)|(?<=显卡:)|(?<=显卡)"
     r")"
@@ -422,7 +426,7 @@ def hardware_name(m: re.Match) -> str:
     g = m.groupdict()
     words = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
     words |= {"dual": 2, "twin": 2, "quad": 4, "pair": 2}
-    n = g.get("count") or (words[g["wcount"].lower().split()[0]] if g.get("wcount") else None)
+    n = g.get("count") or g.get("ncount") or (words[g["wcount"].lower().split()[0]] if g.get("wcount") else None)
     # several devices: "Nx " before the name; one ("1x4090", "1× H100"): no count (SOURCES.md)
     count = f"{n}x " if n and str(n) != "1" else ""
     if g["quadro"]:

@@ -1423,6 +1423,10 @@ class Tables(Sides):
                         path, value = "other." + _key(header[j]), cell
                     else:
                         value = whole
+                elif typ == "tokens":
+                    # "| ISL | … |" over "128", "8k": a prompt of that many tokens
+                    m = re.fullmatch(r"\s*(\d+)\s?([kK])?\s*", cell.replace(",", ""))
+                    value = f"{m.group(1)}{'K' if m.group(2) else ''} tokens" if m else cell
                 elif typ == "decoding":
                     value = decoding_of_cell(cell, header[j]) or cell
                 elif path.startswith("other.") and _DECODING_HEADER.search(header[j]):

@@ -158,6 +158,24 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "generated",
     ),
+    # a serving benchmark's input and output sequence lengths ("ISL=1024, OSL=1024", "ISL 8k"): each
+    # request's prompt of that many tokens; the output's length, each request generating it (the cap
+    # above, and the tokens generated: a random dataset's requests run to their length)
+    (
+        re.compile(
+            r"(?<![\w-])(?:ISL|input[_ ]seq(?:uence)?[_ ]len(?:gth)?)\s*(?:=|:|of)?\s*(?P<n>\d+)(?P<k>[kK]\b)?"
+            r"(?![\d.%])",
+            re.I,
+        ),
+        "isl",
+    ),
+    (
+        re.compile(
+            r"(?<![\w-])(?:OSL|output[_ ]seq(?:uence)?[_ ]len(?:gth)?)\s*(?:=|:|of)?\s*(?P<n>\d+)(?![\d.%kK])",
+            re.I,
+        ),
+        "osl",
+    ),
     (re.compile(r"(?<![\w-])(?:--parallel|-np)[ =](?P<n>\d+)\b"), "concurrency"),
     # Ollama's layers on the GPU: "num_gpu 99", "num_gpu: 0", "\"num_gpu\": 40"
     (re.compile(r"(?<![\w-])num_gpu[\"']?\s*[:=]?\s*(?P<n>\d{1,3})(?![\w.])"), "layers"),
@@ -483,6 +501,10 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                 task = (m.group("task") or "").strip()
                 if task and not NOT_A_PROMPT.match(task) and not _NO_TASK.fullmatch(task):
                     out.append(("prompt", task))  # "a 256-token summarization output": its task
+            elif kind == "isl":
+                out.append(("prompt", f"{m.group('n')}{'K' if m.group('k') else ''} tokens"))
+            elif kind == "osl":
+                out.append(("tokens_generated", int(m.group("n"))))
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
             elif kind == "ubatch":
