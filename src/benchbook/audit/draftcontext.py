@@ -884,6 +884,13 @@ _INLINE_FLAGS = re.compile(
 _INLINE_PATHS = CARRIED - {"engine", "model", "quant", "hardware", "build", "backend", "prompt"}
 
 
+#: the separators of a setup listed on one line ("A | B | C", "A, B, C", "A · B")
+_LIST_SEPARATOR = re.compile(r"\s[|·•]\s|,\s|;\s|[:：]\s")
+#: a number format alone as a listed item ("FP8", "BF16", "INT4", "W8A8")
+_LISTED_FORMAT = re.compile(r"(?i:fp8|fp16|bf16|int8|int4|fp4|nvfp4|mxfp4|w8a8|w4a16|w4a8)")
+_CACHE_WORD = re.compile(r"(?i)\bkv\b|cache")
+
+
 def _features(text: str) -> list[tuple[str, object]]:
     """What a setup declaration's words switch on by naming it (``_FEATURE_FA``): ``flash_attn``
     True for "FlashAttention" in "Engine: llama.cpp (FlashAttention + CUDA Graph)" or "--flash-attn
@@ -893,6 +900,12 @@ def _features(text: str) -> list[tuple[str, object]]:
     out: list[tuple[str, object]] = []
     if _DECODING_OFF.search(text):
         out.append(("decoding", "plain"))
+    items = [x.strip(" *_`") for x in _LIST_SEPARATOR.split(text)]
+    for k, item in enumerate(items):
+        if _LISTED_FORMAT.fullmatch(item) and not (k and _CACHE_WORD.search(items[k - 1])):
+            # "Config: DeepSeek-R1-0528 | SGLang v0.5.7 | FP8 | TP=8": a number format listed as an
+            # item of the setup is the weights' (the cache's would say so: "KV cache | FP8")
+            out.append(("quant", item))
     for run in _INLINE_FLAGS.finditer(text):
         flat = _flat(conditions_of("flags", run.group(0).replace("=", " ").split()))
         out += [(k, v) for k, v in flat.items() if k in _INLINE_PATHS]

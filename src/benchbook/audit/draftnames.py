@@ -292,8 +292,11 @@ _VERSIONED_MODEL = re.compile(
     r"|\s\d+(?=\s+E?\d+(?:\.\d+)?[Bb]\b))"
     r"(?:-(?:VL|Coder|Vision|Omni|Instruct|Chat|MoE|Turbo|Air|Flash|Next))?"
     r"(?:[\s-]E?\d+(?:\.\d+)?[Bb](?:[\s-][Aa]\d+(?:\.\d+)?[Bb])?)?"
+    # a release's date after the name ("DeepSeek-R1-0528", "DeepSeek-V3-0324"): those weights
+    r"(?:-[01]\d[0-3]\d)?"
     r"|\sLarge(?:\s\d+(?:\.\d+)?)?"
-    r"))(?![\w.:/-]*\w)(?!\.\w)"
+    # its size in parentheses after it ("Qwen2.5 (7B)"): the model of that size
+    r")(?:\s\((?P<psize>\d+(?:\.\d+)?[Bb])\))?)(?![\w.:/-]*\w)(?!\.\w)"
     # a family of models, not one ("the Qwen3 model family", "Llama 3 models")
     r"(?!\s+(?:models?\s+)?(?:family|series|lineup|models)\b)",
     re.ASCII,
@@ -568,7 +571,10 @@ def _mentions(text: str) -> tuple[Mention, ...]:
             if _DRAFT_NAME.search(m.group("name")) or _DRAFT_MARK.match(text, m.end()):
                 continue
             spans.append((m.start(), m.end()))
-            out.append(Mention(m.start(), "model", m.group("name")))
+            name = m.group("name")
+            if m.group("psize"):  # "Qwen2.5 (7B)": "Qwen2.5 7B"
+                name = f"{name[: m.start('psize') - m.start('name') - 2]} {m.group('psize').upper()}"
+            out.append(Mention(m.start(), "model", name))
     for m in _UNKNOWN_MODEL.finditer(text):  # "Bonsai 2 27B": a family no list knows
         if not any(a <= m.start() < b or a < m.end() <= b for a, b in spans):
             if _DRAFT_NAME.search(m.group("name")) or _DRAFT_MARK.match(text, m.end()):
