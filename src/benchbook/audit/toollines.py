@@ -275,6 +275,8 @@ def label_metric(label: str, unit: str) -> str | None:
         return "perplexity"
     fam = family(unit)
     if fam == "rate":
+        # "tput" (InferenceX's tables: "Total tput/GPU", "Input tput/GPU") is the token throughput
+        low = re.sub(r"\b(total|input|output)\s+tput\b", r"\1 token throughput", low)
         if re.search(r"\b(?:decod\w*|generation)\s+(?:throughput|speed)", low):
             return "decode_tps"  # "Decode Throughput (toks/sec)": the decode phase's rate
         if re.search(r"\b(?:prefill|prompt)\s+(?:throughput|speed)", low):
