@@ -91,6 +91,12 @@ _HARDWARE = re.compile(
     r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?![\w-])"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{3}X?)\b"
     r"|(?P<spark>DGX Spark|Strix Halo)"
+    # phones' and boards' chips by their makers' names ("Snapdragon 8 Gen 3", "Snapdragon X Elite",
+    # "RK3588", "Dimensity 9300") and phones by theirs ("Galaxy S24"): the machine of an on-device run
+    r"|(?:Qualcomm\s+)?Snapdragon\s(?P<sd>\d\s?(?:s\s)?Gen\s?\d|\d\sElite|X\s(?:Elite|Plus)|\d{3}\+?)(?![\w.-])"
+    r"|(?:Rockchip\s+)?(?P<rk>RK3(?:588S?|576|568|566))(?![\w-])"
+    r"|(?:MediaTek\s+)?Dimensity\s(?P<dim>\d{3,4}\+?)(?![\w.-])"
+    r"|(?:Samsung\s+)?Galaxy\s(?P<galaxy>S\d{2}(?:\s?(?:Ultra|FE|\+))?|Z\s?Fold\s?\d|Tab\sS\d{1,2}(?:\s?Ultra)?)(?![\w.-])"
     # a Raspberry Pi by its generation ("Raspberry Pi 5", "4× Pi 5 16GB", "a Pi 4")
     r"|(?:Raspberry\s+)?(?<!Orange\s)(?<!Banana\s)(?<!Rock\s)(?<!Nano\s)Pi\s?(?P<pi>[345])(?![\w.])"
     # NVIDIA's embedded modules ("Jetson Thor", "Jetson AGX Orin 64GB", "Jetson Orin Nano", "IGX Orin"):
@@ -492,6 +498,15 @@ def hardware_name(m: re.Match) -> str:
         name = f"AMD Instinct {g['mi'].upper()}"
     elif g["pi"]:
         name = f"Raspberry Pi {g['pi']}"
+    elif g.get("sd"):  # "Snapdragon 8 Gen3" -> "Qualcomm Snapdragon 8 Gen 3"
+        sd = re.sub(r"(?i)\s?gen\s?(\d)", r" Gen \1", re.sub(r"\s+", " ", g["sd"]))
+        name = f"Qualcomm Snapdragon {sd}"
+    elif g.get("rk"):
+        name = f"Rockchip {g['rk'].upper()}"
+    elif g.get("dim"):
+        name = f"MediaTek Dimensity {g['dim']}"
+    elif g.get("galaxy"):
+        name = "Samsung Galaxy " + re.sub(r"(?<=\d)(Ultra|FE)", r" \1", g["galaxy"])
     else:
         name = {"dgx spark": "NVIDIA DGX Spark", "strix halo": "AMD Strix Halo"}[g["spark"].lower()]
     return count + name
