@@ -59,6 +59,7 @@ from .draftprose import family, numbers
 from .draftwords import (
     NOT_A_PROMPT,
     REQUEST_SETTINGS,
+    count,
     engine_versions,
     script_settings,
     settings_in_words,
@@ -432,7 +433,8 @@ _DEVICE_LINE = re.compile(r"^\W*(?:Device\s+(?P<a>\d+)\s*:|ggml_vulkan:\s*(?P<b>
 _PARALLEL = re.compile(
     r"(?<![\w-])(?:(?P<t>TP|tp)\s*[=:]\s*|(?-i:TP)\s?|--?(?:tp|tp[-_]size|tensor[-_]parallel[-_]size)[\s=]"
     r"|tensor[-_ ]parallel(?:[-_ ]size)?\s*[=:]?\s*|(?P<p>(?:PP|pp)\s*[=:]\s*|(?-i:PP)\s|--?(?:pp|pp[-_]size"
-    r"|pipeline[-_]parallel[-_]size)[\s=]|pipeline[-_ ]parallel(?:[-_ ]size)?\s*[=:]?\s*))(?P<n>\d{1,2})(?![\w.])",
+    r"|pipeline[-_]parallel[-_]size)[\s=]|pipeline[-_ ]parallel(?:[-_ ]size)?\s*[=:]?\s*))"
+    r"(?P<n>\d{1,2})(?![\w.])",
     re.IGNORECASE,
 )
 
@@ -1546,6 +1548,15 @@ class Context:
         mine = set(str(_key(engine)).split())
         return any(mine & set(other.split()) for other in bound)
 
+    def _results_in(self, scope: Scope) -> bool:
+        """Whether the lines of ``scope`` state a result: a table's row of numbers, or a number in a
+        unit of a rate, a time, a ratio or a multiple (a size is as often a machine's spec: "RTX 5090
+        32GB")."""
+        lines = [self.post.line(k) for k in range(scope.first, scope.last + 1)]
+        return any(t.startswith("|") and re.search(r"\d", t) for t in lines) or any(
+            family(n.unit) in ("rate", "time", "ratio", "multiple") for t in lines for n in numbers(t)
+        )
+
     def _close(self, scope: Scope) -> None:
         """Give each scope the names of everything in it (``body``, ``weak``) and its last line."""
         held = sum(c.level == 7 and not c.label for c in scope.children)
@@ -1555,8 +1566,9 @@ class Context:
         for path, values in shared.items():
             scope.body.setdefault(path, []).extend(values)
         # the machines the sections inside name in their headings: several, each section for itself
-        # ("## RTX 3090", "## RTX 4090"); one ("### Sweep: DeepSeek R1 FP8 H200" beside "### Results"),
-        # the machine of them all, its section's setup ("Config: … | TP=8 | H200") the scope's
+        # ("## RTX 3090", "## RTX 4090"); one named over a section of the setup alone, stating no result
+        # ("### Sweep: DeepSeek R1 FP8 H200" over "Config: … | TP=8 | H200", then "### Results"), the
+        # machine of them all, that section's setup the scope's
         machines = {_key(v) for c in scope.children if c.level < 7 for v in c.head.get("hardware", [])}
         for child in scope.children:
             self._close(child)
@@ -1571,7 +1583,7 @@ class Context:
                 and not child.common
                 or child.label
                 or "hardware" in child.head
-                and (child.level >= 7 or len(machines) > 1)
+                and (child.level >= 7 or len(machines) > 1 or self._results_in(child))
             )
             for path, values in (*child.head.items(), *child.body.items()):
                 if path in _HEADING_ONLY or path in child.local:

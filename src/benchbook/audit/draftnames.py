@@ -42,14 +42,15 @@ _HARDWARE = re.compile(
     r"(?=[\dABDEFGHIJLMNPQRSTVWabdefghijlmnpqrstvw])(?<![A-Za-z0-9_-])"
     # a count of the devices: "2x", "4×", "three P40s", "two 3090s", "dual 4090", "a pair of 3090s",
     # "quad P40" ("1x4090": one, no count)
-    r"(?:(?P<count>[1-9]|[1-6]\d)\s?[x×]\s*|(?P<wcount>two|three|four|five|six|seven|eight|dual|twin|quad"
+    # (ten or more: of data-centre parts only, "16x H100", "16 xH100s"; "11x4070" is no count)
+    r"(?:(?P<count>[1-9]|[1-6]\d(?=\s?[x×]\s*(?:AMD\s+|NVIDIA\s+)?(?:[ABHL]\d|MI\d|GB\d)))\s?[x×]\s*|(?P<wcount>two|three|four|five|six|seven|eight|dual|twin|quad"
     r"|(?<=\ba\s)pair\s+of)\s+"
     # a word saying what kind of units they are between ("four CPU-only Raspberry Pi 5 boards",
     # "two used 3090s"): still the count of the devices named
     r"(?:(?:used|old|new|stock|identical|cheap|refurbished|second-hand|modded|CPU-only)\s+)?"
     # a bare number of them after a word that puts the run on them ("on 16 H100", "across 8 H200s",
     # "using 4 A100s"): a count, as "16x" is
-    r"|(?:(?<=\bon\s)|(?<=\bwith\s)|(?<=\busing\s)|(?<=\bacross\s)|(?<=\bover\s))(?P<ncount>[2-9]|[1-6]\d)\s+"
+    r"|(?:(?<=\bon\s)|(?<=\bwith\s)|(?<=\busing\s)|(?<=\bacross\s)|(?<=\bover\s))(?P<ncount>[2-9]|[1-6]\d(?=\s(?:AMD\s+|NVIDIA\s+)?(?:[ABHL]\d|MI\d|GB\d)))\s+"
     r")?(?:"
     # Quadro cards by their names ("Quadro P6000", "Quadro RTX 8000"): workstation parts, no GeForce
     r"(?:NVIDIA\s+)?Quadro\s(?P<quadro>(?:RTX\s)?[A-Z]{0,2}\d{3,4})(?![\w-])|"
@@ -435,7 +436,11 @@ def hardware_name(m: re.Match) -> str:
     g = m.groupdict()
     words = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
     words |= {"dual": 2, "twin": 2, "quad": 4, "pair": 2}
-    n = g.get("count") or g.get("ncount") or (words[g["wcount"].lower().split()[0]] if g.get("wcount") else None)
+    n = (
+        g.get("count")
+        or g.get("ncount")
+        or (words[g["wcount"].lower().split()[0]] if g.get("wcount") else None)
+    )
     # several devices: "Nx " before the name; one ("1x4090", "1× H100"): no count (SOURCES.md)
     count = f"{n}x " if n and str(n) != "1" else ""
     if g["quadro"]:

@@ -60,6 +60,11 @@ UNITS: dict[str, str] = {
     "GB/s": "GB/s",
     "GiB/s": "GiB/s",
     "TB/s": "TB/s",
+    # a disk's or a link's rate ("416 MB/s" of a swap device, "Effective I/O Bandwidth | 277.87 MB/s")
+    "MB/s": "MB/s",
+    "MiB/s": "MiB/s",
+    # a storage device's operations a second ("9,708 IOPS")
+    "IOPS": "IOPS",
     "TFLOPS": "TFLOPS",
     # a machine's power draw ("~410W under vLLM", "260 W"); "W" after a number only (the W7900 is a card)
     "W": "W",
@@ -76,6 +81,7 @@ UNITS: dict[str, str] = {
     "requests/sec": "req/s",
     "requests per second": "req/s",
     "QPS": "req/s",  # queries (requests) per second, as serving benchmarks name their request rate
+    "RPS": "req/s",  # requests per second ("Req Tput (RPS)")
     "t/s": "t/s",
     "tps": "tok/s",
     "토큰/초": "tok/s",
@@ -1219,6 +1225,10 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("tokens", r"(?:avg|average|mean)\.?\s+accept\w*\s+len", "mean_accepted_length"),
     ("tokens", r".", "tokens"),
     ("layers", r".", "layers"),
+    # a storage device's: its input and output ("Effective I/O Bandwidth"), a read off it ("the sequential
+    # read limit", hdparm's, an NVMe's, a swap device's)
+    ("bandwidth", r"\bi/o\b", "io_bandwidth"),
+    ("bandwidth", r"\bread\b|hdparm|nvme|\bssd\b|\bdisk\b|\bswap\b", "read_bandwidth"),
     ("bandwidth", r"(?:cpu|host|pcie).{0,20}(?:gpu|device)|transfer|pcie", "transfer_bandwidth"),
     ("bandwidth", r".", "memory_bandwidth"),
     ("compute", r"matmul|gemm|mamf|measured|achiev|get", "matmul_tflops"),
@@ -1226,6 +1236,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("power", r".", "power"),
     ("power_per_token", r".", "power_per_token"),
     ("requests", r".", "request_throughput"),
+    ("iops", r".", "iops"),
 ]
 _FAMILY = {
     "tok/s": "rate",
@@ -1251,6 +1262,9 @@ _FAMILY = {
     "GB/s": "bandwidth",
     "GiB/s": "bandwidth",
     "TB/s": "bandwidth",
+    "MB/s": "bandwidth",
+    "MiB/s": "bandwidth",
+    "IOPS": "iops",
     "TFLOPS": "compute",
     "req/s": "requests",
     "W": "power",

@@ -1682,7 +1682,8 @@ class Tables(Sides):
             not words
             or n.range is not None
             or not stateable(n)
-            or family(n.unit) not in ("size", "time", "rate", "requests")
+            or family(n.unit)
+            not in ("size", "time", "rate", "requests", "bandwidth", "iops", "power", "compute")
         ):
             return None
         if family(n.unit) == "size" and not _MEASURED_SIZE.search(words):

@@ -163,15 +163,16 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     # above, and the tokens generated: a random dataset's requests run to their length)
     (
         re.compile(
-            r"(?<![\w-])(?:ISL|input[_ ]seq(?:uence)?[_ ]len(?:gth)?)\s*(?:=|:|of)?\s*(?P<n>\d+)(?P<k>[kK]\b)?"
-            r"(?![\d.%])",
+            r"(?<![\w-])(?:ISL|input[_ ]seq(?:uence)?[_ ]len(?:gth)?)\s*(?:=|:|of)?\s*"
+            r"(?P<n>\d+)(?P<k>[kK]\b)?(?![\d.%])",
             re.I,
         ),
         "isl",
     ),
     (
         re.compile(
-            r"(?<![\w-])(?:OSL|output[_ ]seq(?:uence)?[_ ]len(?:gth)?)\s*(?:=|:|of)?\s*(?P<n>\d+)(?![\d.%kK])",
+            r"(?<![\w-])(?:OSL|output[_ ]seq(?:uence)?[_ ]len(?:gth)?)\s*(?:=|:|of)?\s*"
+            r"(?P<n>\d+)(?![\d.%kK])",
             re.I,
         ),
         "osl",

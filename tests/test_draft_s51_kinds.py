@@ -1,0 +1,219 @@
+"""Kinds of input the sets h313–h332 showed the drafter misreading (issue 29, session 51), each fixed
+as a kind with controls: a serving sweep's setup line ("Config: … | FP8 | TP=8 | H200 | ISL=1024,
+OSL=1024") and its "conc=N" columns; card counts written "16 xH100s", "on 16 H100", "2 x 3090";
+a model's release date after its name; InferenceX's "tput" labels; phones' and boards' chips."""
+
+from __future__ import annotations
+
+from benchbook.audit.draftcontext import _parallel_count, cell_conditions
+from benchbook.audit.draftnames import mentions
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+#: InferenceX's bot comment, shortened: the setup in its own section, the results in the next
+_SWEEP = """# deepseek sglang h200 experimental
+
+### Concurrency Sweep: DeepSeek R1 FP8 H200 SGLang (1k/1k)
+
+**Config:** DeepSeek-R1-0528 | SGLang v0.5.7 | FP8 | TP=8, EP=1 | H200 | ISL=1024, OSL=1024
+
+### Performance Results
+
+| Metric | conc=8 | conc=16 |
+|--------|-------:|--------:|
+| **Total tput/GPU (tok/s)** | 148.6 | 225.1 |
+| **Output tput/GPU (tok/s)** | 74.6 | 111.9 |
+| **Input tput/GPU (tok/s)** | 74.0 | 113.1 |
+| Mean TTFT (ms) | 330.6 | 356.0 |
+"""
+
+
+def test_sweep_setup_section_holds_for_the_results_section(tmp_path):
+    """The setup line of the section before the table is every cell's: the model with its release
+    date, the FP8 listed alone as the weights' quant, TP=8 as eight H200s, ISL as the prompt's
+    tokens, OSL as the tokens generated (and the cap); each column its concurrency."""
+    cf = _drafted(_SWEEP, tmp_path)
+    by_value = {c.value: c for c in cf.claims}
+    assert len(cf.claims) == 8
+    got = _cond(cf, by_value[356.0])
+    assert got == {
+        "hardware": "8x NVIDIA H200",
+        "engine": "SGLang",
+        "build": "v0.5.7",
+        "model": "DeepSeek-R1-0528",
+        "quant": "FP8",
+        "decoding": "plain",
+        "prompt": "1024 tokens",
+        "tokens_generated": 1024,
+        "cap": 1024,
+        "concurrency": 16,
+        "other": {"stat": "mean"},
+    }
+    assert _cond(cf, by_value[148.6])["concurrency"] == 8
+    metrics = {v: by_value[v].metric for v in (148.6, 74.6, 74.0, 330.6)}
+    assert metrics == {148.6: "total_throughput", 74.6: "throughput", 74.0: "input_throughput", 330.6: "ttft"}
+
+
+def test_two_machine_sections_stay_each_its_own(tmp_path):
+    """Control: two sections naming two machines in their headings keep each its own machine (the
+    setup of one is no other's)."""
+    text = (
+        "# Two cards\n\n## RTX 3090\n\nConfig: Qwen3-8B | Q4_K_M\n\nDecode: 100 tok/s\n\n"
+        "## RTX 4090\n\nDecode: 140 tok/s\n"
+    )
+    cf = _drafted(text, tmp_path)
+    hw = {c.value: _cond(cf, c).get("hardware") for c in cf.claims}
+    assert hw == {100.0: "NVIDIA GeForce RTX 3090", 140.0: "NVIDIA GeForce RTX 4090"}
+
+
+def test_label_cells_key_equals_number():
+    """A label cell "key=N" of a known label (``LABELS``) states that setting; an unknown key, or a
+    label of text, states none."""
+    assert cell_conditions("conc=8") == {"concurrency": 8}
+    assert cell_conditions("bs = 16") == {}  # "bs" is no label the drafter knows
+    assert cell_conditions("ctx=8k") == {"ctx": 8192}
+    assert cell_conditions("ISL=1024") == {"prompt": "1024 tokens"}
+    assert cell_conditions("OSL: 128") == {"tokens_generated": 128}
+    assert cell_conditions("model=Qwen3") == {}
+    assert cell_conditions("c4") == {"concurrency": 4}
+
+
+def test_isl_osl_columns_are_prompt_and_tokens_generated(tmp_path):
+    """A sweep table's ISL and OSL columns: each row's prompt tokens and tokens generated."""
+    text = (
+        "| ISL | OSL | Concurrency | TTFT (ms) |\n|---|---|---|---|\n"
+        "| 128 | 1024 | 1 | 184.1 |\n| 2048 | 128 | 4 | 190.5 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {c.value: _cond(cf, c) for c in cf.claims}
+    assert {k: got[184.1].get(k) for k in ("prompt", "tokens_generated", "concurrency")} == {
+        "prompt": "128 tokens",
+        "tokens_generated": 1024,
+        "concurrency": 1,
+    }
+    assert got[190.5]["prompt"] == "2048 tokens"
+
+
+def test_isl_in_prose_with_k():
+    """ "ISL 8k" in words: a prompt of 8K tokens; "OSL=256": 256 tokens generated."""
+    from benchbook.audit.draftwords import settings_in_words
+
+    out: list = []
+    settings_in_words("ISL 8k, OSL=256", out)
+    assert ("prompt", "8K tokens") in out
+    assert ("tokens_generated", 256) in out
+
+
+def test_parallel_sizes_count_devices():
+    """TP × PP is the devices a run spans; llama-bench's "pp 512" and TP=1 are none; two TP sizes
+    name no one count."""
+    assert _parallel_count("TP=8, EP=1") == 8
+    assert _parallel_count("--tensor-parallel-size 4 --pipeline-parallel-size 2") == 8
+    assert _parallel_count("vllm serve m -tp 2") == 2
+    assert _parallel_count("TP 4, PP 2") == 8
+    assert _parallel_count("pp 512 and tg 128") is None
+    assert _parallel_count("TP=1") is None
+    assert _parallel_count("TP=1 vs TP=2") is None
+
+
+def test_card_counts_in_more_spellings():
+    """ "16 xH100s", "on 16 H100", "2 x 3090", "across 8 H200s": counts of cards; a number that is a
+    version ("Qwen 2 A100") or a spec after the name ("RTX 3090 24 GB") is none."""
+
+    def hw(text: str) -> list:
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert hw("16 xH100s: Full Precision") == ["16x NVIDIA H100"]
+    assert hw("Sweeps on 16 H100 (SGLANG)") == ["16x NVIDIA H100"]
+    assert hw("Using 2 x 3090 with TP") == ["2x NVIDIA GeForce RTX 3090"]
+    assert hw("spread across 8 H200s") == ["8x NVIDIA H200"]
+    assert hw("four CPU-only Raspberry Pi 5 boards") == ["4x Raspberry Pi 5"]
+    assert hw("Qwen 2 A100 result") == ["NVIDIA A100"]
+    assert hw("RTX 3090 24 GB") == ["NVIDIA GeForce RTX 3090"]
+
+
+def test_model_release_date_and_size_in_parentheses():
+    """A release date after a versioned name is part of the weights' name; a size in parentheses
+    after it is the model's size."""
+
+    def model(text: str) -> list:
+        return [m.value for m in mentions(text) if m.path == "model"]
+
+    assert model("DeepSeek-R1-0528 on H200") == ["DeepSeek-R1-0528"]
+    assert model("DeepSeek-V3-0324 gets 43 tok/s") == ["DeepSeek-V3-0324"]
+    assert model("Forcing the Qwen2.5 (7B) model") == ["Qwen2.5 7B"]
+    assert model("DeepSeek-R1 at 20 tok/s") == ["DeepSeek-R1"]
+    assert model("Qwen3-30B-A3B-Instruct-2507") == ["Qwen3-30B-A3B-Instruct-2507"]
+
+
+def test_listed_format_is_the_weights_unless_the_cache_is_named(tmp_path):
+    """ "| FP8 |" alone in a setup line is the weights' quant; after a "KV cache" item it is the
+    cache's, no quant; FP8 in a sentence stays unread (a cache's or the compute's as often)."""
+    cf = _drafted("Setup: Qwen3-8B | vLLM | FP8 | H100\n\nDecode: 80 tok/s\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["quant"] == "FP8"
+    cf = _drafted("Setup: Qwen3-8B | vLLM | KV cache | FP8 | H100\n\nDecode: 80 tok/s\n", tmp_path)
+    assert "quant" not in _cond(cf, cf.claims[0])
+    cf = _drafted("We ran Qwen3-8B in FP8 on an H100: 80 tok/s.\n", tmp_path)
+    assert "quant" not in _cond(cf, cf.claims[0])
+
+
+def test_tput_labels():
+    """InferenceX's "tput" after total/input/output is the token throughput; "Tput User" and "Tput
+    Prefill" (tt-inference-server's) keep their own meaning."""
+    from benchbook.audit.toollines import label_metric
+
+    assert label_metric("Total tput/GPU (tok/s)", "tok/s") == "total_throughput"
+    assert label_metric("Input tput/GPU (tok/s)", "tok/s") == "input_throughput"
+    assert label_metric("Output tput/GPU (tok/s)", "tok/s") == "throughput"
+    assert label_metric("Tput Prefill (TPS)", "tok/s") == "prefill_tps"
+
+
+def test_phone_and_board_chips():
+    """On-device runs name their chip or phone: Qualcomm's, Rockchip's, MediaTek's, Samsung's."""
+
+    def hw(text: str) -> list:
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert hw("test phone is a Snapdragon 8 Gen3 Android phone") == ["Qualcomm Snapdragon 8 Gen 3"]
+    assert hw("Snapdragon X Elite laptop") == ["Qualcomm Snapdragon X Elite"]
+    assert hw("On an RK3588 host (Radxa ROCK 5B)") == ["Rockchip RK3588"]
+    assert hw("Dimensity 9300") == ["MediaTek Dimensity 9300"]
+    assert hw("Samsung Galaxy S24 Ultra") == ["Samsung Galaxy S24 Ultra"]
+    assert hw("the RK3588S2 module") == []  # no such part name read as another
+
+
+def test_storage_rates_and_request_rates(tmp_path):
+    """MB/s and IOPS are a storage device's rate and operations (no seconds read off "MB/s"); "RPS"
+    is requests per second; each row of a table of metrics keeps its own cell's unit, whatever the
+    first row's."""
+    cf = _drafted("The sequential read limit saturated at 416 MB/s.\n", tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("read_bandwidth", 416.0, "MB/s")]
+    text = (
+        "| Metric | Run A | Run B |\n|---|---|---|\n| Total Duration | 320.74 s | 224.71 s |\n"
+        "| Effective I/O Bandwidth | 277.87 MB/s | 397.04 MB/s |\n"
+        "| NVMe Read Activity | 9,708 IOPS | 12,103 IOPS |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert sorted((c.metric, c.value, c.unit) for c in cf.claims) == [
+        ("duration", 224.71, "s"),
+        ("duration", 320.74, "s"),
+        ("io_bandwidth", 277.87, "MB/s"),
+        ("io_bandwidth", 397.04, "MB/s"),
+        ("iops", 9708.0, "IOPS"),
+        ("iops", 12103.0, "IOPS"),
+    ]
+    cf = _drafted("| Concurrency | Req Tput (RPS) |\n|---|---|\n| 1 | 0.321 |\n", tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("request_throughput", 0.321, "req/s")]
+
+
+def test_a_machines_section_with_results_keeps_its_setup(tmp_path):
+    """Control of the setup section: a section whose heading names the machine and which states
+    results (a table) keeps its command's settings to itself; the next section's claims get none."""
+    text = (
+        "## Windows 10, RTX 3060, llama.cpp b4980\n\n`llama-bench -m [model] -ngl 100`\n\n"
+        "| quant | pp512 (t/s) |\n|---|---|\n| Q4_0 | 1200.5 |\n\n## Notes\n\nMy RTX 5090 ran 101 tok/s.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {c.value: _cond(cf, c) for c in cf.claims}
+    assert got[101.0] == {"hardware": "NVIDIA GeForce RTX 5090", "decoding": "plain"}
+    assert got[1200.5]["offload"] == {"n_gpu_layers": 100}
