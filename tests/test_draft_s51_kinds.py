@@ -217,3 +217,16 @@ def test_a_machines_section_with_results_keeps_its_setup(tmp_path):
     got = {c.value: _cond(cf, c) for c in cf.claims}
     assert got[101.0] == {"hardware": "NVIDIA GeForce RTX 5090", "decoding": "plain"}
     assert got[1200.5]["offload"] == {"n_gpu_layers": 100}
+
+
+def test_quant_glued_to_the_next_cells_number():
+    """A table copied without cell borders glues a rate to the quant ("Q4_K_M7 t/s"): the quant is
+    the type's letters; a repacked type ("Q4_K_M_R4", "Q4_0_R8") stays whole."""
+
+    def named(text: str) -> list:
+        return [(m.path, m.value) for m in mentions(text) if m.path in ("model", "quant")]
+
+    assert named("Qwen 2.5 72B Q4_K_M7 t/s31 t/s+343%") == [("model", "Qwen 2.5 72B"), ("quant", "Q4_K_M")]
+    assert named("Qwen3 32B Q4_K_XL5 t/s") == [("model", "Qwen3 32B"), ("quant", "Q4_K_XL")]
+    assert named("Llama 3 8B Q4_K_M_R4 x") == [("model", "Llama 3 8B"), ("quant", "Q4_K_M_R4")]
+    assert named("Llama 3 8B Q4_0_R8") == [("model", "Llama 3 8B"), ("quant", "Q4_0_R8")]

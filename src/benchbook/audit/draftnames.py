@@ -239,9 +239,12 @@ _MODEL = re.compile(
     + MODEL_FAMILIES
     + r")\s(?:Small|Medium|Large|Nemo|Mini|Tiny)\s\d+(?:\.\d+)?(?![\w.-])"
     r")(?P<variant>\s(?:[A-Z][a-z]+-)?(?:Instruct|Chat|Coder|Distill|Thinking|Abliterated|Uncensored)(?![\w-]))?"
-    r"(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP[468]|NVFP4|BF16|FP8|"
+    r"(?:\s*(?<=[\s\dBb])(?P<quant>(?:UD-)?I?Q\d(?:_(?:R\d+|[A-Z]+|\d+))*?|MXFP[468]|NVFP4|BF16|FP8|"
     # a quantisation method with its bits ("AutoRound INT4", "GPTQ 4-bit", "AWQ")
-    r"(?:AutoRound|AWQ|GPTQ)(?:[\s-](?:INT\d|\d-?bit))?))?(?![\w-])",
+    r"(?:AutoRound|AWQ|GPTQ)(?:[\s-](?:INT\d|\d-?bit))?))?"
+    # (a number glued after a type of letters, a table copied without its cell borders: "Qwen 2.5 72B
+    # Q4_K_M7 t/s" is Q4_K_M and 7 t/s)
+    r"(?:(?![\w-])|(?<=_[A-Z])(?=\d)|(?<=_[A-Z]{2})(?=\d))",
     re.ASCII,
 )
 #: a draft model by its name: EAGLE/EAGLE3 and Medusa heads only draft ("Qwen3.6-27B-EAGLE3",
