@@ -230,3 +230,12 @@ def test_quant_glued_to_the_next_cells_number():
     assert named("Qwen3 32B Q4_K_XL5 t/s") == [("model", "Qwen3 32B"), ("quant", "Q4_K_XL")]
     assert named("Llama 3 8B Q4_K_M_R4 x") == [("model", "Llama 3 8B"), ("quant", "Q4_K_M_R4")]
     assert named("Llama 3 8B Q4_0_R8") == [("model", "Llama 3 8B"), ("quant", "Q4_0_R8")]
+
+
+def test_vs_with_the_other_side_named_shares_the_unit(tmp_path):
+    """"356 vs M3 Ultra 192 tok/s": the number before "vs" and a few words naming the other side takes
+    the other number's unit; a count compared ("3 vs 4 of 5 runs") does not become a rate."""
+    cf = _drafted("stable-code-3b: RTX 5090 356 vs M3 Ultra 192 tok/s.\n", tmp_path)
+    assert sorted((c.value, c.unit) for c in cf.claims) == [(192.0, "tok/s"), (356.0, "tok/s")]
+    cf = _drafted("We got 3 vs 4 of 5 runs at 20 tok/s\n", tmp_path)
+    assert sorted(c.value for c in cf.claims if c.unit == "tok/s") == [20.0]

@@ -586,6 +586,9 @@ def _minutes_seconds(text: str, found: list[Number]) -> list[Number]:
 _AGAINST = re.compile(
     r"\s*(?:против|проти|vs\.?|versus|against|compared (?:to|with)|instead of|вместо|замість)\s*$", re.I
 )
+#: between a number with no unit and the other side's number with one, the other side named in a few
+#: words ("115.5 vs oMLX's 231.7 tok/s", "RTX 5090 356 vs M3 Ultra 192 tok/s"): one unit for both
+_VS_NAMED = re.compile(r"\s*(?:vs\.?|versus)\s+(?:[^\s\d.!?;:,()]\S*\s+){0,3}", re.IGNORECASE)
 #: a sentence naming one thing and its number after the sentence that gave the unit ("Llama.cpp
 #: выдает 42 токена в секунду. Ollama - 25.")
 _NAMED_AFTER = re.compile(r"[.!?;]\s+[^\W\d][\w.\-]*\s*[-–—]\s*$")
@@ -634,6 +637,14 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
         out[i] = replace(n, unit=prev.unit)
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
+        if (
+            a.unit is None
+            and a.range is None
+            and family(b.unit) in ("rate", "time", "size")
+            and _VS_NAMED.fullmatch(text[a.end : b.start])
+        ):
+            out[i] = replace(a, unit=b.unit)  # "356 vs M3 Ultra 192 tok/s": the unit of both sides
+            continue
         if a.unit is not None or a.range is not None or not _ARROW.fullmatch(text[a.end : b.start]):
             continue
         if family(b.unit) in ("rate", "time", "size"):
