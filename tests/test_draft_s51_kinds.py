@@ -233,9 +233,76 @@ def test_quant_glued_to_the_next_cells_number():
 
 
 def test_vs_with_the_other_side_named_shares_the_unit(tmp_path):
-    """"356 vs M3 Ultra 192 tok/s": the number before "vs" and a few words naming the other side takes
+    """ "356 vs M3 Ultra 192 tok/s": the number before "vs" and a few words naming the other side takes
     the other number's unit; a count compared ("3 vs 4 of 5 runs") does not become a rate."""
     cf = _drafted("stable-code-3b: RTX 5090 356 vs M3 Ultra 192 tok/s.\n", tmp_path)
     assert sorted((c.value, c.unit) for c in cf.claims) == [(192.0, "tok/s"), (356.0, "tok/s")]
     cf = _drafted("We got 3 vs 4 of 5 runs at 20 tok/s\n", tmp_path)
     assert sorted(c.value for c in cf.claims if c.unit == "tok/s") == [20.0]
+
+
+#: vLLM's offline throughput benchmark as pasted: the command and its one result line
+_VLLM_THROUGHPUT = """```
+vllm bench throughput --model meta-llama/Llama-3.1-8B-Instruct --input-len 128 --output-len 128 --num-prompts 1000
+Throughput: 34.52 requests/s, 8837.12 total tokens/s, 4418.56 output tokens/s
+```
+"""
+
+
+def test_vllm_throughput_line_and_its_lengths(tmp_path):
+    """The line's three rates: requests, total tokens and the batch's output tokens a second
+    (``throughput``, not one stream's decode); --input-len is the prompt's tokens, --output-len the
+    cap; "N output tokens/s" is no count of tokens generated."""
+    cf = _drafted(_VLLM_THROUGHPUT, tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("request_throughput", 34.52, "req/s"),
+        ("total_throughput", 8837.12, "tok/s"),
+        ("throughput", 4418.56, "tok/s"),
+    ]
+    got = _cond(cf, cf.claims[2])
+    assert (got["prompt"], got["cap"], "tokens_generated" in got) == ("128 tokens", 128, False)
+
+
+def test_random_dataset_keeps_its_name_with_the_length():
+    """``--dataset-name random --random-input-len 2048``: the random prompts of 2048 tokens."""
+    from benchbook.audit.draftcommand import command_lines
+
+    line = "vllm bench serve --model m --dataset-name random --random-input-len 2048 --random-output-len 128"
+    got = command_lines([(1, line)])[0].conditions
+    assert got["prompt"] == "random (2048 tokens)"
+    assert got["cap"] == 128
+
+
+def test_tool_output_lines_of_other_engines(tmp_path):
+    """KoboldCpp's "ProcessingSpeed" is its prompt processing; vLLM's log "Avg prompt throughput" the
+    prompt's rate beside "Avg generation throughput"."""
+    cf = _drafted("ProcessingTime: 1.23s, ProcessingSpeed: 812.3T/s, GenerationSpeed: 22.2T/s\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims if c.unit == "t/s"] == [
+        ("prefill_tps", 812.3),
+        ("decode_tps", 22.2),
+    ]
+    cf = _drafted(
+        "Avg prompt throughput: 12.3 tokens/s, Avg generation throughput: 45.6 tokens/s\n", tmp_path
+    )
+    assert [(c.metric, c.value) for c in cf.claims] == [("prefill_tps", 12.3), ("decode_tps", 45.6)]
+
+
+def test_statistic_columns_of_a_metrics_table(tmp_path):
+    """genai-perf's table (box drawing, "Statistic | avg | min | max"): "min" is no minutes, each cell
+    its statistic (``other.stat``, avg as mean), "(per sec)" after tokens or requests a rate."""
+    text = (
+        "```\n┃                  Statistic ┃    avg ┃    min ┃    max ┃\n"
+        "┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━┩\n"
+        "│   Time to first token (ms) │  16.26 │  12.39 │  17.25 │\n"
+        "│ Output token throughput (per sec) │ 544.20 │    N/A │    N/A │\n"
+        "│ Request throughput (per sec) │ 4.25 │    N/A │    N/A │\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = [(c.metric, c.value, c.unit, _cond(cf, c)["other"]["stat"]) for c in cf.claims]
+    assert got == [
+        ("ttft", 16.26, "ms", "mean"),
+        ("ttft", 12.39, "ms", "min"),
+        ("ttft", 17.25, "ms", "max"),
+        ("throughput", 544.2, "tok/s", "mean"),
+        ("request_throughput", 4.25, "req/s", "mean"),
+    ]

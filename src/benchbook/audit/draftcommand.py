@@ -104,6 +104,10 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--random-output-len": ("cap", "int"),
     "--sharegpt-output-len": ("cap", "int"),
     "--output-len": ("cap", "int"),
+    # a benchmark's set prompt length in tokens (``vllm bench``'s --input-len, --random-input-len): the
+    # prompt of that many tokens, as a serving sweep's "ISL" is drafted ("128 tokens")
+    "--input-len": ("prompt", "tokens"),
+    "--random-input-len": ("prompt", "tokens"),
     "--max-concurrency": ("concurrency", "int"),
     "--dataset": ("prompt", "dataset"),  # a serving benchmark's prompts (EvalScope, vLLM's --dataset-name)
     "--dataset-name": ("prompt", "dataset"),
@@ -448,6 +452,8 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             continue
         if kind == "int" and re.fullmatch(r"\d+", value):
             put_path(out, path, int(value))
+        elif kind == "tokens" and re.fullmatch(r"\d+", value):
+            put_path(out, path, f"{value} tokens")
         elif kind == "fa":
             word = flash_attn_word(value) if value else "on"
             if word in ("on", "off"):
@@ -539,6 +545,9 @@ def _named_others(tool: str, out: dict) -> None:
     dataset = _dataset(other)
     if dataset is not None and "prompt" not in out:
         out["prompt"] = dataset
+    elif dataset is not None and re.fullmatch(r"\d+ tokens", str(out["prompt"])):
+        # "--dataset-name random --random-input-len 2048": the generated prompts of that length
+        out["prompt"] = f"{dataset} ({out['prompt']})"
     for flag in ("n", "n_predict", "predict"):
         n = other.get(flag)
         if isinstance(n, str) and n.isdecimal():

@@ -1170,7 +1170,9 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("rate", r"\bpeak\b|\bпик\b|峰值|ピーク", "peak_throughput"),
     (
         "rate",
-        r"\bpp\s?\d+|prefill|prompt (?:eval|processing|speed)|\bpp\b|\bencoded\b|"
+        r"\bpp\s?\d+|prefill|prompt (?:eval|processing|speed|throughput)|\bpp\b|\bencoded\b|"
+        # KoboldCpp's "ProcessingSpeed: 812.3T/s" (its prompt processing)
+        r"\bprocessing\s?speed|"
         r"\binput\s*(?::|speed|throughput|rate|tok)|프리필|프롬프트 처리|プロンプト処理",
         "prefill_tps",
     ),

@@ -552,6 +552,14 @@ class Sentences(Sides):
                 # "2314.96 total tokens/s" (vLLM's throughput benchmark): prompt and output tokens
                 # over the run, whatever the words before it
                 metric = "total_throughput"
+            elif (
+                family(n.unit) == "rate"
+                and re.match(r"[\d.,]+\s+output\s", scanned[n.start : n.end], re.I)
+                and re.search(r"\bthroughput\s*:", scanned[: n.start], re.I)
+            ):
+                # "Throughput: 34.52 requests/s, 8837.12 total tokens/s, 4418.56 output tokens/s" (vLLM's
+                # throughput benchmark): the output tokens of the whole batch over the run
+                metric = "throughput"
             else:
                 metric = metric_of(n.unit, before, scanned[n.end : n.end + 30])
                 if (

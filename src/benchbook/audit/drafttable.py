@@ -330,6 +330,10 @@ _KEY_UNITS = {
 }
 
 
+#: a statistic's name alone in a cell or header ("avg", "min", "P99", "median", "std")
+_STAT_CELL = re.compile(r"(?i)min|max|avg|average|mean|median|std|stdev|p\d{2}(?:\.\d)?")
+
+
 @functools.lru_cache(maxsize=512)  # asked for each column of a table more than once
 def _header_unit(header: str) -> str | None:
     """The unit a table header names: after a number put before it, as a unit written alone, in
@@ -337,6 +341,13 @@ def _header_unit(header: str) -> str | None:
     second: ``toollines.label_unit``); a count of tokens or layers only where written first.  Bold
     or code marks around the header ("**512 tokens (generation, seconds)**") are no part of it."""
     header = header.strip().strip("*_`").strip()
+    if _STAT_CELL.fullmatch(header):
+        return None  # a statistic's column ("| avg | min | max |", genai-perf's): "min" is no minutes
+    per_second = re.search(r"[(（]\s*per\s+sec(?:ond)?\s*[)）]", header, re.I)
+    if per_second and re.search(r"(?i)\btok(?:en)?s?\b", header):
+        return "tok/s"  # genai-perf's "Output token throughput (per sec)": tokens a second
+    if per_second and re.search(r"(?i)\brequests?\b", header):
+        return "req/s"  # "Request throughput (per sec)"
     if re.fullmatch(r"S(?:_\w+)?\s+t/s", header):
         return "t/s"  # llama-batched-bench's and llama-sweep-bench's "S_PP t/s", "S t/s": no seconds
     keyed = _KEY_UNIT.fullmatch(header)
@@ -1411,6 +1422,10 @@ class Tables(Sides):
                 path = by_cells.get(j) or path or "other." + _key(header[j] or "row")
                 typ = "str" if j in by_cells else typ
                 value: object = cell
+                if path.startswith("other.") and _STAT_CELL.fullmatch(cell.strip().strip("*_`")):
+                    # "avg", "P99", "median" (a statistic's column of a table of metrics as rows, or a
+                    # row's): the statistic each number is, as a claims file writes it
+                    path, value = "other.stat", stat_name(cell.strip().strip("*_`"))
                 if typ == "int":
                     # "4096", "16K" (a size in K: ``draftcontext.count``), "0 (cold)"
                     m = re.fullmatch(
