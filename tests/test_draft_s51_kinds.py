@@ -243,7 +243,8 @@ def test_vs_with_the_other_side_named_shares_the_unit(tmp_path):
 
 #: vLLM's offline throughput benchmark as pasted: the command and its one result line
 _VLLM_THROUGHPUT = """```
-vllm bench throughput --model meta-llama/Llama-3.1-8B-Instruct --input-len 128 --output-len 128 --num-prompts 1000
+vllm bench throughput --model meta-llama/Llama-3.1-8B-Instruct --input-len 128 --output-len 128 \\
+  --num-prompts 1000
 Throughput: 34.52 requests/s, 8837.12 total tokens/s, 4418.56 output tokens/s
 ```
 """
