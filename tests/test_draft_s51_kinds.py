@@ -307,3 +307,24 @@ def test_statistic_columns_of_a_metrics_table(tmp_path):
         ("throughput", 544.2, "tok/s", "mean"),
         ("request_throughput", 4.25, "req/s", "mean"),
     ]
+
+
+def test_ollama_api_response_and_short_times(tmp_path):
+    """Ollama's API response: its ``*_duration`` keys in nanoseconds, its ``*_count`` keys tokens;
+    "ns" and "µs" after a number in prose are times."""
+    text = (
+        '```json\n{"total_duration":5043500667,"load_duration":5025959,"eval_count":290,'
+        '"eval_duration":4709213000}\n```\n'
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("duration", 5043500667.0, "ns"),
+        ("load_time", 5025959.0, "ns"),
+        ("tokens", 290.0, "tokens"),
+        ("duration", 4709213000.0, "ns"),
+    ]
+    cf = _drafted("The kernel takes 350 µs; constant ~21-25 ns per KV position.\n", tmp_path)
+    assert [(c.value, c.range, c.unit) for c in cf.claims] == [
+        (350.0, None, "µs"),
+        (None, (21.0, 25.0), "ns"),
+    ]

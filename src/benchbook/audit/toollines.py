@@ -254,6 +254,10 @@ def _key_unit(key: str) -> str | None:
     """The unit a key names by its words (``_KEY_UNITS``; ``tok_s``, ``tokens_per_second``,
     ``per_second``: tok/s) or in parentheses at its end (``latency(ms)``), None if none."""
     low = key.lower()
+    if re.fullmatch(r"(?:total|load|prompt_eval|eval)_duration", low):
+        return "ns"  # Ollama's API response ("eval_duration": 4709213000): nanoseconds
+    if re.fullmatch(r"(?:prompt_eval|eval)_count", low):
+        return "tokens"  # and its counts of prompt and generated tokens
     paren = re.search(r"\(([a-z/]{1,8})\)$", low)
     if paren is not None:  # "latency(ms)", "gpu_peak_mem(gb)", "build_time(s)"
         if paren.group(1) == "s" and PLURAL.search(low[: paren.start()]):
