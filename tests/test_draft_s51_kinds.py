@@ -328,3 +328,80 @@ def test_ollama_api_response_and_short_times(tmp_path):
         (350.0, None, "µs"),
         (None, (21.0, 25.0), "ns"),
     ]
+
+
+def test_llama_server_draft_line(tmp_path):
+    """llama-server's draft line: α with its counts (accepted of the drafted tokens the server calls
+    generated), the mean acceptance length τ in tokens, each position's rate."""
+    text = (
+        "```\ndraft acceptance = 0.64479 (  167 accepted /   259 generated), mean acceptance length =  2.92, "
+        "acceptance rate per position = (0.805, 0.632, 0.483)\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = [
+        (c.metric, c.value, c.unit, _cond(cf, c).get("other", {}).get("draft_position")) for c in cf.claims
+    ]
+    assert got == [
+        ("acceptance_rate", 0.64479, "ratio", None),
+        ("mean_accepted_length", 2.92, "tokens", None),
+        ("acceptance_rate", 0.805, "ratio", 0),
+        ("acceptance_rate", 0.632, "ratio", 1),
+        ("acceptance_rate", 0.483, "ratio", 2),
+    ]
+    assert (cf.claims[0].counts.accepted, cf.claims[0].counts.drafted) == (167, 259)
+
+
+def test_vllm_spec_decoding_metric_lines(tmp_path):
+    """vLLM's SpecDecoding metrics line (V1) and its older Speculative metrics line (V0): each figure
+    its claim, the average acceptance with the line's counts, k the run's block_max."""
+    v1 = (
+        "```\nSpecDecoding metrics: Mean acceptance length: 2.45, Accepted throughput: 12.30 tokens/s, "
+        "Drafted throughput: 20.10 tokens/s, Accepted: 123 tokens, Drafted: 201 tokens, "
+        "Per-position acceptance rate: 0.812, 0.601, Avg Draft acceptance rate: 61.2%\n```\n"
+    )
+    cf = _drafted(v1, tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("mean_accepted_length", 2.45, "tokens"),
+        ("accepted_throughput", 12.3, "tok/s"),
+        ("drafted_throughput", 20.1, "tok/s"),
+        ("accepted_tokens", 123.0, "tokens"),
+        ("draft_tokens", 201.0, "tokens"),
+        ("acceptance_rate", 0.812, "ratio"),
+        ("acceptance_rate", 0.601, "ratio"),
+        ("acceptance_rate", 61.2, "%"),
+    ]
+    assert (cf.claims[-1].counts.accepted, cf.claims[-1].counts.drafted) == (123, 201)
+    v0 = (
+        "```\nSpeculative metrics: Draft acceptance rate: 0.651, System efficiency: 0.421, Number of "
+        "speculative tokens: 5, Number of accepted tokens: 1234, Number of draft tokens: 1896, Number of "
+        "emitted tokens: 2000.\n```\n"
+    )
+    cf = _drafted(v0, tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [
+        ("acceptance_rate", 0.651),
+        ("system_efficiency", 0.421),
+        ("accepted_tokens", 1234.0),
+        ("draft_tokens", 1896.0),
+        ("emitted_tokens", 2000.0),
+    ]
+    assert {_cond(cf, c)["block_max"] for c in cf.claims} == {5}
+
+
+def test_sglang_scheduler_lines(tmp_path):
+    """SGLang's decode line: its generation rate (one running request: decode_tps; eight: their summed
+    throughput at concurrency 8) and accept len; the prefill line and the pool's usage are no results."""
+    text = (
+        "```\nPrefill batch. #new-seq: 1, #new-token: 512, #cached-token: 0, token usage: 0.00, "
+        "#running-req: 0, #queue-req: 0\n"
+        "Decode batch. #running-req: 1, #token: 1234, token usage: 0.01, accept len: 3.12, "
+        "gen throughput (token/s): 45.67, #queue-req: 0\n"
+        "Decode batch. #running-req: 8, #token: 9234, token usage: 0.05, gen throughput (token/s): 345.67, "
+        "#queue-req: 0\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = [(c.metric, c.value, _cond(cf, c).get("concurrency")) for c in cf.claims]
+    assert got == [
+        ("mean_accepted_length", 3.12, 1),
+        ("decode_tps", 45.67, 1),
+        ("throughput", 345.67, 8),
+    ]

@@ -66,7 +66,7 @@ from .draftsentences import RATE_LINE, Sentences
 from .drafttable import Tables
 from .draftwords import engine_versions
 from .post import Block, read_post
-from .resultlines import Result, results
+from .resultlines import Result, owned, results
 from .toollines import label_metric, label_unit, tool_results
 
 #: a log line a draft keeps as a raw log: llama-server/llama-cli timing and acceptance lines,
@@ -380,7 +380,7 @@ class _Drafter(Tables, Sentences):
             stated: list[Result] = []
             on_rate_lines: list[Result] = []
             found = results(pieces)
-            taken = {r.line for r in found}
+            taken = {r.line for r in found} | {n for n, t in pieces if owned(t)}
             found += tool_results([(n, t) for n, t in pieces if n not in taken], block.kind == "code")
             if block.kind == "text" and self.caption_rate is not None:
                 taken = {r.line for r in found}

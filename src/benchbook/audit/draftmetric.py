@@ -57,7 +57,9 @@ _STREAMS = re.compile(
     r"\bbatch(?:[ _-]?size)?\s*(?:=|:|of)?\s*(?P<b>\d+)\b|"
     r"\bconcurrency\s*(?:=|:|of)?\s*(?P<c>\d+)\b|(?<![\w.])[cC](?P<d>\d{1,4})\b|"
     r"(?P<e>\d+)\s*(?:параллельн\w*|одновременн\w*)\s+запрос|并发\s*(?:数)?\s*(?P<f>\d+)|(?P<g>\d+)\s*并发|"
-    r"\b(?:at|with|при)\s+(?P<h>\d+)\s+(?:concurrent\s+|parallel\s+)?(?:requests|запрос\w*)",
+    r"\b(?:at|with|при)\s+(?P<h>\d+)\s+(?:concurrent\s+|parallel\s+)?(?:requests|запрос\w*)|"
+    # SGLang's scheduler line: "#running-req: 8" (the requests its decode batch ran)
+    r"#running-req:\s*(?P<i>\d+)",
     re.IGNORECASE,
 )
 #: a rate's label saying it is a sum or a wall-clock rate, not one stream's: kept as ``throughput``
@@ -367,7 +369,10 @@ def _wanted(e: Entry, shared: dict) -> str | None:
     # labelling the number; a command's parallel slots (-np 4) serve one request all the same (a
     # prose claim's own conditions are its sentence's: "88.5 tok/s at 16 concurrent requests and
     # 40.5 tok/s with 1 request" gives both the 16, so only its words count)
-    concurrency = own.get("concurrency") if e.group is not None else None
+    # (a scheduler's line states its own: SGLang's "#running-req: 8" beside its rate; a timing line's
+    # concurrency is its command's, as a prose claim's)
+    line_streams = e.fields.get("method") == "SGLang"
+    concurrency = own.get("concurrency") if e.group is not None or line_streams else None
     streams = concurrency if isinstance(concurrency, int) else _streams(f"{label} {after}")
     batched = any("batch" in str(k).lower() and str(v).isdigit() and int(v) > 1 for k, v in other.items())
     phase = _DECODE_PHASE.search(label) is not None and not _SUMMED.search(label)

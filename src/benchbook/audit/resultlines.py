@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..ingest.serverlog import DRAFT_LINE
 from ..ingest.specsimple import ACCEPT_LINE, COUNT_LINE, SPEED_LINE
 
 _NUM = r"\d+(?:\.\d+)?"
@@ -69,6 +70,12 @@ class Result:
     about: bool = False
 
 
+def owned(text: str) -> bool:
+    """Whether a line is of a shape ``results`` reads whole, results or none (an SGLang prefill line,
+    a speculative decoding metrics line): no other reader is to read its labels."""
+    return any(p.search(text) for p in (DRAFT_LINE, _VLLM_SPEC, _VLLM_SPEC_V0, _SGLANG_BATCH))
+
+
 def results(lines: list[tuple[int, str]]) -> list[Result]:
     """The results stated by ``lines`` (``(line, text)`` of one block, module doc), in line order.
     The counts ``n_drafted``/``n_accept`` are those of the block (they print on lines of their
@@ -97,6 +104,18 @@ def results(lines: list[tuple[int, str]]) -> list[Result]:
                 Result(n, metric, m.group("r"), "t/s", m.start(), m.end(), None, cond, "llama-speculative")
             )
             continue
+        if m := DRAFT_LINE.search(t):
+            out.extend(_server_draft(n, m))
+            continue
+        if m := _VLLM_SPEC.search(t):
+            out.extend(_vllm_spec(n, t, m.end()))
+            continue
+        if m := _VLLM_SPEC_V0.search(t):
+            out.extend(_vllm_spec_v0(n, t, m.end()))
+            continue
+        if _SGLANG_BATCH.search(t):
+            out.extend(_sglang_batch(n, t))
+            continue
         if m := ACCEPT_LINE.fullmatch(t.strip()):
             counts = (
                 {"accepted": accepted, "drafted": drafted}
@@ -116,6 +135,198 @@ def results(lines: list[tuple[int, str]]) -> list[Result]:
                 out.append(
                     Result(n, "acceptance_rate", value, "%" if pct else "ratio", m.start("v"), m.end())
                 )
+    return out
+
+
+#: vLLM's speculative decoding log line ("SpecDecoding metrics: Mean acceptance length: 2.45, Accepted
+#: throughput: 12.30 tokens/s, Drafted throughput: 20.10 tokens/s, Accepted: 123 tokens, Drafted: 201
+#: tokens, Per-position acceptance rate: 0.812, 0.601, Avg Draft acceptance rate: 61.2%";
+#: vllm/v1/spec_decode/metrics.py)
+_VLLM_SPEC = re.compile(r"\bSpecDecoding metrics:\s*", re.IGNORECASE)
+_VLLM_SPEC_ITEM = re.compile(
+    rf"(?P<k>Mean acceptance length|Accepted throughput|Drafted throughput|Accepted|Drafted|"
+    rf"Per-position acceptance rate|Avg Draft acceptance rate):\s*"
+    rf"(?P<v>{_NUM}(?:,\s*{_NUM})*)\s*(?P<u>tokens/s|tokens|%)?",
+    re.IGNORECASE,
+)
+
+
+def _vllm_spec(n: int, text: str, start: int) -> list[Result]:
+    """The results of vLLM's ``SpecDecoding metrics:`` line (``_VLLM_SPEC``): the mean acceptance
+    length τ (tokens a verify step, its own token counted), the accepted and drafted tokens a second
+    (``accepted_throughput``, ``drafted_throughput``), the counts (``accepted_tokens``,
+    ``draft_tokens``), each position's acceptance rate (``other.draft_position`` from 0) and the
+    average acceptance rate in % with the counts α = accepted ÷ drafted."""
+    items = {m.group("k").lower(): m for m in _VLLM_SPEC_ITEM.finditer(text, start)}
+    out: list[Result] = []
+    acc, dr = items.get("accepted"), items.get("drafted")
+    names = {
+        "mean acceptance length": ("mean_accepted_length", "tokens"),
+        "accepted throughput": ("accepted_throughput", "tok/s"),
+        "drafted throughput": ("drafted_throughput", "tok/s"),
+        "accepted": ("accepted_tokens", "tokens"),
+        "drafted": ("draft_tokens", "tokens"),
+    }
+    for key, m in items.items():
+        if key in names:
+            metric, unit = names[key]
+            out.append(Result(n, metric, m.group("v"), unit, m.start("v"), m.end("v"), method="vLLM"))
+        elif key == "per-position acceptance rate":
+            for k, v in enumerate(re.finditer(_NUM, m.group("v"))):
+                at = m.start("v") + v.start()
+                cond = {"other": {"draft_position": k}}
+                out.append(
+                    Result(
+                        n,
+                        "acceptance_rate",
+                        v.group(0),
+                        "ratio",
+                        at,
+                        at + len(v.group(0)),
+                        None,
+                        cond,
+                        "vLLM",
+                    )
+                )
+        else:  # "Avg Draft acceptance rate: 61.2%"
+            counts = None
+            if (
+                acc is not None
+                and dr is not None
+                and acc.group("v").isdecimal()
+                and dr.group("v").isdecimal()
+            ):
+                a, d = int(acc.group("v")), int(dr.group("v"))
+                counts = {"accepted": a, "drafted": d} if 0 <= a <= d and d > 0 else None
+            unit = "%" if m.group("u") == "%" else "ratio"
+            out.append(
+                Result(
+                    n, "acceptance_rate", m.group("v"), unit, m.start("v"), m.end("v"), counts, method="vLLM"
+                )
+            )
+    return sorted(out, key=lambda r: r.start)
+
+
+#: vLLM's older line ("Speculative metrics: Draft acceptance rate: 0.651, System efficiency: 0.421,
+#: Number of speculative tokens: 5, Number of accepted tokens: 1234, Number of draft tokens: 1896,
+#: Number of emitted tokens: 2000."; vllm/spec_decode/metrics.py)
+_VLLM_SPEC_V0 = re.compile(r"\bSpeculative metrics:\s*", re.IGNORECASE)
+_VLLM_V0_ITEM = re.compile(
+    rf"(?P<k>Draft acceptance rate|System efficiency|Number of (?:speculative|accepted|draft|emitted) tokens)"
+    rf":\s*(?P<v>{_NUM})",
+    re.IGNORECASE,
+)
+
+
+def _vllm_spec_v0(n: int, text: str, start: int) -> list[Result]:
+    """The results of vLLM's older ``Speculative metrics:`` line (``_VLLM_SPEC_V0``): the acceptance
+    rate α with its counts (accepted of draft tokens), the system efficiency (emitted tokens over the
+    most a step could emit: a ratio), the accepted, draft and emitted tokens; the speculative tokens a
+    step (k) is the run's ``block_max``, a setting on each."""
+    items = {m.group("k").lower(): m for m in _VLLM_V0_ITEM.finditer(text, start)}
+    k = items.get("number of speculative tokens")
+    cond = {"block_max": int(k.group("v"))} if k is not None and k.group("v").isdecimal() else {}
+    acc, dr = items.get("number of accepted tokens"), items.get("number of draft tokens")
+    out: list[Result] = []
+    for key, m in items.items():
+        v, at, end = m.group("v"), m.start("v"), m.end("v")
+        if key == "draft acceptance rate":
+            counts = None
+            if (
+                acc is not None
+                and dr is not None
+                and acc.group("v").isdecimal()
+                and dr.group("v").isdecimal()
+            ):
+                a, d = int(acc.group("v")), int(dr.group("v"))
+                counts = {"accepted": a, "drafted": d} if 0 <= a <= d and d > 0 else None
+            out.append(Result(n, "acceptance_rate", v, "ratio", at, end, counts, dict(cond), "vLLM"))
+        elif key == "system efficiency":
+            out.append(Result(n, "system_efficiency", v, "ratio", at, end, None, dict(cond), "vLLM"))
+        elif key != "number of speculative tokens":
+            metric = {"accepted": "accepted_tokens", "draft": "draft_tokens", "emitted": "emitted_tokens"}[
+                key.split()[2]
+            ]
+            out.append(Result(n, metric, v, "tokens", at, end, None, dict(cond), "vLLM"))
+    return out
+
+
+#: SGLang's scheduler log lines ("Decode batch. #running-req: 1, #token: 1234, token usage: 0.01, gen
+#: throughput (token/s): 45.67, #queue-req: 0", "Prefill batch. #new-seq: 1, #new-token: 512, …"):
+#: counts of the KV pool's state, and the decode's rate
+_SGLANG_BATCH = re.compile(r"\b(?:Decode|Prefill) batch[.,]?\s.*#(?:running-req|new-seq)\s*:", re.IGNORECASE)
+_SGLANG_GEN = re.compile(rf"\bgen throughput \(token/s\):\s*(?P<v>{_NUM})", re.IGNORECASE)
+_SGLANG_ACCEPT = re.compile(rf"\baccept len:\s*(?P<v>{_NUM})", re.IGNORECASE)
+_SGLANG_RUNNING = re.compile(r"#running-req:\s*(\d+)", re.IGNORECASE)
+
+
+def _sglang_batch(n: int, text: str) -> list[Result]:
+    """The results of an SGLang scheduler line (``_SGLANG_BATCH``): the decode batch's generation
+    rate over its running requests (one request: its ``decode_tps``; several: their summed
+    ``throughput``, ``concurrency`` the running requests) and, where it drafts, its "accept len"
+    (the mean accepted length a verify step); the pool's counts and its token usage (a fraction of
+    the KV pool) are no results."""
+    out: list[Result] = []
+    running = _SGLANG_RUNNING.search(text)
+    streams = int(running.group(1)) if running else None
+    cond = {"concurrency": streams} if streams else {}
+    if m := _SGLANG_GEN.search(text):
+        metric = "throughput" if streams and streams > 1 else "decode_tps"
+        out.append(
+            Result(n, metric, m.group("v"), "tok/s", m.start("v"), m.end("v"), None, dict(cond), "SGLang")
+        )
+    if m := _SGLANG_ACCEPT.search(text):
+        out.append(
+            Result(
+                n,
+                "mean_accepted_length",
+                m.group("v"),
+                "tokens",
+                m.start("v"),
+                m.end("v"),
+                None,
+                dict(cond),
+                "SGLang",
+            )
+        )
+    return out
+
+
+def _server_draft(n: int, m: re.Match) -> list[Result]:
+    """The results of llama-server's draft line (``ingest.serverlog.DRAFT_LINE``: "draft acceptance
+    rate = 0.57143 (12 accepted / 21 generated)", ", mean acceptance length = 2.92, acceptance rate
+    per position = (0.805, 0.632, 0.483)"): the acceptance rate α with its counts (accepted of the
+    drafted tokens the server calls generated), the mean acceptance length τ in tokens (a verify
+    step's tokens, its own counted: tools/server/server-context.cpp), and each position's rate
+    (``other.draft_position`` from 0).  What drafted (a draft model, MTP heads) is the context's to
+    say: the line prints the same for both."""
+    a, d = int(m.group(2)), int(m.group(3))
+    counts = {"accepted": a, "drafted": d} if 0 <= a <= d and d > 0 else None
+    out = [
+        Result(n, "acceptance_rate", m.group(1), "ratio", m.start(1), m.end(1), counts, method="llama-server")
+    ]
+    if m.group(4):
+        out.append(
+            Result(
+                n, "mean_accepted_length", m.group(4), "tokens", m.start(4), m.end(4), method="llama-server"
+            )
+        )
+    if m.group(5):
+        for k, v in enumerate(re.finditer(_NUM, m.group(5))):
+            at = m.start(5) + v.start()
+            out.append(
+                Result(
+                    n,
+                    "acceptance_rate",
+                    v.group(0),
+                    "ratio",
+                    at,
+                    at + len(v.group(0)),
+                    None,
+                    {"other": {"draft_position": k}},
+                    "llama-server",
+                )
+            )
     return out
 
 

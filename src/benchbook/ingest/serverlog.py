@@ -49,7 +49,9 @@ _PROMPT = re.compile(rf"prompt eval time\s*=\s*{_NUM}\s*ms\s*/\s*(\d+)\s*tokens\
 _EVAL = re.compile(rf"(?<!prompt )\beval time\s*=\s*{_NUM}\s*ms\s*/\s*(\d+)\s*(?:tokens|runs)\s*{_RATE}")
 _TOTAL = re.compile(rf"total time\s*=\s*{_NUM}\s*ms(?:\s*/\s*(\d+)\s*tokens)?")
 _SAMPLING = re.compile(rf"\bsampl(?:ing|e) time\s*=\s*{_NUM}\s*ms\s*/\s*(\d+)\s*runs")
-_DRAFT = re.compile(
+#: the draft line in its three wordings (module doc): the rate, accepted, generated (drafted), the mean
+#: acceptance length and the per-position rates where printed
+DRAFT_LINE = re.compile(
     r"draft acceptance(?: rate)?\s*=\s*([\d.]+)\s*\(\s*(\d+)\s*accepted\s*/\s*(\d+)\s*generated\)"
     r"(?:,\s*mean (?:len|acceptance length)\s*=\s*([\d.]+))?"
     r"(?:,\s*acceptance rate per position\s*=\s*\(([^)]*)\))?"
@@ -183,7 +185,7 @@ def _request_of(
     Raises:
         IngestError: a timing line of a task whose ``prompt eval time`` line is not in the log.
     """
-    if _PROMPT.search(line) or not (_EVAL.search(line) or _TOTAL.search(line) or _DRAFT.search(line)):
+    if _PROMPT.search(line) or not (_EVAL.search(line) or _TOTAL.search(line) or DRAFT_LINE.search(line)):
         return by_task.get(key, latest)
     if key in by_task:
         return by_task[key]
@@ -383,7 +385,7 @@ def read_server_log(
                         target["timings"]["predicted_rate_definition"] = printed
                 target["lines"].append(i)
                 break
-        m = _DRAFT.search(line)
+        m = DRAFT_LINE.search(line)
         if m:
             if target is None:
                 raise IngestError(f"{path}:{i}: draft acceptance line before any 'prompt eval time' line")
