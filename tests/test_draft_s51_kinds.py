@@ -405,3 +405,41 @@ def test_sglang_scheduler_lines(tmp_path):
         ("decode_tps", 45.67, 1),
         ("throughput", 345.67, 8),
     ]
+
+
+def test_ollama_ps_with_one_model(tmp_path):
+    """``ollama ps`` with one model loaded (a header and one row, aligned): its SIZE is the memory used,
+    PROCESSOR where it sits (no machine) and UNTIL how long it stays loaded (no duration)."""
+    text = (
+        "```\nNAME        ID              SIZE      PROCESSOR    UNTIL\n"
+        "qwen3:8b    500a1f067a9f    6.5 GB    100% GPU     4 minutes from now\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("memory_used", 6.5, "GB")]
+    got = _cond(cf, cf.claims[0])
+    assert "hardware" not in got and got["other"]["processor"] == "100% GPU"
+
+
+def test_two_unaligned_lines_are_no_table(tmp_path):
+    """Control: two lines whose words do not start at the same columns stay code (a log's lines)."""
+    from benchbook.audit.post import aligned_rows
+
+    assert aligned_rows([(1, "NAME  SIZE  UNTIL"), (2, "model loaded in 4.2 s  ok")]) is None
+
+
+def test_nvidia_smi_box(tmp_path):
+    """nvidia-smi's box: the device row's power draw, memory used and utilisation, of the device the row
+    above names; the cap, total memory, fan and temperature are no results."""
+    text = (
+        "```\n| NVIDIA-SMI 550.54.14              Driver Version: 550.54.14      CUDA Version: 12.4     |\n"
+        "| Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | GPU-Util  Compute M. |\n"
+        "|   0  NVIDIA GeForce RTX 4090        On  |   00000000:01:00.0  On |                  Off |\n"
+        "| 30%   62C    P2            350W /  450W |   23456MiB /  24564MiB |     98%      Default |\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("power", 350.0, "W"),
+        ("vram", 23456.0, "MiB"),
+        ("gpu_utilization", 98.0, "%"),
+    ]
+    assert {_cond(cf, c)["hardware"] for c in cf.claims} == {"NVIDIA GeForce RTX 4090"}

@@ -53,6 +53,8 @@ LABELS: dict[str, tuple[str, str]] = {
     # llama-bench's threads column ("th" in the old tool's tables, "threads" now): the corpus's
     # ``other.threads``
     **dict.fromkeys(("th", "threads", "nthreads", "n threads"), ("other.threads", "int")),
+    # ollama ps's UNTIL ("4 minutes from now", "Forever"): how long the model stays loaded, no result
+    "until": ("other.until", "str"),
     **dict.fromkeys(
         (
             "block",

@@ -151,12 +151,12 @@ def _in_list(quote: str, found: list, k: int) -> str | None:
 
 
 #: ``ollama ps``'s PROCESSOR column beside a size: "100% GPU", "11%/89% CPU/GPU", "30%/70%"
-_PROCESSOR_SPLIT = re.compile(r"\b\d{1,3}%\s*(?:GPU|CPU)\b|\b\d{1,3}%\s*/\s*\d{1,3}%|\bCPU/GPU\b")
+PROCESSOR_SPLIT = re.compile(r"\b\d{1,3}%\s*(?:GPU|CPU)\b|\b\d{1,3}%\s*/\s*\d{1,3}%|\bCPU/GPU\b")
 
 
 def settle_sizes(entries: list[Entry], groups: list[Group]) -> None:
     """Sizes whose kind their row says: a size on a line or table row with ``ollama ps``'s split of
-    the model between CPU and GPU ("14 GB | 100% GPU", "25 GB 11%/89% CPU/GPU": ``_PROCESSOR_SPLIT``)
+    the model between CPU and GPU ("14 GB | 100% GPU", "25 GB 11%/89% CPU/GPU": ``PROCESSOR_SPLIT``)
     is the model's whole footprint, GPU and host, ``memory_used`` (SOURCES.md: "`ollama ps`'s SIZE"),
     whatever its header calls it; in place, as ``settle_rates``."""
     by_id = {g.id: g for g in groups}
@@ -172,7 +172,7 @@ def settle_sizes(entries: list[Entry], groups: list[Group]) -> None:
             continue
         quote = str(e.fields.get("quote") or "")
         row = quote.partition(" — ")[2] if group is not None else quote
-        if not _PROCESSOR_SPLIT.search(row):
+        if not PROCESSOR_SPLIT.search(row):
             continue
         if group is not None:
             cells.setdefault(group.id, []).append(e)

@@ -38,6 +38,7 @@ from .draftcore import (
     source_fields,
     stateable,
 )
+from .draftmetric import PROCESSOR_SPLIT
 from .draftnames import (
     cell_names,
     decoding_of_cell,
@@ -1422,6 +1423,9 @@ class Tables(Sides):
                 path = by_cells.get(j) or path or "other." + _key(header[j] or "row")
                 typ = "str" if j in by_cells else typ
                 value: object = cell
+                if path == "hardware" and PROCESSOR_SPLIT.search(cell):
+                    # ollama ps's PROCESSOR ("100% GPU", "11%/89% CPU/GPU"): where the model sits
+                    path = "other.processor"
                 if path.startswith("other.") and _STAT_CELL.fullmatch(cell.strip().strip("*_`")):
                     # "avg", "P99", "median" (a statistic's column of a table of metrics as rows, or a
                     # row's): the statistic each number is, as a claims file writes it

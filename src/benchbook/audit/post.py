@@ -33,6 +33,13 @@ _GAP = re.compile(r"\t+| {2,}")
 #: a rule line of a table: dashes, ``=``, ``+``, ``|``, ``:`` and box-drawing characters
 #: (U+2500-U+257F: ``─━═┏┳┓┡╇┩└┴┘├┼┤│┃``, as Python rich, MySQL-style ``+---+`` grids and
 #: hand-drawn tables print them)
+#: nvidia-smi's row of a device's figures: "| 30%   62C    P2   350W /  450W |   23456MiB /  24564MiB |
+#: 98%   Default |" (fan, temperature, performance state, power draw and cap, memory used and total,
+#: utilisation)
+NVSMI_ROW = re.compile(
+    r"\|\s*(?:\d+%|N/A)\s+(?:\d+C|N/A)\s+P\d+\s+(?:(?P<pw>\d+(?:\.\d+)?)W|N/A)\s*/\s*(?:\d+W|N/A)\s*"
+    r"\|\s*(?P<used>\d+)MiB\s*/\s*(?P<total>\d+)MiB\s*\|\s*(?P<util>\d+)%"
+)
 _DASHES = re.compile(r"^[\s\-=+|:\u2500-\u257f]+$")
 #: a cell separator of a drawn table: a pipe or a vertical box-drawing line
 _SEP = re.compile(r"[|\u2502\u2503\u2551\u2506\u2507\u250a\u250b\u254e\u254f]")
@@ -263,6 +270,24 @@ def html_to_text(text: str) -> str:
     return out.strip("\n") + "\n"
 
 
+#: a cell of an aligned line: words parted by single spaces, cells by two or more
+_CELL = re.compile(r"\S+(?: \S+)*")
+
+
+def _one_row(kept: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
+    """A header and one row aligned cell by cell (``ollama ps`` with one model loaded: "NAME  ID  SIZE
+    PROCESSOR  UNTIL" over its row): three or more cells each, the header's words no number, every
+    header cell starting where a row cell starts (a column printed at its header's position), a
+    number in the row; None otherwise (two lines of prose or of a log are not aligned so)."""
+    (h, head), (r, row) = kept
+    hs, rs = list(_CELL.finditer(head.rstrip())), list(_CELL.finditer(row.rstrip()))
+    if len(hs) < 3 or len(hs) != len(rs) or any(re.search(r"\d", c.group(0)) for c in hs):
+        return None
+    if any(a.start() != b.start() for a, b in zip(hs, rs, strict=True)) or not re.search(r"\d", row):
+        return None
+    return [[c.group(0) for c in hs], [c.group(0) for c in rs]], [h, r]
+
+
 def aligned_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
     """An aligned text table in ``lines`` (``(line, text)``): three or more lines (a header and two
     rows) splitting at column gaps into the same number (2+) of cells, dash lines skipped; the
@@ -273,6 +298,8 @@ def aligned_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[in
         # columns parted by "|" or a box-drawing bar ("b4363 | 31.7 t/s | 36.1 t/s"), a caption
         # line above with none: a drawn table
         return drawn_rows(kept)
+    if len(kept) == 2 and (one := _one_row(kept)) is not None:
+        return one
     rows, at = [], []
     for n, t in kept:
         rows.append([c for c in _GAP.split(t.strip()) if c != ""])
@@ -476,6 +503,9 @@ def _code_blocks(lines: list[tuple[int, str]], info: str) -> list[Block]:
         logged = all(_LOGGED.match(t) or "|" not in t for _, t in run) and any(
             _LOGGED.match(t) for _, t in run
         )
+        # nvidia-smi's boxes (its rows of a device's figures: power, memory, utilisation) are a tool's
+        # output read line by line (``resultlines``), no table of labelled columns
+        logged = logged or any(NVSMI_ROW.search(t) for _, t in run)
         table = drawn_rows(run) if not logged and not any(_looks_command(t) for _, t in run) else None
         plain = not logged and not _labelled_list(run)
         if table is None and plain and not any(_looks_code(t) for _, t in run):

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from ..ingest.serverlog import DRAFT_LINE
 from ..ingest.specsimple import ACCEPT_LINE, COUNT_LINE, SPEED_LINE
+from .post import NVSMI_ROW
 
 _NUM = r"\d+(?:\.\d+)?"
 _CLI = re.compile(
@@ -73,7 +74,9 @@ class Result:
 def owned(text: str) -> bool:
     """Whether a line is of a shape ``results`` reads whole, results or none (an SGLang prefill line,
     a speculative decoding metrics line): no other reader is to read its labels."""
-    return any(p.search(text) for p in (DRAFT_LINE, _VLLM_SPEC, _VLLM_SPEC_V0, _SGLANG_BATCH))
+    return any(
+        p.search(text) for p in (DRAFT_LINE, _VLLM_SPEC, _VLLM_SPEC_V0, _SGLANG_BATCH, NVSMI_ROW, _NVSMI_NAME)
+    )
 
 
 def results(lines: list[tuple[int, str]]) -> list[Result]:
@@ -106,6 +109,9 @@ def results(lines: list[tuple[int, str]]) -> list[Result]:
             continue
         if m := DRAFT_LINE.search(t):
             out.extend(_server_draft(n, m))
+            continue
+        if m := NVSMI_ROW.search(t):
+            out.extend(_nvsmi(n, m, lines))
             continue
         if m := _VLLM_SPEC.search(t):
             out.extend(_vllm_spec(n, t, m.end()))
@@ -289,6 +295,46 @@ def _sglang_batch(n: int, text: str) -> list[Result]:
                 "SGLang",
             )
         )
+    return out
+
+
+#: nvidia-smi's row naming a device above its figures ("|   0  NVIDIA GeForce RTX 4090   On  | …"): its
+#: index and name
+_NVSMI_NAME = re.compile(r"^\|\s*(?P<i>\d+)\s+(?P<name>.+?)\s+(?:On|Off)\s*\|")
+
+
+def _nvsmi(n: int, m: re.Match, lines: list[tuple[int, str]]) -> list[Result]:
+    """The figures of an nvidia-smi device row (``post.NVSMI_ROW``): its power draw (``power``, W), the
+    memory used (``vram``, MiB) and its utilisation (``gpu_utilization``, %), each of the device the
+    row above names (``hardware``; ``other.gpu``, its index, where the box lists several); the cap
+    and total memory are the card's specifications, no results."""
+    above = [t for k, t in lines if k < n]
+    name = _NVSMI_NAME.match(above[-1].strip()) if above else None
+    cond: dict = {}
+    if name is not None:
+        cond["hardware"] = name.group("name")
+        if sum(1 for _, t in lines if NVSMI_ROW.search(t)) > 1:
+            cond["other"] = {"gpu": int(name.group("i"))}
+    out = []
+    for group, metric, unit in (
+        ("pw", "power", "W"),
+        ("used", "vram", "MiB"),
+        ("util", "gpu_utilization", "%"),
+    ):
+        if m.group(group) is not None:
+            out.append(
+                Result(
+                    n,
+                    metric,
+                    m.group(group),
+                    unit,
+                    m.start(group),
+                    m.end(group),
+                    None,
+                    dict(cond),
+                    "nvidia-smi",
+                )
+            )
     return out
 
 
