@@ -443,3 +443,20 @@ def test_nvidia_smi_box(tmp_path):
         ("gpu_utilization", 98.0, "%"),
     ]
     assert {_cond(cf, c)["hardware"] for c in cf.claims} == {"NVIDIA GeForce RTX 4090"}
+
+
+def test_tgi_log_quoted_times(tmp_path):
+    """text-generation-inference's request log: times quoted with their units ("2.5s", "24ms",
+    "50us"), ``time_per_token`` the inference time a token."""
+    text = (
+        '```\nINFO generate{total_time="2.5s" validation_time="1ms" queue_time="50us" inference_time="2.4s" '
+        'time_per_token="24ms" seed="None"}: text_generation_router::server: Success\n```\n'
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("duration", 2.5, "s"),
+        ("duration", 1.0, "ms"),
+        ("duration", 50.0, "µs"),
+        ("duration", 2.4, "s"),
+        ("ms_per_token", 24.0, "ms"),
+    ]

@@ -32,9 +32,12 @@ _NUM = r"\d+(?:\.\d+)?"
 _CLI = re.compile(
     rf"\[\s*Prompt:\s*(?P<pp>{_NUM})\s*t/s\s*\|\s*Generation:\s*(?P<tg>{_NUM})\s*t/s\s*\]", re.IGNORECASE
 )
-_PAIR = re.compile(rf"(?<![\w/])(?P<k>[A-Za-z_][\w/]*)\s*=\s*(?P<v>-?{_NUM})(?P<u>ms|s)?(?![\w.])")
+#: (a value may be quoted with its unit: text-generation-inference's ``total_time="2.5s"``,
+#: ``time_per_token="24ms"``, ``queue_time="50us"``)
+_PAIR = re.compile(rf'(?<![\w/])(?P<k>[A-Za-z_][\w/]*)\s*=\s*"?(?P<v>-?{_NUM})(?P<u>ms|s|us|µs)?"?(?![\w.])')
 #: a time's key -> its metric (``ttft=0.30s``, ``tpot=21ms``); another key's time is a duration
 _TIME_KEYS = (
+    ("time_per_token", "ms_per_token"),  # text-generation-inference's: the inference time a token
     ("ttft", "ttft"),
     ("tpot", "tpot"),
     ("itl", "latency"),
@@ -394,7 +397,8 @@ def _pairs(n: int, text: str, pairs: list[re.Match]) -> list[Result]:
         if p.group("u") is not None and not v.startswith("-"):
             # "ttft=0.30s", "wall=12.5s": a time, its unit written after it
             metric = next((m for key, m in _TIME_KEYS if key in k), "duration")
-            out.append(Result(n, metric, v, p.group("u"), p.start(), p.end(), None, dict(cond)))
+            unit = "µs" if p.group("u") == "us" else p.group("u")
+            out.append(Result(n, metric, v, unit, p.start(), p.end(), None, dict(cond)))
         elif k in _RATE_KEYS:
             unit = "tok/s" if k in ("tok/s", "tokens/s", "tps") else "t/s"
             out.append(Result(n, "decode_tps", v, unit, p.start(), p.end(), None, dict(cond)))
