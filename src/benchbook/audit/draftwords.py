@@ -134,7 +134,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             # (not a rate: "1157 output tokens/s", "40 generated tokens per second")
-            r"(?<![\w.])(?P<n>\d+)\s+(?:output|generated|new|gen)\s+tokens\b(?!\s*/|\s+(?:per|a|an)\s)"
+            r"(?<![\w.])(?P<n>\d+)\s+(?:output|generated|new|gen)\s+tokens\b(?!\s*/\s*s|\s+(?:per|a|an)\s+s(?:ec(?:ond)?)?\b)"
             # (not a total "tokens generated: 259,326" nor the draft's "draft tokens generated")
             r"|(?<!draft )\btokens generated\s*[:=]\s*(?P<m>\d+)(?![\d,.])"
             # "a 256-token summarization output" (any hyphen: HTML's non-breaking "128‑token"),
