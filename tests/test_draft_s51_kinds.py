@@ -460,3 +460,21 @@ def test_tgi_log_quoted_times(tmp_path):
         ("duration", 2.4, "s"),
         ("ms_per_token", 24.0, "ms"),
     ]
+
+
+def test_model_names_with_variants_and_series_letters():
+    """Variant words after a versioned name (with a dash or a space for the capitalised ones), the M
+    series letter (MiniMax-M2), a size class with a dash and the release date (Magistral-Small-2509);
+    a family with no version stays unread."""
+
+    def model(text: str) -> list:
+        return [m.value for m in mentions(text) if m.path == "model"]
+
+    assert model("GLM 4.5 Air runs") == ["GLM 4.5 Air"]
+    assert model("DeepSeek-V3.1-Terminus runs") == ["DeepSeek-V3.1-Terminus"]
+    assert model("MiniMax-M2 runs") == ["MiniMax-M2"]
+    assert model("Phi-4-mini-instruct runs") == ["Phi-4-mini-instruct"]
+    assert model("Magistral-Small-2509 runs") == ["Magistral-Small-2509"]
+    assert model("Kimi K2 Thinking runs") == ["Kimi K2 Thinking"]
+    assert model("Llama 3.1 ran") == ["Llama 3.1"]
+    assert model("the Qwen family") == []

@@ -237,7 +237,8 @@ _MODEL = re.compile(
     # a family's size class and version, the model's name where it has no size ("Mistral Small 3.1")
     + r"|(?:"
     + MODEL_FAMILIES
-    + r")\s(?:Small|Medium|Large|Nemo|Mini|Tiny)\s\d+(?:\.\d+)?(?![\w.-])"
+    # (or with dashes and the release's date: "Magistral-Small-2509", "Devstral-Small-2505")
+    + r")[\s-](?:Small|Medium|Large|Nemo|Mini|Tiny)[\s-]\d+(?:\.\d+)?(?![\w.-])"
     r")(?P<variant>\s(?:[A-Z][a-z]+-)?(?:Instruct|Chat|Coder|Distill|Thinking|Abliterated|Uncensored)(?![\w-]))?"
     r"(?:\s*(?<=[\s\dBb])(?P<quant>(?:UD-)?I?Q\d(?:_(?:R\d+|[A-Z]+|\d+))*?|MXFP[468]|NVFP4|BF16|FP8|"
     # a quantisation method with its bits ("AutoRound INT4", "GPTQ 4-bit", "AWQ")
@@ -297,10 +298,14 @@ _VERSIONED_MODEL = re.compile(
     # the version: glued or after "-" ("Qwen3", "Phi-4", "DeepSeek-R1"), or after a space with a
     # series letter or a decimal ("DeepSeek V3", "Qwen 3.5"); a bare whole number after a space only
     # with a size after it ("Gemma 4 E4B"; "Falcon 40 times" is no model)
-    r"(?:-?(?:[VvRrKk]\d+(?:\.\d+)?|\d+(?:\.\d+)?[a-zA-Z]?)"
+    # (a series letter: V, R, K, M: "DeepSeek-V3", "Kimi-K2", "MiniMax-M2")
+    r"(?:-?(?:[VvRrKkMm]\d+(?:\.\d+)?|\d+(?:\.\d+)?[a-zA-Z]?)"
     r"|\s(?:[VvRrKk]\d+(?:\.\d+)?|\d+\.\d+[a-zA-Z]?(?!\s*(?:[a-zA-Z]+/|tok|%|x\b|ms\b|s\b|[kMG]i?B)))"
     r"|\s\d+(?=\s+E?\d+(?:\.\d+)?[Bb]\b))"
-    r"(?:-(?:VL|Coder|Vision|Omni|Instruct|Chat|MoE|Turbo|Air|Flash|Next))?"
+    # the variant's words ("GLM-4.5-Air", "GLM 4.5 Air", "Phi-4-mini-instruct", "DeepSeek-V3.1-Terminus",
+    # "Kimi K2 Thinking"): those weights
+    r"(?:[-\s](?:VL|Coder|Vision|Omni|Instruct|Chat|MoE|Turbo|Air|Flash|Next|Thinking|Reasoning|Terminus|Exp"
+    r"|Preview)|-(?i:mini|small|medium|large|instruct|reasoning|thinking|chat|it))*"
     r"(?:[\s-]E?\d+(?:\.\d+)?[Bb](?:[\s-][Aa]\d+(?:\.\d+)?[Bb])?)?"
     # a release's date after the name ("DeepSeek-R1-0528", "DeepSeek-V3-0324"): those weights
     r"(?:-[01]\d[0-3]\d)?"
