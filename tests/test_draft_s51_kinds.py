@@ -478,3 +478,14 @@ def test_model_names_with_variants_and_series_letters():
     assert model("Kimi K2 Thinking runs") == ["Kimi K2 Thinking"]
     assert model("Llama 3.1 ran") == ["Llama 3.1"]
     assert model("the Qwen family") == []
+
+
+def test_instinct_cards_of_two_digits():
+    """AMD's Instinct MI50/MI60/MI25 (two digits) and their plural are cards, as MI100 and MI300X."""
+
+    def hw(text: str) -> list:
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert hw("Instinct MI50 ran") == ["AMD Instinct MI50"]
+    assert hw("two MI50s ran") == ["2x AMD Instinct MI50"]
+    assert hw("MI300X ran") == ["AMD Instinct MI300X"]

@@ -90,7 +90,7 @@ _HARDWARE = re.compile(
     r"(?:[\s-]?\(?(?P<dcmem>\d{2,3})\s?GB?\)?(?:\s(?:of\s)?(?:HBM\w*|memory|VRAM))?(?![\w-])"
     r"|\swith\s(?P<dcmem2>\d{2,3})\s?GB\s(?:of\s)?(?:HBM\w*\s)?(?:memory|VRAM)\b)?"
     r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?![\w-])"
-    r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{3}X?)\b"
+    r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{2,3}X?)(?:s\b|\b)"
     r"|(?P<spark>DGX Spark|Strix Halo)"
     # phones' and boards' chips by their makers' names ("Snapdragon 8 Gen 3", "Snapdragon X Elite",
     # "RK3588", "Dimensity 9300") and phones by theirs ("Galaxy S24"): the machine of an on-device run
