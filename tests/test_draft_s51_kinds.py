@@ -489,3 +489,15 @@ def test_instinct_cards_of_two_digits():
     assert hw("Instinct MI50 ran") == ["AMD Instinct MI50"]
     assert hw("two MI50s ran") == ["2x AMD Instinct MI50"]
     assert hw("MI300X ran") == ["AMD Instinct MI300X"]
+
+
+def test_more_engines_by_name():
+    """Runtimes and servers as their projects spell them, with spaces as prose writes them."""
+
+    def engine(text: str) -> list:
+        return [m.value for m in mentions(text) if m.path == "engine"]
+
+    assert engine("I used ONNX Runtime GenAI and got 5 tok/s") == ["ONNX Runtime GenAI"]
+    assert engine("TurboMind gets 5 tok/s") == ["TurboMind"]
+    assert engine("via RKLLM on the NPU") == ["RKLLM"]
+    assert engine("karpathy's llama2.c at 72 tok/s") == ["llama2.c"]

@@ -186,6 +186,20 @@ _ENGINES = {
     "exllama v2": "ExLlamaV2",
     "text-generation-webui": "text-generation-webui",
     "oobabooga": "text-generation-webui",
+    # more runtimes and servers as their projects spell them (and with spaces, as prose writes them)
+    "onnx runtime genai": "ONNX Runtime GenAI",
+    "onnxruntime genai": "ONNX Runtime GenAI",
+    "turbomind": "TurboMind",
+    "localai": "LocalAI",
+    "mindie": "MindIE",
+    "rkllm": "RKLLM",
+    "fastchat": "FastChat",
+    "webllm": "WebLLM",
+    "web-llm": "WebLLM",
+    "deepspeed-fastgen": "DeepSpeed-FastGen",
+    "fastertransformer": "FasterTransformer",
+    "bitnet.cpp": "bitnet.cpp",
+    "llama2.c": "llama2.c",
 }
 #: ``_ENGINES``' spellings as one alternation, the longest first (``draftwords`` reads an engine's
 #: version after them)
