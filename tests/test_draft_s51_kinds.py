@@ -501,3 +501,42 @@ def test_more_engines_by_name():
     assert engine("TurboMind gets 5 tok/s") == ["TurboMind"]
     assert engine("via RKLLM on the NPU") == ["RKLLM"]
     assert engine("karpathy's llama2.c at 72 tok/s") == ["llama2.c"]
+
+
+def test_label_cells_listing_a_configuration(tmp_path):
+    """A row label listing its configuration in parts ("1GPU, Llama 7B, v0.4.2"; a "Setup" column's
+    "RTX 4090, vLLM 0.6.3, Qwen2.5-7B AWQ"): the model part, an engine's version or a bare version as
+    the build, the machine; not the whole cell as one machine's name."""
+    text = (
+        "|  | Decode (tok/s) |\n| --- | --- |\n| 1GPU, Llama 7B, v0.4.2 | 14.33 |\n"
+        "| 4GPU, Llama 70B, v0.4.3 | 8.05 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = [(_cond(cf, c).get("model"), _cond(cf, c).get("build")) for c in cf.claims]
+    assert got == [("Llama 7B", "v0.4.2"), ("Llama 70B", "v0.4.3")]
+    text = (
+        "| Setup | Decode (tok/s) |\n| --- | --- |\n| RTX 4090, vLLM 0.6.3, Qwen2.5-7B AWQ | 14.33 |\n"
+        "| RTX 3090, Ollama, Qwen2.5-7B Q4_K_M | 8.05 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    keys = ("hardware", "engine", "build", "model", "quant")
+    got = [tuple(_cond(cf, c).get(k) for k in keys) for c in cf.claims]
+    assert got == [
+        ("NVIDIA GeForce RTX 4090", "vLLM", "0.6.3", "Qwen2.5-7B", "AWQ"),
+        ("NVIDIA GeForce RTX 3090", "Ollama", None, "Qwen2.5-7B", "Q4_K_M"),
+    ]
+
+
+def test_quant_columns_under_a_caption_rate(tmp_path):
+    """Columns headed by quantisations under a caption stating the rate ("Throughput (tokens/sec)"):
+    each cell a rate of its column's quant, a table of one row too."""
+    text = (
+        "Throughput (tokens/sec)\n\n| Model | TP | FP8 | W4A8_AWQ | FP16 |\n| --- | --- | --- | --- | --- |\n"
+        "| llama-2-7b | 1 | 18758 | 10146 | 11116 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(c.value, c.unit, _cond(cf, c)["quant"]) for c in cf.claims] == [
+        (18758.0, "tok/s", "FP8"),
+        (10146.0, "tok/s", "W4A8_AWQ"),
+        (11116.0, "tok/s", "FP16"),
+    ]

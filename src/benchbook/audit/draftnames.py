@@ -927,7 +927,30 @@ def cell_names(cell: str) -> dict[str, object]:
         and len(str(named[0].value)) >= len(bare) - 1
     ):
         out["model"] = named[0].value
+    parts = [p.strip().strip("*_`").strip() for p in _PARTS.split(bare)]
+    if len(parts) >= 2:
+        # a configuration listed in parts ("1GPU, Llama 7B, v0.4.2", "RTX 4090, vLLM 0.6.3, Qwen2.5-7B
+        # AWQ"): the part that is a model's name (with its quant), an engine's version, a bare version
+        models = []
+        for part in parts:
+            said = [m for m in mentions(part) if m.path in ("model", "quant")]
+            if said and said[0].path == "model" and said[0].start == 0:
+                models.append((said[0].value, next((m.value for m in said if m.path == "quant"), None)))
+        if len(models) == 1 and "model" not in out:
+            out["model"] = models[0][0]
+            if models[0][1] is not None:
+                out.setdefault("quant", models[0][1])
+        builds = [v[1] for p in parts if (v := engine_version_cell(p)) is not None]
+        builds += [p for p in parts if _BARE_VERSION.fullmatch(p)]
+        if len(builds) == 1:
+            out["build"] = builds[0]
     return out
+
+
+#: the parts of a label cell listing a configuration: ", ", " + ", " · ", " / ", " | ", "; "
+_PARTS = re.compile(r",\s+|\s+[+·|/]\s+|;\s+")
+#: a version alone ("v0.4.2", "0.6.3", "b4980" is a llama.cpp build read by ``mentions``)
+_BARE_VERSION = re.compile(r"v?\d+\.\d+(?:\.\d+)*(?:[.-]?(?:post|rc|dev)\d*)?")
 
 
 #: a table's size cell naming a model's parameters ("7B", "13B", "0.5B", "350M"), not its file ("4.1 GB")

@@ -23,7 +23,7 @@ from dataclasses import replace
 from ..ingest.settings import flash_attn_word
 from .draftbyvalue import as_multiple, decimals_of, stated_interval
 from .draftcolumn import column_machine
-from .draftcommand import has_path, kv_cache_type
+from .draftcommand import QUANT_TYPE, has_path, kv_cache_type
 from .draftcontext import cell_conditions, cell_test_metric, header_settings, is_test_cell
 from .draftcore import (
     LABELS,
@@ -333,6 +333,20 @@ _KEY_UNITS = {
 
 #: a statistic's name alone in a cell or header ("avg", "min", "P99", "median", "std")
 _STAT_CELL = re.compile(r"(?i)min|max|avg|average|mean|median|std|stdev|p\d{2}(?:\.\d)?")
+
+
+#: a quantisation alone as a column's header ("FP8", "W4A8_AWQ", "Q4_K_M", "INT4", "4-bit", "AWQ")
+_QUANT_HEADER = re.compile(
+    rf"(?:UD-)?{QUANT_TYPE}|(?i:fp8|fp16|bf16|fp32|int8|int4|fp4|nvfp4|mxfp4|awq|gptq|exl2|"
+    r"w\d{1,2}a\d{1,2}(?:[_-](?:awq|gptq|fp8|int8|smoothquant))?|\d{1,2}-?bits?)"
+)
+
+
+def column_quant(header: str) -> str | None:
+    """The quantisation a value column's ``header`` is, alone or with a note in parentheses ("FP8",
+    "W4A8_AWQ", "Q4_K_M (Granite)"), as written; None for any other header."""
+    text = _PAREN.sub(" ", header.strip().strip("*_`")).strip().strip("*_`")
+    return text if _QUANT_HEADER.fullmatch(text) else None
 
 
 @functools.lru_cache(maxsize=512)  # asked for each column of a table more than once
@@ -1200,6 +1214,7 @@ class Tables(Sides):
             # a table that states no unit, under a paragraph or heading stating a rate: its columns
             # of distinct plain numbers (not the first, not a setting's: a known label, a flag's
             # name "draft-p-min", "n_ctx") are rates in that unit
+            configs = sum(column_quant(h) is not None for h in header)
             for j, h in enumerate(header):
                 cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
                 # a run that failed ("N/A OOM") is a result of the column too, no label
@@ -1214,7 +1229,9 @@ class Tables(Sides):
                     and label_key(h) not in LABELS
                     and not _setting_header(h)
                     and cells
-                    and len(cells) + len(failed) >= 2
+                    # (one row: only under headers naming the configurations compared, quantisations
+                    # "| FP8 | W4A8_AWQ | FP16 |", where a lone number is no label's)
+                    and (len(cells) + len(failed) >= 2 or configs >= 2 and column_quant(h) is not None)
                     and None not in plain
                     and len(set(plain)) == len(plain)
                 ):
@@ -1354,6 +1371,9 @@ class Tables(Sides):
             versioned = engine_version_cell(h)
             if versioned is not None:  # "| mlx-lm 0.31.0 | mlx-lm 0.31.3 |": the column's build
                 gfields.setdefault("conditions", {}).update(engine=versioned[0], build=versioned[1])
+            quant = column_quant(h)
+            if quant is not None:  # "| FP8 | W4A8_AWQ | FP16 |": the column's quantisation
+                gfields.setdefault("conditions", {})["quant"] = quant
             named_models = [m for m in mentions(_PAREN.sub("", h).strip()) if m.path == "model"]
             if len(named_models) == 1 and named_models[0].start == 0:
                 # "| Tool | Gemma 4 E2B | Qwen3.6 27B |": the column's model
@@ -1464,6 +1484,13 @@ class Tables(Sides):
                     value = next((m.value for m in mentions(value) if m.path == "backend"), value)
                 elif path == "hardware" and isinstance(value, str) and re.fullmatch(r"\s*\d{1,2}\s*", value):
                     path, value = "other.gpus", int(value)  # "| GPU(s) | 8 |": how many, no machine
+                elif path == "hardware" and isinstance(value, str) and len(listed := cell_names(value)) >= 2:
+                    # "| Setup |" over "RTX 4090, vLLM 0.6.3, Qwen2.5-7B AWQ": each setting the cell
+                    # lists, the machine one of them
+                    for named_path, named in listed.items():
+                        if named_path != "hardware" and named_path not in cond:
+                            set_path(cond, named_path, named)
+                    value = listed.get("hardware") or hardware_of(value) or without_remark(value)
                 elif path == "hardware" and isinstance(value, str):
                     # "RTX 4090" -> "NVIDIA GeForce RTX 4090"; "CPU only (no GPU)" -> "CPU only"
                     value = hardware_of(value) or without_remark(value)
