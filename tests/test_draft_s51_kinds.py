@@ -540,3 +540,22 @@ def test_quant_columns_under_a_caption_rate(tmp_path):
         (10146.0, "tok/s", "W4A8_AWQ"),
         (11116.0, "tok/s", "FP16"),
     ]
+
+
+def test_notes_in_parentheses_of_engine_and_backend_cells(tmp_path):
+    """ "ollama (Q4, llama.cpp)" in an Engine column: the engine, and the quant the parentheses list;
+    llama-bench's backend "Vulkan (master)": the backend, and the build the user noted."""
+    text = "| Engine | TTFT |\n|---|---|\n| ollama (Q4, llama.cpp) | 480 ms |\n| mlx (Q8, AMX) | 384 ms |\n"
+    cf = _drafted(text, tmp_path)
+    assert [(_cond(cf, c)["engine"], _cond(cf, c)["quant"]) for c in cf.claims] == [
+        ("Ollama", "Q4"),
+        ("MLX", "Q8"),
+    ]
+    text = (
+        "| model | size | params | backend | ngl | test | t/s |\n| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+        "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | Vulkan (master) | 99 | tg 128 | 22.76 ± 0.09 |\n"
+        "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | Vulkan (PR) | 99 | tg 128 | 37.80 ± 0.14 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = [(_cond(cf, c)["backend"], _cond(cf, c)["build"]) for c in cf.claims if c.metric == "decode_tps"]
+    assert got == [("Vulkan", "master"), ("Vulkan", "PR")]

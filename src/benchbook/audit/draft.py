@@ -140,6 +140,11 @@ class _Drafter(Tables, Sentences):
             ("backends", "backend"),
         ):
             v = lb.get(key)
+            if key == "backends" and isinstance(v, str) and (m := _BACKEND_NOTE.fullmatch(v)):
+                # "Vulkan (master)", "Vulkan (PR)": the backend and, in the user's parentheses, the build
+                v = m.group("b")
+                if "build" not in cond:
+                    cond["build"] = m.group("n")
             if v is not None and not (isinstance(v, str) and "," in v):
                 set_path(cond, path, v)
         fa = flash_attn_word(lb.get("flash_attn")) if lb.get("flash_attn") is not None else None
@@ -976,6 +981,10 @@ def _log_line(text: str) -> bool:
     mentions them ("after partial draft acceptance", "`accept()`") is not."""
     m = _LOG.search(text)
     return bool(m and re.search(r"[=:]\s*[-+]?\d", text[m.start() :]))
+
+
+#: a llama-bench backend cell with the user's note in parentheses ("Vulkan (master)", "CUDA (PR)")
+_BACKEND_NOTE = re.compile(r"\s*(?P<b>[A-Za-z][\w,]*)\s*\((?P<n>[^()]{1,24})\)\s*")
 
 
 def _as_written(value, text: str) -> str:

@@ -1049,6 +1049,8 @@ def _metric_header(header: str) -> bool:
 _NOT_NAMES = re.compile(r"(?i)\bkv\b|cache|-ctk|-ctv|type_k|type_v|draft")
 
 
+#: an engine cell with a note in parentheses listing its setup ("ollama (Q4, llama.cpp)")
+_ENGINE_NOTE = re.compile(r"([^()]+?)\s*\(([^()]+)\)")
 #: an engine cell naming the device or backend it ran on in parentheses ("llama.cpp (CPU)")
 _ENGINE_DEVICE = re.compile(r"(.+?)\s*\(\s*(CPU|GPU|CUDA|Metal|Vulkan|ROCm|SYCL)\s*\)", re.IGNORECASE)
 _DEVICE_NAMES = {
@@ -1530,6 +1532,14 @@ class Tables(Sides):
                         # "llama.cpp (CPU)", "llama.cpp (GPU)": the engine, and where it ran
                         set_path(cond, "backend", _DEVICE_NAMES.get(device.group(2).lower(), device.group(2)))
                         value = device.group(1)
+                    noted = _ENGINE_NOTE.fullmatch(value.strip().strip("*_`"))
+                    if noted and not device:
+                        # "ollama (Q4, llama.cpp)", "mlx (Q8, AMX)": the engine, and what the
+                        # parentheses list (its quant, its machine)
+                        for named_path, named in cell_names(noted.group(2)).items():
+                            if named_path in ("quant", "hardware") and not has_path(cond, named_path):
+                                set_path(cond, named_path, named)
+                        value = noted.group(1).strip("*_` ")
                     versioned = engine_version_cell(value)
                     if versioned is not None:  # "llamafile-0.7": the engine, and the build it ran
                         value = versioned[0]
