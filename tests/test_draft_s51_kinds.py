@@ -552,7 +552,8 @@ def test_notes_in_parentheses_of_engine_and_backend_cells(tmp_path):
         ("MLX", "Q8"),
     ]
     text = (
-        "| model | size | params | backend | ngl | test | t/s |\n| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+        "| model | size | params | backend | ngl | test | t/s |\n"
+        "| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
         "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | Vulkan (master) | 99 | tg 128 | 22.76 ± 0.09 |\n"
         "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | Vulkan (PR) | 99 | tg 128 | 37.80 ± 0.14 |\n"
     )
