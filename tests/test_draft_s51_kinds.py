@@ -560,3 +560,19 @@ def test_notes_in_parentheses_of_engine_and_backend_cells(tmp_path):
     cf = _drafted(text, tmp_path)
     got = [(_cond(cf, c)["backend"], _cond(cf, c)["build"]) for c in cf.claims if c.metric == "decode_tps"]
     assert got == [("Vulkan", "master"), ("Vulkan", "PR")]
+
+
+def test_header_listing_quantities_over_slashed_cells(tmp_path):
+    """ "| Offline Request throughput (req/s)/ Token throughput (tok/s) |" over "14.33/6895.75": each
+    number the header's part in its place, with that part's metric and unit (an offline run's token
+    rate summed over its batch: throughput)."""
+    text = (
+        "|  | Offline Request throughput (req/s)/ Token throughput (tok/s) |\n| --- | --- |\n"
+        "| Llama 7B | 14.33/6895.75 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("request_throughput", 14.33, "req/s"),
+        ("throughput", 6895.75, "tok/s"),
+    ]
+    assert {_cond(cf, c)["model"] for c in cf.claims} == {"Llama 7B"}

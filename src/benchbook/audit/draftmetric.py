@@ -64,7 +64,7 @@ _STREAMS = re.compile(
 )
 #: a rate's label saying it is a sum or a wall-clock rate, not one stream's: kept as ``throughput``
 _SUMMED = re.compile(
-    r"\b(?:total|aggregate|overall|avg|average|mean|system|combined|wall|output\s+tok(?:en)?s?|"
+    r"\b(?:total|aggregate|overall|avg|average|mean|system|combined|wall|offline|output\s+tok(?:en)?s?|"
     r"batch\w*)\b|общий|суммарн",
     re.IGNORECASE,
 )

@@ -53,7 +53,7 @@ from .draftnames import (
     sized_model,
     without_remark,
 )
-from .draftprose import Number, bound_of, family, numbers
+from .draftprose import Number, bound_of, family, numbers, unit_of
 from .draftsides import Sides
 from .draftwords import NOT_A_PROMPT, count
 from .post import Block
@@ -329,6 +329,49 @@ _KEY_UNITS = {
     "rps": "req/s",
     "pct": "%",
 }
+
+
+#: a header's part naming a quantity and its unit in parentheses ("Request throughput (req/s)")
+_HEADER_PART = re.compile(r"\s*(?P<w>[^()/]*[^\W\d_][^()/]*?)\s*\((?P<u>[^()]{1,12})\)\s*")
+
+
+def header_parts(header: str) -> list[tuple[str, str]]:
+    """The quantities a header lists with "/" between them, each with its unit in parentheses
+    ("Offline Request throughput (req/s)/ Token throughput (tok/s)" -> [("Offline Request
+    throughput", "req/s"), ("Token throughput", "tok/s")]); empty for any other header."""
+    text = header.strip().strip("*_`")
+    parts = []
+    pos = 0
+    while pos < len(text):
+        m = _HEADER_PART.match(text, pos)
+        if m is None:
+            return []
+        unit = unit_of(m.group("u").strip())
+        if unit is None:
+            return []
+        parts.append((m.group("w").strip(), unit))
+        pos = m.end()
+        if pos < len(text):
+            if text[pos] != "/":
+                return []
+            pos += 1
+    return parts if len(parts) >= 2 else []
+
+
+def _slashed(cell: str, n: int) -> list[Number] | None:
+    """The ``n`` plain numbers of a cell written "14.33/6895.75" (no unit, one "/" between each),
+    else None."""
+    text = cell.strip().strip("*_`").strip()
+    pieces = [p.strip() for p in text.split("/")]
+    if len(pieces) != n:
+        return None
+    out = []
+    for p in pieces:
+        ns = numbers(p)
+        if len(ns) != 1 or ns[0].unit is not None or ns[0].range is not None or ns[0].start != 0:
+            return None
+        out.append(ns[0])
+    return out
 
 
 #: a statistic's name alone in a cell or header ("avg", "min", "P99", "median", "std")
@@ -1563,6 +1606,25 @@ class Tables(Sides):
                 if not found:
                     continue
                 n = found[0]
+                parts = header_parts(header[j])
+                if len(parts) >= 2 and (split := _slashed(row[j], len(parts))) is not None:
+                    # "| Request throughput (req/s)/ Token throughput (tok/s) |" over "14.33/6895.75":
+                    # each number the header's part in its place, its own metric and unit
+                    shared = self.groups[gid].fields.get("conditions")
+                    for k, (piece, (words, unit)) in enumerate(zip(split, parts, strict=True)):
+                        fields = {
+                            **number_fields(replace(piece, unit=unit)),
+                            "metric": label_metric(words, unit),
+                        }
+                        both = merged(shared if isinstance(shared, dict) else {}, cond)
+                        if both:
+                            fields["conditions"] = both
+                        fields.update(source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))
+                        cid = self.add_claim(
+                            fields, f"{gid}-r{r + 1}-{k + 1}", None, " ".join([words, *labels])
+                        )
+                        cell_ids.setdefault((r, j), cid)
+                    continue
                 pieces = cell_pieces(row[j], header[j], self.groups[gid].fields.get("unit"))
                 if pieces and all(extra == {"run_index": k + 1} for k, (_, extra) in enumerate(pieces)):
                     # "| C2 / C4 / C8 decode | 264.6 / 484.3 / 1003.8 |": the settings the label
