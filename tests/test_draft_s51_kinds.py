@@ -576,3 +576,18 @@ def test_header_listing_quantities_over_slashed_cells(tmp_path):
         ("throughput", 6895.75, "tok/s"),
     ]
     assert {_cond(cf, c)["model"] for c in cf.claims} == {"Llama 7B"}
+
+
+def test_korean_table_headers_and_bnb_packaging(tmp_path):
+    """Korean headers naming the model (모델명), its quantisation (양자화 여부) and the device (디바이스);
+    a load time (로드 시간) is load_time; Unsloth's "-bnb-4bit" is packaging, no part of the name."""
+    text = (
+        "| 모델명 | 처리량 (토큰/초) | 양자화 여부 | 디바이스 | 로드 시간 (초) |\n|---|---|---|---|---|\n"
+        "| Llama-3.2-3B-bnb-4bit | 0.63 | 8bit | T4 | 58.08 |\n"
+        "| Qwen2.5-7B-bnb-4bit | 13.4 | 8bit | T4 | 50.2 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {(c.metric, c.value): _cond(cf, c) for c in cf.claims}
+    assert got[("load_time", 58.08)]["model"] == "Llama-3.2-3B"
+    first = got[("decode_tps", 0.63)]
+    assert (first["model"], first["quant"], first["hardware"]) == ("Llama-3.2-3B", "8bit", "NVIDIA T4")

@@ -326,8 +326,9 @@ _OLLAMA_SIZE = re.compile(r"\d+(?:\.\d+)?[bm](?![A-Za-z0-9])", re.IGNORECASE)
 #: the packaging a model repository or file name ends with, no part of the model (SOURCES.md's
 #: convention): the format (GGUF, MLX, EXL2, safetensors), the Hugging Face conversion (``-hf``), the
 #: file variant carrying MTP heads (``-MTP``), Unsloth's dynamic quants' mark (``-UD``); an MLX
-#: repository's bits (``-4bit``, ``-8bit``: its quantisation, the ``bits`` group)
-_PACKAGING = re.compile(r"(?i)[-_](?:GGUF|MLX|EXL2|safetensors|hf|MTP|UD|(?P<bits>\d{1,2}-?bits?))$")
+#: repository's bits (``-4bit``, ``-8bit``: its quantisation, the ``bits`` group); bitsandbytes' mark
+#: before them (Unsloth's ``-bnb-4bit``)
+_PACKAGING = re.compile(r"(?i)[-_](?:GGUF|MLX|EXL2|safetensors|hf|MTP|UD|bnb|(?P<bits>\d{1,2}-?bits?))$")
 
 
 def _unpackaged(name: str) -> tuple[str, str | None]:

@@ -83,11 +83,12 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     **dict.fromkeys(
         ("model", "模型", "モデル", "модель", "모델", "modell", "modèle", "modelo")
-        + ("model name", "模型名称", "模型名"),
+        + ("model name", "模型名称", "模型名", "모델명", "모델 이름", "モデル名"),
         ("model", "str"),
     ),
     **dict.fromkeys(
-        ("quant", "quantization", "quantisation", "quant type", "量化", "量子化", "квантизация", "양자화"),
+        ("quant", "quantization", "quantisation", "quant type", "量化", "量子化", "квантизация", "양자화")
+        + ("양자화 여부", "양자화 방식", "量化方式", "量子化方式"),
         ("quant", "str"),
     ),
     **dict.fromkeys(
@@ -145,6 +146,7 @@ LABELS: dict[str, tuple[str, str]] = {
     **dict.fromkeys(
         (
             *("gpu", "hardware", "device", "显卡", "硬件", "ハードウェア", "видеокарта", "그래픽카드"),
+            *("디바이스", "장치", "设备", "デバイス"),
             # a CPU column of a CPU-only run ("CPU型号": its model)
             *("cpu", "cpu model", "cpu型号", "processor", "处理器", "プロセッサ", "процессор"),
         ),

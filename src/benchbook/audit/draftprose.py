@@ -1167,6 +1167,8 @@ TTFT_WORDS = (
 )
 
 #: words near a number -> the metric it is (first match wins, in this order)
+#: a model's load in the drafter's languages ("load time", 로드/로딩 시간, ロード, 加载, загрузка)
+LOAD_WORDS = r"\bload|로딩|로드|ロード|加载|загрузк"
 _METRIC_WORDS: list[tuple[str, str, str]] = [
     # the highest rate a run reached ("peak TPS", "Tokens/Sec (Peak)", "пик TPS", "峰值"), as vLLM's
     # "Peak output token throughput": peak_throughput (one stream's peak is its decode rate:
@@ -1228,7 +1230,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         r"latency|\blat\b|step time|per (?:step|iteration|request)|/\s*it\b|延迟|遅延|レイテンシ|지연",
         "latency",
     ),
-    ("time", r"\bload|로딩|ロード|加载|загрузк", "load_time"),
+    ("time", LOAD_WORDS, "load_time"),
     ("time", r".", "duration"),
     ("ratio", r"accept|수락|採択|受理|接受", "acceptance_rate"),
     # a GPU's busy share ("GPU utilization 92%", "GPU利用率", "GPUの使用率は75%", "загрузка GPU")

@@ -51,7 +51,7 @@ import re
 from dataclasses import replace
 
 from ..ingest.serverlog import TIMING_LINE
-from .draftprose import PROGRESS, TTFT_WORDS, family, metric_of, numbers, unit_of
+from .draftprose import LOAD_WORDS, PROGRESS, TTFT_WORDS, family, metric_of, numbers, unit_of
 from .draftwords import settings_in_words
 from .resultlines import Result
 
@@ -315,7 +315,7 @@ def label_metric(label: str, unit: str) -> str | None:
         # latency in any of the drafter's languages (``draftprose``'s time words: 平均レイテンシ, 延迟)
         if re.search(r"e2el?\b|e2e|latency|\blat\b|step time|延迟|遅延|レイテンシ|지연|задержк", low):
             return "latency"
-        if re.search(r"\bload|로딩|ロード|加载|загрузк", low):
+        if re.search(LOAD_WORDS, low):
             return "load_time"
         return "duration"
     if fam == "size" and re.match(r"\s*vram\s*,", low):
