@@ -591,3 +591,15 @@ def test_korean_table_headers_and_bnb_packaging(tmp_path):
     assert got[("load_time", 58.08)]["model"] == "Llama-3.2-3B"
     first = got[("decode_tps", 0.63)]
     assert (first["model"], first["quant"], first["hardware"]) == ("Llama-3.2-3B", "8bit", "NVIDIA T4")
+
+
+def test_setup_counts_and_model_h_are_no_results(tmp_path):
+    """ "Number of CUDA devices: 1" describes the machine (no claim; "tokens_per_sec_per_gpu" stays a
+    rate); "Granite 4.0 H Micro" is a model, no 4-hour duration; "2 h" stays a time."""
+    cf = _drafted("```\nNumber of CUDA devices: 1\nNumber of draft proposals: 43,221\n```\n", tmp_path)
+    assert [c.metric for c in cf.claims] == ["draft_proposals"]
+    cf = _drafted("```\nttft_ms: 39806, tpot_ms: 80.13, tokens_per_sec_per_gpu: 3537\n```\n", tmp_path)
+    assert 3537.0 in [c.value for c in cf.claims]
+    cf = _drafted("Granite 4.0 H Micro reached 6.05 tok/s; the run took 2 h.\n", tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(6.05, "tok/s"), (2.0, "h")]
+    assert _cond(cf, cf.claims[0])["model"] == "Granite 4.0 H Micro"

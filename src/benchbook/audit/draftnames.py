@@ -319,7 +319,8 @@ _VERSIONED_MODEL = re.compile(
     # the variant's words ("GLM-4.5-Air", "GLM 4.5 Air", "Phi-4-mini-instruct", "DeepSeek-V3.1-Terminus",
     # "Kimi K2 Thinking"): those weights
     r"(?:[-\s](?:VL|Coder|Vision|Omni|Instruct|Chat|MoE|Turbo|Air|Flash|Next|Thinking|Reasoning|Terminus|Exp"
-    r"|Preview)|-(?i:mini|small|medium|large|instruct|reasoning|thinking|chat|it))*"
+    # (IBM's hybrid "H" models: "Granite 4.0 H Micro", "granite-4.0-h-tiny")
+    r"|Preview|Micro|Tiny|Nano|H(?![\w.]))|-(?i:mini|small|medium|large|instruct|reasoning|thinking|chat|it|h|micro|tiny))*"
     r"(?:[\s-]E?\d+(?:\.\d+)?[Bb](?:[\s-][Aa]\d+(?:\.\d+)?[Bb])?)?"
     # a release's date after the name ("DeepSeek-R1-0528", "DeepSeek-V3-0324"): those weights
     r"(?:-[01]\d[0-3]\d)?"

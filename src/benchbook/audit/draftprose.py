@@ -239,7 +239,9 @@ _NUM = r"[+\-−]?(?:(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d
 _PER_DEVICE = r"(?:cards?|gpus?|devices?)\b"
 _UNIT = (
     rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/(?!{_PER_DEVICE})[A-Za-z])|"
-    r"x(?![a-z\d])|s(?![a-z\d/])|h(?![a-z\d/])|tok(?![a-z\d/])|min(?![a-z\d/])|(?-i:W)(?![A-Za-z\d/]))"
+    # (an upper-case H before a capitalised word is a model's name: "Granite 4.0 H Micro")
+    r"x(?![a-z\d])|s(?![a-z\d/])|(?-i:h)(?![a-z\d/])|(?-i:H)(?![a-z\d/]|\s+[A-Z])|tok(?![a-z\d/])"
+    r"|min(?![a-z\d/])|(?-i:W)(?![A-Za-z\d/]))"
 )
 #: a hyphen joining a number to a time word it qualifies ("15-minute engine rebuilds", "a 2-hour
 #: run", "30-second warm-up"): the number in that unit; a range ("15-20 minutes") keeps its hyphen

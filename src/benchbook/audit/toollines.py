@@ -107,7 +107,10 @@ _SETTING = re.compile(
     r"\b(?:port|seed|timeout|interval|delay|limit|budget|max[ _-]?(?:tokens?|new|len|seq|num)|"
     r"request[ _-]?rate|traffic|burstiness|ctx|context|batch|threads?|capability|version|build|"
     r"temperature|temp|top[ _-]?[kp]|penalty|id|pid|num[ _-]?prompts|concurrency|parallel|"
-    r"n[ _-]?(?:ctx|batch|ubatch|gpu|threads|predict|draft|parallel))\b",
+    r"n[ _-]?(?:ctx|batch|ubatch|gpu|threads|predict|draft|parallel)|"
+    # the machine's devices ("Number of CUDA devices: 1", "GPUs: 8"): a setup, no result
+    r"(?:number[ _-]+of|num|n)[ _-]+(?:(?:cuda|gpu|rocm|metal|sycl|vulkan)[ _-]+)?(?:devices?|gpus?|cards?|nodes?)|"
+    r"(?:devices?|gpus?)[ _-]?count)\b",
     re.IGNORECASE,
 )
 #: a label spelled as a command-line flag (``num-speculative-tokens``, ``--draft-max``,
