@@ -109,7 +109,8 @@ _SETTING = re.compile(
     r"temperature|temp|top[ _-]?[kp]|penalty|id|pid|num[ _-]?prompts|concurrency|parallel|"
     r"n[ _-]?(?:ctx|batch|ubatch|gpu|threads|predict|draft|parallel)|"
     # the machine's devices ("Number of CUDA devices: 1", "GPUs: 8"): a setup, no result
-    r"(?:number[ _-]+of|num|n)[ _-]+(?:(?:cuda|gpu|rocm|metal|sycl|vulkan)[ _-]+)?(?:devices?|gpus?|cards?|nodes?)|"
+    r"(?:number[ _-]+of|num|n)[ _-]+(?:(?:cuda|gpu|rocm|metal|sycl|vulkan)[ _-]+)?"
+    r"(?:devices?|gpus?|cards?|nodes?)|"
     r"(?:devices?|gpus?)[ _-]?count)\b",
     re.IGNORECASE,
 )
