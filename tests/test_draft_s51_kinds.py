@@ -603,3 +603,17 @@ def test_setup_counts_and_model_h_are_no_results(tmp_path):
     cf = _drafted("Granite 4.0 H Micro reached 6.05 tok/s; the run took 2 h.\n", tmp_path)
     assert [(c.value, c.unit) for c in cf.claims] == [(6.05, "tok/s"), (2.0, "h")]
     assert _cond(cf, cf.claims[0])["model"] == "Granite 4.0 H Micro"
+
+
+def test_ascend_npus_and_cjk_card_counts():
+    """Huawei's Ascend NPUs by their part ("910B3", "Ascend 910B"); a Chinese or Japanese count with the
+    cards' measure word ("8卡910B3", "8卡A100", "2枚のA100")."""
+
+    def hw(text: str) -> list:
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert hw("A2服务器，8卡910B3。") == ["8x Ascend 910B3"]
+    assert hw("单张910B上部署") == ["Ascend 910B"]
+    assert hw("8卡A100") == ["8x NVIDIA A100"]
+    assert hw("on 2枚のA100") == ["2x NVIDIA A100"]
+    assert hw("it took 910 tokens") == []

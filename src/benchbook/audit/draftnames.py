@@ -51,6 +51,8 @@ _HARDWARE = re.compile(
     # a bare number of them after a word that puts the run on them ("on 16 H100", "across 8 H200s",
     # "using 4 A100s"): a count, as "16x" is
     r"|(?:(?<=\bon\s)|(?<=\bwith\s)|(?<=\busing\s)|(?<=\bacross\s)|(?<=\bover\s))(?P<ncount>[2-9]|[1-6]\d(?=\s(?:AMD\s+|NVIDIA\s+)?(?:[ABHL]\d|MI\d|GB\d)))\s+"
+    # a count in Chinese or Japanese, the cards' measure word after it ("8卡910B3", "4张4090", "2枚のA100")
+    r"|(?P<ccount>[1-9]\d?)\s?(?:卡|张|張|块|枚の?)\s?"
     r")?(?:"
     # Quadro cards by their names ("Quadro P6000", "Quadro RTX 8000"): workstation parts, no GeForce
     r"(?:NVIDIA\s+)?Quadro\s(?P<quadro>(?:RTX\s)?[A-Z]{0,2}\d{3,4})(?![\w-])|"
@@ -92,6 +94,8 @@ _HARDWARE = re.compile(
     r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?![\w-])"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{2,3}X?)(?:s\b|\b)"
     r"|(?P<spark>DGX Spark|Strix Halo)"
+    # Huawei's Ascend NPUs ("Ascend 910B", "910B3", "8卡910B3")
+    r"|(?:Huawei\s+)?(?:Ascend\s*)?(?P<asc>910[ABC]\d?)(?![A-Za-z0-9_.])"
     # phones' and boards' chips by their makers' names ("Snapdragon 8 Gen 3", "Snapdragon X Elite",
     # "RK3588", "Dimensity 9300") and phones by theirs ("Galaxy S24"): the machine of an on-device run
     r"|(?:Qualcomm\s+)?Snapdragon\s(?P<sd>\d\s?(?:s\s)?Gen\s?\d|\d\sElite|X\s(?:Elite|Plus)|\d{3}\+?)(?![\w.-])"
@@ -104,7 +108,7 @@ _HARDWARE = re.compile(
     # the memory names the module's SKU
     r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?)"
     r"(?:\s(?P<jmem>\d{1,3})\s?GB)?(?![\w-])"
-    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×])|(?<=\d\s[x×]\s)"
+    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×])|(?<=\d\s[x×]\s)|(?<=\d卡)|(?<=\d张)"
     # after a label naming the machine ("hardware is 4060ti", "GPU: 4090", "显卡：3090")
     r"|(?<=\bhardware\sis\s)|(?<=\bgpu:\s)|(?<=\bgpu:)|(?<=\bgpu\sis\s)|(?<=\bcard:\s)|(?<=显卡：)|(?<=显卡:)|(?<=显卡)"
     r")"
@@ -462,6 +466,7 @@ def hardware_name(m: re.Match) -> str:
     n = (
         g.get("count")
         or g.get("ncount")
+        or g.get("ccount")
         or (words[g["wcount"].lower().split()[0]] if g.get("wcount") else None)
     )
     # several devices: "Nx " before the name; one ("1x4090", "1× H100"): no count (SOURCES.md)
@@ -526,6 +531,8 @@ def hardware_name(m: re.Match) -> str:
         name = f"AMD Instinct {g['mi'].upper()}"
     elif g["pi"]:
         name = f"Raspberry Pi {g['pi']}"
+    elif g.get("asc"):
+        name = f"Ascend {g['asc'].upper()}"
     elif g.get("sd"):  # "Snapdragon 8 Gen3" -> "Qualcomm Snapdragon 8 Gen 3"
         sd = re.sub(r"(?i)\s?gen\s?(\d)", r" Gen \1", re.sub(r"\s+", " ", g["sd"]))
         name = f"Qualcomm Snapdragon {sd}"
