@@ -617,3 +617,16 @@ def test_ascend_npus_and_cjk_card_counts():
     assert hw("8卡A100") == ["8x NVIDIA A100"]
     assert hw("on 2枚のA100") == ["2x NVIDIA A100"]
     assert hw("it took 910 tokens") == []
+
+
+def test_seconds_and_minutes_in_more_languages(tmp_path):
+    """Seconds and minutes as Spanish, German, French and Vietnamese posts write them."""
+    text = "tardó 320 segundos. Es dauerte 12 Sekunden. il faut 3 secondes. 7.21 giây. 2 phút.\n"
+    cf = _drafted(text, tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [
+        (320.0, "s"),
+        (12.0, "s"),
+        (3.0, "s"),
+        (7.21, "s"),
+        (2.0, "min"),
+    ]
