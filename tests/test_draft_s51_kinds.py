@@ -630,3 +630,20 @@ def test_seconds_and_minutes_in_more_languages(tmp_path):
         (7.21, "s"),
         (2.0, "min"),
     ]
+
+
+def test_row_unit_in_its_label(tmp_path):
+    """A row whose label writes its own unit ("출력 길이 (토큰)", "Output length (tokens)") under columns
+    whose first row states times: counts of tokens (``tokens``, as the corpus writes output lengths),
+    not seconds."""
+    text = (
+        "| 항목 | Qwen2.5 0.5B | Qwen2.5 3B |\n|---|---|---|\n| 총 처리 시간 | 약 6.7초 | 약 14.6초 |\n"
+        "| 출력 길이 (토큰) | 672 | 547 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert sorted((c.metric, c.value, c.unit) for c in cf.claims) == [
+        ("duration", 6.7, "s"),
+        ("duration", 14.6, "s"),
+        ("tokens", 547.0, "tokens"),
+        ("tokens", 672.0, "tokens"),
+    ]

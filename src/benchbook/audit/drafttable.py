@@ -374,6 +374,18 @@ def _slashed(cell: str, n: int) -> list[Number] | None:
     return out
 
 
+def _row_unit(label: str) -> str | None:
+    """The unit a row's label writes in parentheses at its end ("Output length (tokens)", "출력 길이
+    (토큰)", "Peak memory (GB)"), None where it writes none."""
+    m = re.search(r"[(（]\s*([^()（）]{1,12}?)\s*[)）]\s*$", label.strip().strip("*_`"))
+    if m is None:
+        return None
+    word = m.group(1).strip()
+    if re.fullmatch(r"(?i)tokens?|토큰|トークン|令牌|词元|токен\w*", word):
+        return "tokens"
+    return unit_of(word)
+
+
 #: a statistic's name alone in a cell or header ("avg", "min", "P99", "median", "std")
 _STAT_CELL = re.compile(r"(?i)min|max|avg|average|mean|median|std|stdev|p\d{2}(?:\.\d)?")
 
@@ -1647,6 +1659,10 @@ class Tables(Sides):
                         cell_ids.setdefault((r, j), cid)
                         piece_ids.setdefault((r, j), []).append(cid)
                     continue
+                row_unit = _row_unit(labels[0]) if labels and n.unit is None else None
+                if row_unit is not None and family(row_unit) != family(self.groups[gid].fields.get("unit")):
+                    # "| Output length (tokens) | 672 | 547 |" under columns of times: the row's own unit
+                    n = replace(n, unit=row_unit)
                 if n.unit and family(n.unit) != family(self.groups[gid].fields.get("unit")):
                     # "-23%" under a t/s column (a row of changes): not a rate of the column; a
                     # change of the column's two rows when the table has two (``column_changes``)
@@ -1801,7 +1817,7 @@ class Tables(Sides):
             or n.range is not None
             or not stateable(n)
             or family(n.unit)
-            not in ("size", "time", "rate", "requests", "bandwidth", "iops", "power", "compute")
+            not in ("size", "time", "rate", "requests", "bandwidth", "iops", "power", "compute", "tokens")
         ):
             return None
         if family(n.unit) == "size" and not _MEASURED_SIZE.search(words):

@@ -327,10 +327,6 @@ def label_metric(label: str, unit: str) -> str | None:
     if fam == "tokens":
         if _ACCEPT_LENGTH.search(low):
             return "mean_accepted_length"
-        if re.search(r"\b(?:input|prompt)\s+(?:length|len)\b", low):
-            return "prompt_length"
-        if re.search(r"\b(?:output|generated?|completion)\s+(?:length|len)\b", low):
-            return "output_length"
         if re.search(r"\baccepted\s+(?:draft\s+)?tokens?\b", low):
             return "accepted_tokens"
         if re.search(r"\b(?:draft|drafted)\s+tokens?\b", low):
