@@ -193,7 +193,6 @@ _ENGINES = {
     # more runtimes and servers as their projects spell them (and with spaces, as prose writes them)
     "onnx runtime genai": "ONNX Runtime GenAI",
     "onnxruntime genai": "ONNX Runtime GenAI",
-    "turbomind": "TurboMind",
     "localai": "LocalAI",
     "mindie": "MindIE",
     "rkllm": "RKLLM",
