@@ -1460,6 +1460,9 @@ class Tables(Sides):
             if LABELS.get(label_key(h), ("", ""))[1] == "kv"
             and _label_cells(label_key(h), [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])
         }
+        # a label column naming both sides of a change in its cells (a table of metrics as rows, its
+        # columns "Before" / "After" turned into rows): each row's build, as the header row's would be
+        row_sides = {j: side_builds([r[j] if j < len(r) else "" for r in body]) for j in range(width)}
         for r, row in enumerate(body):
             line = block.line_of(r + 1, 0)
             cond: dict = {}
@@ -1503,6 +1506,8 @@ class Tables(Sides):
                 if path == "hardware" and PROCESSOR_SPLIT.search(cell):
                     # ollama ps's PROCESSOR ("100% GPU", "11%/89% CPU/GPU"): where the model sits
                     path = "other.processor"
+                if path.startswith("other.") and r in row_sides.get(j, {}):
+                    path, value = "build", row_sides[j][r]
                 if path.startswith("other.") and _STAT_CELL.fullmatch(cell.strip().strip("*_`")):
                     # "avg", "P99", "median" (a statistic's column of a table of metrics as rows, or a
                     # row's): the statistic each number is, as a claims file writes it
