@@ -646,3 +646,43 @@ def test_row_unit_in_its_label(tmp_path):
         ("tokens", 547.0, "tokens"),
         ("tokens", 672.0, "tokens"),
     ]
+
+
+def test_breaker_findings_of_session_51(tmp_path):
+    """A card count written as a multiple ("2× L40S") is no speedup; a server log's KV cache usage is
+    no result; "ISL/OSL = 512/128" sets the prompt and the tokens generated and its numbers are no
+    rates; vLLM's log prefix ("INFO … metrics.py:341] Engine 000:") hides no prompt throughput."""
+    cf = _drafted("Setup: vLLM v0.10.1 · tp 2 · 2× L40S · Qwen3-8B\n", tmp_path)
+    assert cf.claims == []
+    cf = _drafted("It is 2x faster than the 4090.\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [("speedup", 2.0)]
+    cf = _drafted("ISL/OSL = 512/128, decode 40 tok/s\n", tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(40.0, "tok/s")]
+    got = _cond(cf, cf.claims[0])
+    assert (got["prompt"], got["tokens_generated"]) == ("512 tokens", 128)
+    log = (
+        "```\n(APIServer pid=1) INFO 09-01 10:00:00 [loggers.py:123] Engine 000: Avg prompt throughput: "
+        "412.5 tokens/s, Avg generation throughput: 88.3 tokens/s, Running: 1 reqs, "
+        "GPU KV cache usage: 0.5%\n```\n"
+    )
+    cf = _drafted(log, tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [("prefill_tps", 412.5), ("decode_tps", 88.3)]
+
+
+def test_genai_perf_length_rows(tmp_path):
+    """genai-perf's sequence length rows are token counts of each statistic, beside the latencies."""
+    text = (
+        "```\n┃                  Statistic ┃    avg ┃    min ┃    max ┃\n"
+        "│   Time to first token (ms) │  16.26 │  12.39 │  17.25 │\n"
+        "│ Output sequence length │ 256.00 │ 200.00 │ 296.60 │\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = [(c.metric, c.value, _cond(cf, c)["other"]["stat"]) for c in cf.claims]
+    assert got == [
+        ("ttft", 16.26, "mean"),
+        ("ttft", 12.39, "min"),
+        ("ttft", 17.25, "max"),
+        ("tokens", 256.0, "mean"),
+        ("tokens", 200.0, "min"),
+        ("tokens", 296.6, "max"),
+    ]

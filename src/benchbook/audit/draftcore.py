@@ -77,10 +77,9 @@ LABELS: dict[str, tuple[str, str]] = {
     **dict.fromkeys(("prompt", "task", "workload"), ("prompt", "str")),
     # a serving benchmark's input and output sequence lengths ("| ISL | OSL |"): the prompt's tokens
     # ("128 tokens", as the prose's "ISL=128" is drafted), the tokens each request generated
-    **dict.fromkeys(("isl", "input seq len", "input sequence length", "input seqlen"), ("prompt", "tokens")),
-    **dict.fromkeys(
-        ("osl", "output seq len", "output sequence length", "output seqlen"), ("tokens_generated", "int")
-    ),
+    # (not genai-perf's "Input sequence length" rows: statistics of lengths, not one run's setting)
+    **dict.fromkeys(("isl", "input seq len", "input seqlen"), ("prompt", "tokens")),
+    **dict.fromkeys(("osl", "output seq len", "output seqlen"), ("tokens_generated", "int")),
     **dict.fromkeys(
         ("model", "模型", "モデル", "модель", "모델", "modell", "modèle", "modelo")
         + ("model name", "模型名称", "模型名", "모델명", "모델 이름", "モデル名"),

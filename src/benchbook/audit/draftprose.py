@@ -699,6 +699,16 @@ _FIT_BEFORE = re.compile(r"\bfit\w*\s+(?:in(?:to)?\s+|on\s+)?(?:the|a|an|my|one|
 _CARD_AFTER = re.compile(r"\s*(?:cards?|gpus?|graphics cards?)\b(?!\s*(?:memory|mem|usage|used|vram))", re.I)
 
 
+#: a serving benchmark's input and output lengths written as a pair ("ISL/OSL = 512/128")
+LENGTH_PAIR = re.compile(r"\bISL\s*/\s*OSL\s*[=:]?\s*(\d+[kK]?\s*/\s*\d+[kK]?)", re.IGNORECASE)
+#: what follows a count of cards written as a multiple ("2× L40S", "4x H100", "8x RTX 3090", "2x MI50"):
+#: a device's name, no comparison word
+_CARDS_AFTER = re.compile(
+    r"\s?(?:NVIDIA\s+|AMD\s+|Intel\s+)?(?:GeForce\s+)?(?:RTX|GTX|Tesla|Quadro|Radeon|Instinct|Arc|"
+    r"[ABHLPTV]\d{1,3}S?\b|GB\d{2,3}\b|MI\d{2,3}|W\d{4}|[1-5]0[5-9]0\b|Jetson|Mac|M[1-5]\b|Pi\s?[345]\b)",
+)
+
+
 def _card_capacity(text: str, n: Number) -> bool:
     """Whether a size is a card's capacity ("doesn't fit the 16 GB", "a 12 GB card"), not a measured
     size; the number is then no claim (SOURCES.md: hardware specifications go under systems)."""
@@ -1023,6 +1033,12 @@ def numbers(text: str) -> list[Number]:
     out = [replace(n, unit=None) if _setup_time(text, n) else n for n in out]
     # "doesn't fit the 16 GB", "a 12 GB card": a card's capacity, a specification, no measurement
     out = [replace(n, unit=None) if _card_capacity(text, n) else n for n in out]
+    # "ISL/OSL = 512/128": a serving benchmark's lengths, settings (``draftwords``), no results
+    pairs = [(m.start(1), m.end()) for m in LENGTH_PAIR.finditer(text)]
+    if pairs:
+        out = [replace(n, unit=None) if any(a <= n.start < b for a, b in pairs) else n for n in out]
+    # "2× L40S", "4x H100": a count of cards (``draftnames``' hardware names), no multiple
+    out = [replace(n, unit=None) if n.unit == "x" and _CARDS_AFTER.match(text, n.end) else n for n in out]
     # "3秒左右", "5秒程度", "150밀리초 정도": an "about" word after the number and its unit
     return [
         replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n

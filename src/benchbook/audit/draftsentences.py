@@ -41,6 +41,7 @@ from .draftcore import (
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, from_side, machine_size, mentions
 from .draftprose import (
     CAPITALS_ONLY,
+    LENGTH_PAIR,
     Number,
     bound_of,
     family,
@@ -130,10 +131,15 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
     at most three words, then a number with a unit ("40.9 / 41.1 / 40.8, overall median 41.0
     tok/s"), or, the other way round, a number with a unit, a comma and at most three words, then
     such a list ending its clause ("~50 tok/s, README says 83 / 87").  Counts ("438/438"), ranges
-    and numbers glued to names are not lists."""
+    and numbers glued to names are not lists, nor are a serving benchmark's lengths ("ISL/OSL =
+    512/128": ``draftprose.LENGTH_PAIR``)."""
     out = list(found)
+    lengths = [(m.start(1), m.end()) for m in LENGTH_PAIR.finditer(text)]
     i = 0
     while i < len(out):
+        if any(a <= out[i].start < b for a, b in lengths):
+            i += 1
+            continue
         j = i
         while (
             j + 1 < len(out)

@@ -374,6 +374,10 @@ def _slashed(cell: str, n: int) -> list[Number] | None:
     return out
 
 
+#: a row of lengths in tokens named without a unit (genai-perf's "Output sequence length")
+_LENGTH_ROW = re.compile(r"(?i)\b(?:input|output|prompt)\s+(?:sequence\s+)?length\b")
+
+
 def _row_unit(label: str) -> str | None:
     """The unit a row's label writes in parentheses at its end ("Output length (tokens)", "출력 길이
     (토큰)", "Peak memory (GB)"), None where it writes none."""
@@ -805,11 +809,15 @@ def _tokens_column(header: str, cells: list[str]) -> str | None:
     """ "tokens" for a column of whole numbers under a header naming tokens in any script and no
     rate ("総トークン", "Total tokens"; not "トークン速度", "tok/s"); else None.  A header a table's
     label names (``LABELS``: "Tokens", "Output tokens") is the tokens generated, a condition."""
-    if not re.search(r"トークン|토큰|令牌|токен|\btokens?\b", header, re.IGNORECASE):
+    if not re.search(
+        r"トークン|토큰|令牌|токен|\btokens?\b", header, re.IGNORECASE
+    ) and not _LENGTH_ROW.search(header):
         return None
     if re.search(r"/|速度|per\b|\brate\b|秒|초|speed|throughput", header, re.IGNORECASE):
         return None
-    ok = cells and all(re.fullmatch(r"\s*[\d,]+\s*", c) for c in cells)
+    # (a length's statistics are whole or not: genai-perf's "Output sequence length" mean 296.60)
+    whole = r"\s*[\d,]+\s*" if not _LENGTH_ROW.search(header) else r"\s*[\d,]+(?:\.\d+)?\s*"
+    ok = cells and all(re.fullmatch(whole, c) for c in cells)
     return "tokens" if ok else None
 
 
@@ -825,7 +833,13 @@ def _transposed(rows: list[list[str]]) -> str | None:
     if any(_names_metric(h) and not _RELATING_HEADER.search(h) for h in header[1:]):
         return None  # a "% Difference" column relates the configurations: no metric of its own
     # a row's first cell names a metric ("Avg tok/s"), it is no value ("12 tok/s" under "Speed")
-    naming = sum(1 for r in body if r and _names_row(_unmarked(r[0])))
+    # (or writes its unit in parentheses: "Output sequence length (tokens)", "Peak memory (GB)";
+    # genai-perf's "Output sequence length" beside them)
+    naming = sum(
+        1
+        for r in body
+        if r and (_names_row(_unmarked(r[0])) or _row_unit(_unmarked(r[0])) or _LENGTH_ROW.search(r[0]))
+    )
     # a short label naming a phase's rate ("| C1 decode, greedy | 133 | 135.5 |" beside "| GSM8K |
     # 96.5% | 98.3% |", "| Prompt Processing | 5–10% slower |"): a metric's row
     naming += sum(1 for r in body if r and not _names_row(_unmarked(r[0])) and _phase_label(_unmarked(r[0])))

@@ -119,7 +119,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         re.compile(
             # "最大输出 1024 token", "最大生成 512", "最大出力 256 トークン" (the cap on the output in CJK)
             r"(?:最大|最多)(?:输出|生成|出力)(?:长度|長度)?\s*[:：为]?\s*(?P<c>\d+)(?![\d.])|"
-            r"\b(?:OSL|max[_ -](?:new[_ -])?tokens|max[_ -]output[_ -]tokens|n_predict|num_predict)"
+            r"\b(?:(?<!/)OSL|max[_ -](?:new[_ -])?tokens|max[_ -]output[_ -]tokens|n_predict|num_predict)"
             r"\s*(?:=|:|of)?\s*"
             r"(?P<n>\d+)(?![\d%]|[.,]\d)"
             # a request's "1024 out" (input and output lengths: "512 in, 1024 out"; not "1 out of 5")
@@ -162,6 +162,14 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     # a serving benchmark's input and output sequence lengths ("ISL=1024, OSL=1024", "ISL 8k"): each
     # request's prompt of that many tokens; the output's length, each request generating it (the cap
     # above, and the tokens generated: a random dataset's requests run to their length)
+    # the pair written together: "ISL/OSL = 512/128", "ISL/OSL 1k/1k"
+    (
+        re.compile(
+            r"(?<![\w-])ISL\s*/\s*OSL\s*[=:]?\s*(?P<n>\d+)(?P<k>[kK])?\s*/\s*(?P<o>\d+)(?P<ok>[kK])?(?![\d.%])",
+            re.I,
+        ),
+        "isl/osl",
+    ),
     (
         re.compile(
             r"(?<![\w-])(?:ISL|input[_ ]seq(?:uence)?[_ ]len(?:gth)?)\s*(?:=|:|of)?\s*"
@@ -172,7 +180,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     ),
     (
         re.compile(
-            r"(?<![\w-])(?:OSL|output[_ ]seq(?:uence)?[_ ]len(?:gth)?)\s*(?:=|:|of)?\s*"
+            r"(?<![\w/-])(?:OSL|output[_ ]seq(?:uence)?[_ ]len(?:gth)?)\s*(?:=|:|of)?\s*"
             r"(?P<n>\d+)(?![\d.%kK])",
             re.I,
         ),
@@ -507,6 +515,11 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                 out.append(("prompt", f"{m.group('n')}{'K' if m.group('k') else ''} tokens"))
             elif kind == "osl":
                 out.append(("tokens_generated", int(m.group("n"))))
+            elif kind == "isl/osl":
+                out.append(("prompt", f"{m.group('n')}{'K' if m.group('k') else ''} tokens"))
+                generated = count(m.group("o"), m.group("ok")) if m.group("ok") else int(m.group("o"))
+                if generated is not None:
+                    out.append(("tokens_generated", generated))
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
             elif kind == "ubatch":

@@ -108,6 +108,8 @@ _SETTING = re.compile(
     r"request[ _-]?rate|traffic|burstiness|ctx|context|batch|threads?|capability|version|build|"
     r"temperature|temp|top[ _-]?[kp]|penalty|id|pid|num[ _-]?prompts|concurrency|parallel|"
     r"n[ _-]?(?:ctx|batch|ubatch|gpu|threads|predict|draft|parallel)|"
+    # the KV cache pool's fill at one moment of a server's log ("GPU KV cache usage: 1.2%"): no result
+    r"kv[ _-]?cache[ _-]usage|"
     # the machine's devices ("Number of CUDA devices: 1", "GPUs: 8"): a setup, no result
     r"(?:number[ _-]+of|num|n)[ _-]+(?:(?:cuda|gpu|rocm|metal|sycl|vulkan)[ _-]+)?"
     r"(?:devices?|gpus?|cards?|nodes?)|"
@@ -511,6 +513,9 @@ def _segments(n: int, text: str) -> list[Result]:
     out: list[Result] = []
     for at, p in shaped:
         part = re.sub(r"^[#\s]+", lambda m: " " * len(m.group()), p)
+        # a log line's prefix ("INFO 05-01 12:00:00 metrics.py:341] ", vLLM's), blanked: its clock and
+        # file:line are no label's value
+        part = _LOG_PREFIX.sub(lambda m: " " * len(m.group()), part)
         if phase and at > 0 and not _LINE_PHASE.match(part):
             label_end = part.index(":")
             word = "Total token" if phase.group("p").lower() == "total" else phase.group("p")
@@ -530,6 +535,10 @@ def _segments(n: int, text: str) -> list[Result]:
     return out
 
 
+#: a logger's prefix before a message ("INFO 05-01 12:00:00 metrics.py:341] ", "(APIServer pid=1) INFO …]")
+_LOG_PREFIX = re.compile(
+    r"^\s*(?:\([^)]*\)\s*)?(?:INFO|WARNING|WARN|DEBUG|ERROR)\b[^\]\n]{0,80}\]\s*(?:Engine\s+\d+:\s*)?"
+)
 #: a phase word opening a line of results ("Prefill.", "Decode:", "Total.")
 _LINE_PHASE = re.compile(r"\s*(?P<p>Prefill|Decode|Prompt|Generation|Total)\b[.:]?\s", re.IGNORECASE)
 
