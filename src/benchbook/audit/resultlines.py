@@ -78,7 +78,8 @@ def owned(text: str) -> bool:
     """Whether a line is of a shape ``results`` reads whole, results or none (an SGLang prefill line,
     a speculative decoding metrics line): no other reader is to read its labels."""
     return any(
-        p.search(text) for p in (DRAFT_LINE, _VLLM_SPEC, _VLLM_SPEC_V0, _SGLANG_BATCH, NVSMI_ROW, _NVSMI_NAME)
+        p.search(text)
+        for p in (DRAFT_LINE, _VLLM_SPEC, _VLLM_SPEC_V0, _SGLANG_BATCH, NVSMI_ROW, _NVSMI_NAME, _KOBOLD)
     )
 
 
@@ -115,6 +116,9 @@ def results(lines: list[tuple[int, str]]) -> list[Result]:
             continue
         if m := NVSMI_ROW.search(t):
             out.extend(_nvsmi(n, m, lines))
+            continue
+        if m := _KOBOLD.search(t):
+            out.extend(_kobold(n, t, m))
             continue
         if m := _VLLM_SPEC.search(t):
             out.extend(_vllm_spec(n, t, m.end()))
@@ -338,6 +342,47 @@ def _nvsmi(n: int, m: re.Match, lines: list[tuple[int, str]]) -> list[Result]:
                     "nvidia-smi",
                 )
             )
+    return out
+
+
+#: KoboldCpp's console line after a generation ("Process:1.91s (0.5ms/T = 2040.31T/s), Generate:6.85s
+#: (22.8ms/T = 43.80T/s), Total:8.76s (34.25T/s)"; koboldcpp.py): the prompt's processing, the
+#: generation and the whole request, each a time and a rate
+_KOBOLD = re.compile(
+    rf"\bProcess(?:ing)?:\s*(?P<pt>{_NUM})s\s*\((?:(?P<pms>{_NUM})ms/T\s*=\s*)?(?P<pr>{_NUM})T/s\),\s*"
+    rf"Generat(?:e|ion):\s*(?P<gt>{_NUM})s\s*\((?:(?P<gms>{_NUM})ms/T\s*=\s*)?(?P<gr>{_NUM})T/s\)"
+    rf"(?:,\s*Total:\s*(?P<tt>{_NUM})s\s*\((?P<tr>{_NUM})T/s\))?",
+    re.IGNORECASE,
+)
+_KOBOLD_AMT = re.compile(r"\bAmt:\s*(\d+)(?:/\d+)?")
+
+
+def _kobold(n: int, text: str, m: re.Match) -> list[Result]:
+    """The results of KoboldCpp's console line (``_KOBOLD``): the prompt processing's time (a
+    ``duration``, ``other.phase`` prefill), its ms a token and its rate (``prefill_tps``); the
+    generation's the same (``decode_tps``); the whole request's time and rate (``effective_tps``: the
+    tokens generated over the whole time, the prompt's included); "Amt:N" the tokens generated."""
+    amt = _KOBOLD_AMT.search(text)
+    generated = {"tokens_generated": int(amt.group(1))} if amt else {}
+    out: list[Result] = []
+    for group, metric, unit, phase in (
+        ("pt", "duration", "s", "prefill"),
+        ("pms", "ms_per_token", "ms", "prefill"),
+        ("pr", "prefill_tps", "t/s", None),
+        ("gt", "duration", "s", "decode"),
+        ("gms", "ms_per_token", "ms", "decode"),
+        ("gr", "decode_tps", "t/s", None),
+        ("tt", "duration", "s", "total"),
+        ("tr", "effective_tps", "t/s", None),
+    ):
+        if m.group(group) is None:
+            continue
+        cond: dict = dict(generated) if metric in ("decode_tps", "effective_tps") or phase == "decode" else {}
+        if phase is not None:
+            cond["other"] = {"phase": phase}
+        out.append(
+            Result(n, metric, m.group(group), unit, m.start(group), m.end(group), None, cond, "KoboldCpp")
+        )
     return out
 
 
