@@ -1560,13 +1560,13 @@ class Tables(Sides):
                     value = next((m.value for m in mentions(value) if m.path == "backend"), value)
                 elif path == "hardware" and isinstance(value, str) and re.fullmatch(r"\s*\d{1,2}\s*", value):
                     path, value = "other.gpus", int(value)  # "| GPU(s) | 8 |": how many, no machine
-                elif path == "hardware" and isinstance(value, str) and len(listed := cell_names(value)) >= 2:
+                elif path == "hardware" and isinstance(value, str) and len(in_cell := cell_names(value)) >= 2:
                     # "| Setup |" over "RTX 4090, vLLM 0.6.3, Qwen2.5-7B AWQ": each setting the cell
                     # lists, the machine one of them
-                    for named_path, named in listed.items():
+                    for named_path, named in in_cell.items():
                         if named_path != "hardware" and named_path not in cond:
                             set_path(cond, named_path, named)
-                    value = listed.get("hardware") or hardware_of(value) or without_remark(value)
+                    value = in_cell.get("hardware") or hardware_of(value) or without_remark(value)
                 elif path == "hardware" and isinstance(value, str):
                     # "RTX 4090" -> "NVIDIA GeForce RTX 4090"; "CPU only (no GPU)" -> "CPU only"
                     value = hardware_of(value) or without_remark(value)
