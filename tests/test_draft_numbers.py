@@ -478,7 +478,8 @@ def test_sglang_bench_speculative_line(tmp_path):
     assert _rows(cf) == [
         ("decode_tps", 276.3, "tok/s", 2, False),  # SGLang's "Throughput:" of one stream
         ("mean_accepted_length", 5.36, "tokens", 2, False),
-        ("prompt_length", 1052.17, "tokens", 2, False),
+        # a count of tokens, as the corpus writes lengths ("Average output length": ``tokens``; session 51)
+        ("tokens", 1052.17, "tokens", 2, False),
     ]  # "#questions: 80" is a setting: no unit, no claim
 
 
