@@ -942,10 +942,10 @@ def _level(post: Post, block: Block) -> int:
     return len(m.group(1)) if m else 2
 
 
+#: a label cell naming a setting and its number ("conc=8", "ISL: 1024", "ctx=8k")
+_CELL_SETTING = re.compile(r"\s*(?P<k>[A-Za-z][\w .-]{0,22}?)\s*[=:＝]\s*(?P<n>\d+)(?P<x>[kK])?\s*")
 #: a table's label cell naming settings by their own shape: "c4"/"C8" (requests at once, as
 #: llama-benchy and vLLM's benchmarks label them), a llama-bench test "pp2048 tg128 @ d4096"
-#: a label cell naming a setting and its number ("conc=8", "bs = 16", "ISL: 1024", "ctx=8k")
-_CELL_SETTING = re.compile(r"\s*(?P<k>[A-Za-z][\w .-]{0,22}?)\s*[=:＝]\s*(?P<n>\d+)(?P<x>[kK])?\s*")
 _CELL_CONCURRENCY = re.compile(r"\s*[cC](\d{1,4})(?:\s+(?P<w>[^\W\d]+))?\s*")
 #: the word after a concurrency label that names how its tokens were chosen ("C1 greedy", "C8 default",
 #: "c4 sampled"): the row's ``sampling``, as written
@@ -981,7 +981,9 @@ _CELL_KV_PAIR = re.compile(rf"\s*(?P<k>{_KV_TYPE})\s?[+/]\s?(?P<v>{_KV_TYPE})\s*
 
 
 def cell_conditions(cell: str) -> dict[str, object]:
-    """The conditions a table's label cell states by its shape (``_CELL_KV_PAIR``: "q8_0+q8_0" ->
+    """The conditions a table's label cell states by its shape (``_CELL_SETTING``: "conc=8" ->
+    ``concurrency: 8``, "ISL=1024" -> ``prompt: "1024 tokens"``, a known label, ``LABELS``;
+    ``_CELL_KV_PAIR``: "q8_0+q8_0" ->
     ``type_k: q8_0``, ``type_v: q8_0``; ``_CELL_CONCURRENCY``: "c4" ->
     ``concurrency: 4``, "C1 greedy" -> 1 and ``sampling: greedy`` (``_CELL_SAMPLING_WORD``);
     ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
