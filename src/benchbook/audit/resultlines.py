@@ -151,6 +151,27 @@ def results(lines: list[tuple[int, str]]) -> list[Result]:
     return out
 
 
+def _positions(n: int, text: str, start: int, method: str) -> list[Result]:
+    """Each position's acceptance rate of a comma list ``text`` found at ``start`` of its line
+    ("0.805, 0.632, 0.483": ``other.draft_position`` from 0), as ``method`` prints them."""
+    out = []
+    for k, v in enumerate(re.finditer(_NUM, text)):
+        at = start + v.start()
+        cond = {"other": {"draft_position": k}}
+        out.append(
+            Result(n, "acceptance_rate", v.group(0), "ratio", at, at + len(v.group(0)), None, cond, method)
+        )
+    return out
+
+
+def _counts(accepted: str | int, drafted: str | int) -> dict[str, int] | None:
+    """The counts behind α (accepted of drafted) where both are whole and possible, else None."""
+    if not (str(accepted).isdecimal() and str(drafted).isdecimal()):
+        return None
+    a, d = int(accepted), int(drafted)
+    return {"accepted": a, "drafted": d} if 0 <= a <= d and d > 0 else None
+
+
 #: vLLM's speculative decoding log line ("SpecDecoding metrics: Mean acceptance length: 2.45, Accepted
 #: throughput: 12.30 tokens/s, Drafted throughput: 20.10 tokens/s, Accepted: 123 tokens, Drafted: 201
 #: tokens, Per-position acceptance rate: 0.812, 0.601, Avg Draft acceptance rate: 61.2%";
@@ -185,32 +206,9 @@ def _vllm_spec(n: int, text: str, start: int) -> list[Result]:
             metric, unit = names[key]
             out.append(Result(n, metric, m.group("v"), unit, m.start("v"), m.end("v"), method="vLLM"))
         elif key == "per-position acceptance rate":
-            for k, v in enumerate(re.finditer(_NUM, m.group("v"))):
-                at = m.start("v") + v.start()
-                cond = {"other": {"draft_position": k}}
-                out.append(
-                    Result(
-                        n,
-                        "acceptance_rate",
-                        v.group(0),
-                        "ratio",
-                        at,
-                        at + len(v.group(0)),
-                        None,
-                        cond,
-                        "vLLM",
-                    )
-                )
+            out += _positions(n, m.group("v"), m.start("v"), "vLLM")
         else:  # "Avg Draft acceptance rate: 61.2%"
-            counts = None
-            if (
-                acc is not None
-                and dr is not None
-                and acc.group("v").isdecimal()
-                and dr.group("v").isdecimal()
-            ):
-                a, d = int(acc.group("v")), int(dr.group("v"))
-                counts = {"accepted": a, "drafted": d} if 0 <= a <= d and d > 0 else None
+            counts = _counts(acc.group("v"), dr.group("v")) if acc is not None and dr is not None else None
             unit = "%" if m.group("u") == "%" else "ratio"
             out.append(
                 Result(
@@ -244,15 +242,7 @@ def _vllm_spec_v0(n: int, text: str, start: int) -> list[Result]:
     for key, m in items.items():
         v, at, end = m.group("v"), m.start("v"), m.end("v")
         if key == "draft acceptance rate":
-            counts = None
-            if (
-                acc is not None
-                and dr is not None
-                and acc.group("v").isdecimal()
-                and dr.group("v").isdecimal()
-            ):
-                a, d = int(acc.group("v")), int(dr.group("v"))
-                counts = {"accepted": a, "drafted": d} if 0 <= a <= d and d > 0 else None
+            counts = _counts(acc.group("v"), dr.group("v")) if acc is not None and dr is not None else None
             out.append(Result(n, "acceptance_rate", v, "ratio", at, end, counts, dict(cond), "vLLM"))
         elif key == "system efficiency":
             out.append(Result(n, "system_efficiency", v, "ratio", at, end, None, dict(cond), "vLLM"))
@@ -394,8 +384,7 @@ def _server_draft(n: int, m: re.Match) -> list[Result]:
     step's tokens, its own counted: tools/server/server-context.cpp), and each position's rate
     (``other.draft_position`` from 0).  What drafted (a draft model, MTP heads) is the context's to
     say: the line prints the same for both."""
-    a, d = int(m.group(2)), int(m.group(3))
-    counts = {"accepted": a, "drafted": d} if 0 <= a <= d and d > 0 else None
+    counts = _counts(m.group(2), m.group(3))
     out = [
         Result(n, "acceptance_rate", m.group(1), "ratio", m.start(1), m.end(1), counts, method="llama-server")
     ]
@@ -406,21 +395,7 @@ def _server_draft(n: int, m: re.Match) -> list[Result]:
             )
         )
     if m.group(5):
-        for k, v in enumerate(re.finditer(_NUM, m.group(5))):
-            at = m.start(5) + v.start()
-            out.append(
-                Result(
-                    n,
-                    "acceptance_rate",
-                    v.group(0),
-                    "ratio",
-                    at,
-                    at + len(v.group(0)),
-                    None,
-                    {"other": {"draft_position": k}},
-                    "llama-server",
-                )
-            )
+        out += _positions(n, m.group(5), m.start(5), "llama-server")
     return out
 
 
