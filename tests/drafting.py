@@ -3,6 +3,7 @@ and loaded, and a claim's conditions as a claims file states them (groups and th
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -44,15 +45,29 @@ def cpu_growth(run: Callable[[int], object], n: int, factor: int = 4) -> float:
     caches filled).  A linear step gives about ``factor``, a quadratic one ``factor ** 2``: a guard
     against a super-linear step compares the two in one run, never a time against a fixed limit
     (machines are shared and differ in speed; speed figures are printed by scripts/draft_measure.py
-    and scripts/draft_scale.py).  The smaller time counts as at
-    least 0.05 s, so a fast run's noise cannot make a ratio."""
+    and scripts/draft_scale.py).  The smaller time counts as at least 0.05 s, so a fast run's noise
+    cannot make a ratio.
+
+    Each size is timed twice and the faster run counts, with Python's cyclic garbage collector off
+    while timing: inside a whole test session the collector's passes scan every object the earlier
+    tests left alive, so their cost grows with the session, not with ``run``'s input (CI measured
+    11.1 for a step that gives 5 on its own)."""
     run(max(1, n // 16))
-    t = time.process_time()
-    run(n)
-    small = time.process_time() - t
-    t = time.process_time()
-    run(factor * n)
-    large = time.process_time() - t
+
+    def best(k: int) -> float:
+        times = []
+        for _ in range(2):
+            t = time.process_time()
+            run(k)
+            times.append(time.process_time() - t)
+        return min(times)
+
+    gc.collect()
+    gc.disable()
+    try:
+        small, large = best(n), best(factor * n)
+    finally:
+        gc.enable()
     return large / max(small, 0.05)
 
 
