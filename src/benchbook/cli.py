@@ -1292,7 +1292,11 @@ def cmd_run(args) -> int:
     if new:
         run(dvc + ["add", *[str(p.relative_to(root)) for p in new]])
         print(
-            f"{len(new)} new artifact(s) under data/artifacts: commit their .dvc/.json files and `dvc push`"
+            f"{len(new)} new artifact(s) under data/artifacts (this host's models and draft-self "
+            "checkpoint, named by sha256): this clone's site needs nothing more; to share them, commit "
+            "their .dvc/.json files and `dvc push` (the remote: ../benchbook-dvc-remote, "
+            'docs/running.md "More than one machine"), and other clones `dvc pull` them instead of '
+            "downloading, quantizing or training"
         )
     print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
     print(f"site: {root / '_site' / 'index.html'}")

@@ -54,7 +54,7 @@ from ..ingest.scan import scan
 from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from . import schema
-from .draftcommand import command_lines, plain_run, serving_batch, serving_client
+from .draftcommand import command_lines, plain_rows, plain_run, serving_batch, serving_client
 from .draftcontext import fill, header_settings
 from .draftcore import Drafted, Entry, Num, machine_float, merged, plain_value, set_path, source_fields
 from .draftheadlines import headline_statements
@@ -457,6 +457,7 @@ class _Drafter(Tables, Sentences):
         self.no_self_relations()
         self.generated_counts()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
+        plain_rows(self.out.entries, self.out.groups)  # a plain row under a speculative command
         self.serving_batches()
         self.engine_builds()  # "vLLM 0.5.0 vs SGLang 0.2.0": each engine's claims its own version
         self.cpu_machine()  # "Ryzen 7 5700G" and no GPU: the CPU ran them

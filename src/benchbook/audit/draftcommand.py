@@ -28,6 +28,7 @@ value: each row says.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import shlex
@@ -607,8 +608,12 @@ def plain_run(conditions: dict) -> None:
     conditions of a run with ``decoding: plain``, changed in place: the baseline measured beside a
     speculative command drafts nothing ("Baseline: 40 t/s" under ``llama-server -md ... --draft-max
     8``)."""
-    if conditions.get("decoding") != "plain":
-        return
+    if conditions.get("decoding") == "plain":
+        _undrafted(conditions)
+
+
+def _undrafted(conditions: dict) -> None:
+    """``conditions`` without their drafting settings (``drafting_settings``), changed in place."""
     conditions.pop("block_max", None)
     other = conditions.get("other")
     if isinstance(other, dict):
@@ -616,6 +621,60 @@ def plain_run(conditions: dict) -> None:
             del other[key]
         if not other:
             del conditions["other"]
+
+
+def drafting_settings(conditions: dict) -> dict[str, object]:
+    """The drafting settings of ``conditions`` as flat paths (``block_max``, ``other.draft_model``…:
+    what ``plain_run`` drops)."""
+    out: dict[str, object] = {}
+    if "block_max" in conditions:
+        out["block_max"] = conditions["block_max"]
+    other = conditions.get("other")
+    if isinstance(other, dict):
+        out.update({f"other.{k}": v for k, v in other.items() if _DRAFTING_OTHER.search(k)})
+    return out
+
+
+def plain_rows(entries: list, groups: list) -> None:
+    """Settle the drafting settings of tables whose rows decode both ways: a group (``draftcore.Group``)
+    whose conditions hold drafting settings (the speculative command over the table: ``-md``,
+    ``--draft-max 8``) while a row of it (an ``Entry`` of the group) decodes plainly ("| Plain | 6.1
+    |"): the settings (and where they came from) move to the group's other rows, the plain rows
+    draft nothing (``plain_run``); a claim of no group with ``decoding: plain`` keeps none either.
+    Changed in place."""
+    rows: dict[str, list] = {}
+    for e in entries:
+        if e.kind == "claim" and e.group is not None:
+            rows.setdefault(e.group, []).append(e)
+        elif e.kind == "claim" and isinstance(e.fields.get("conditions"), dict):
+            plain_run(e.fields["conditions"])
+    for g in groups:
+        shared = g.fields.get("conditions")
+        mine = rows.get(g.id, [])
+        if not isinstance(shared, dict) or not (moved := drafting_settings(shared)):
+            continue
+        decodings = [(e.fields.get("conditions") or {}).get("decoding") for e in mine]
+        if "plain" not in decodings and shared.get("decoding") != "plain":
+            continue
+        # tables' groups and rows may share nested dicts (one command's ``other``): copies
+        shared = g.fields["conditions"] = copy.deepcopy(shared)
+        for e, decoding in zip(mine, decodings, strict=True):
+            if (decoding or shared.get("decoding")) == "plain":
+                continue
+            cond = e.fields["conditions"] = copy.deepcopy(e.fields.get("conditions") or {})
+            for path, value in moved.items():
+                head, _, key = path.partition(".")
+                if key:
+                    cond.setdefault(head, {}).setdefault(key, value)
+                else:
+                    cond.setdefault(path, value)
+                if path in g.origins:
+                    e.origins.setdefault(path, g.origins[path])
+        for path in moved:
+            g.origins.pop(path, None)
+        _undrafted(shared)
+        if not shared:
+            g.fields.pop("conditions")
 
 
 #: a release's build number in the folder a binary runs from ("llama-b6318-bin-win-cuda-12.4-x64/",

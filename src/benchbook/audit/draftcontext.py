@@ -1767,10 +1767,14 @@ def _name_words(key: object) -> set[str]:
 def _fuller_of(named: list[object]) -> Callable[[object], object]:
     """``fuller(name)``: the one name among ``named`` (the post's model names) that says what
     ``name`` says and more ("Qwen3.6 35B" -> "Qwen3.6-35B-A3B", "Mistral-7B" ->
-    "Mistral-7B-Instruct-v0.3": the post names the model in full once and shortly elsewhere);
+    "Mistral-7B-Instruct-v0.3": the post names the model in full once and shortly elsewhere), or
+    the same name as the post writes it where ``name`` is a file's lower-case spelling;
     ``name`` itself when none or several do.  ``named``'s words are read once and each name's
     answer found once (per claim, every name of a long post was read again: quadratic)."""
-    keyed = {_key(v): v for v in named if isinstance(v, str)}  # the last name of each key
+    keyed: dict[object, str] = {}  # the last name of each key, a written one over a file's
+    for v in named:
+        if isinstance(v, str) and (not v.islower() or _key(v) not in keyed):
+            keyed[_key(v)] = v
     words = [(_name_words(k), v) for k, v in keyed.items()]
     found: dict[str, object] = {}
 
@@ -1780,6 +1784,10 @@ def _fuller_of(named: list[object]) -> Callable[[object], object]:
         if name not in found:
             mine = _name_words(_key(name))
             fuller = [v for w, v in words if mine < w]
+            if not fuller and name.islower() and not keyed.get(_key(name), name).islower():
+                # "qwen2.5-7b-instruct" of a command's file name, "Qwen2.5-7B-Instruct" in the prose:
+                # the post's own spelling, one model written one way
+                fuller = [keyed[_key(name)]]
             found[name] = fuller[0] if len(fuller) == 1 else name
         return found[name]
 
@@ -1791,16 +1799,21 @@ def _fuller_quant_of(named: list[object]) -> Callable[[object], object]:
     short: without Unsloth's "UD-" prefix ("Q4_K_XL" where a model row says "MTP-UD-Q4_K_XL") or
     cut before an i-quant's size suffix ("IQ3" for "UD-IQ3_XXS"): a post that names a file's
     quantisation in full once and shortly elsewhere, as SOURCES.md's expected files write it in
-    full.  ``quant`` itself when none or several do, and for a k-quant cut to its bits ("Q4": a
-    post's own rounding, kept as written)."""
-    full = {str(v).upper(): v for v in named if isinstance(v, str)}
+    full; a file's lower-case spelling ("q4_k_m") as the post writes it elsewhere ("Q4_K_M").
+    ``quant`` itself when none or several do, and for a k-quant cut to its bits ("Q4": a post's own
+    rounding, kept as written)."""
+    full: dict[str, str] = {}  # a written one over a file's lower-case spelling
+    for v in named:
+        if isinstance(v, str) and (not v.islower() or v.upper() not in full):
+            full[v.upper()] = v
 
     def fuller(quant: object) -> object:
         if not isinstance(quant, str):
             return quant
         mine = quant.upper()
         if mine in full and not any(k == "UD-" + mine for k in full):
-            return quant
+            # "q4_k_m" of a command's file name where the post writes "Q4_K_M": the post's spelling
+            return full[mine] if quant.islower() else quant
         cut = re.fullmatch(r"I?Q\d", mine) is not None and mine.startswith("I")
         found = {
             k: v
@@ -1934,6 +1947,8 @@ def fill(post: Post, entries: list, groups: list) -> None:
             taken.append("hardware")
         if isinstance(cond.get("model"), str):
             cond["model"] = fuller(cond["model"])
+        if isinstance(cond.get("quant"), str):
+            cond["quant"] = fuller_quant(cond["quant"])
         if plain and "decoding" not in cond and not any(has_path(r, "decoding") for r in mine):
             cond["decoding"] = "plain"
             g.origins["decoding"] = NO_DRAFTING

@@ -423,6 +423,9 @@ def number_text(raw: str) -> str:
     return s.replace(",", ".").lstrip("+")
 
 
+#: what follows a capitals-only unit word when it opens the next label, not a rate ("PP Size:", "PP
+#: degree")
+_LABEL_NEXT = re.compile(r"\s+(?:size|degree|rank|parallel\w*)\b", re.IGNORECASE)
 #: units that are words of the field only in capitals: "296.96 PP", "42.91 TG" (prompt processing,
 #: text generation, llama-bench's test names, as rates); "512 pp" is no rate
 CAPITALS_ONLY = frozenset(("PP", "TG"))
@@ -883,6 +886,18 @@ def numbers(text: str) -> list[Number]:
             continue
         ua, ub = _unit(m.group("ua")), _unit(m.group("unit"))
         glued_unit = m.group("ua") if m.group("ua") is not None else m.group("unit")
+        if (
+            ua is not None
+            and m.group("ua") in CAPITALS_ONLY
+            and m.group("unit") is None
+            and m.group("b") is None
+            and _LABEL_NEXT.match(text, m.end("ua"))
+        ):
+            # "TP Size: 8" over "PP Size: 1" read as one text: "8 PP" is no rate, the PP the next
+            # label's (a parallelism's size)
+            out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
+            pos = m.end("a")
+            continue
         if (
             glued_unit in ("X", "S", "H")
             and re.fullmatch(r"\d{3,}", m.group("a"))

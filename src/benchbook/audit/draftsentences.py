@@ -38,7 +38,7 @@ from .draftcore import (
     source_fields,
     stateable,
 )
-from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, from_side, machine_size, mentions
+from .draftnames import CLAUSE_ONLY, CPU, Mention, clause_bounds, from_side, machine_size, mentions
 from .draftprose import (
     CAPITALS_ONLY,
     LENGTH_PAIR,
@@ -53,6 +53,7 @@ from .draftprose import (
 )
 from .draftrelations import pair_units, relations, repetitions
 from .draftsides import Placed, Sides
+from .draftwords import accept_counts
 
 #: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
 #: speed: 79.745 t/s")
@@ -384,7 +385,8 @@ def _spec_size(
     specs are the ``systems``, not claims): followed by a memory kind (``_MEMORY_KIND``: "64GB DDR5",
     "16 GB unified"; "32GB of RAM" may be a measured size: "used 32GB of RAM"), or, in a title or
     heading, by a memory word ("16GB VRAM"); a spec list's "RAM: 64 GB" (``_RAM_LABEL``); "128GB RAM"
-    in a clause naming the machine's other parts (``named``: a hardware mention) and no use of it
+    in a clause naming the machine's other parts (``named``: a hardware mention; a CPU by its model,
+    ``draftnames.CPU``: "ThinkPad T480 (i5-8350U, 4 cores, 16 GB RAM)") and no use of it
     (``_USED_WORDS``); a size a part owns ("each GPU has 32GB", ``_HAS_BEFORE``) or each device's
     ("24 GB each", ``_EACH_AFTER``), in a clause naming no use of it."""
     if _MEMORY_KIND.match(text, end) or heading and _MEMORY_WORD.match(text, end):
@@ -399,7 +401,9 @@ def _spec_size(
         return False
     lo = max([0, *(m.end() for m in _CLAUSE_END.finditer(text, 0, start))])
     clause = text[lo:start]
-    return not _USED_WORDS.search(clause) and any(m.path == "hardware" and lo <= m.start for m in named or [])
+    return not _USED_WORDS.search(clause) and (
+        any(m.path == "hardware" and lo <= m.start for m in named or []) or CPU.search(clause) is not None
+    )
 
 
 #: how far a listed rate may be from the listed count ÷ the listed time and still be stated as it:
@@ -423,6 +427,25 @@ def _listed_rate(
     if by["time"][0].unit != "s" or not seconds or not rate or abs(tokens / seconds / rate - 1) > _LISTED_FAR:
         return None
     return by["tokens"], by["time"], by["rate"]
+
+
+#: how far (characters) acceptance counts may be from the rate they are of ("72% (181 of 250 …)")
+_COUNTS_NEAR = 40
+
+
+def _counts_fit(n: Number, accepted: int, drafted: int) -> bool:
+    """Whether ``accepted`` ÷ ``drafted`` gives the acceptance rate ``n`` states (in % or as a
+    fraction) to its last digit, give or take one unit of it (two where it says "about"): posts
+    round and truncate ("about 72%" of 181 ÷ 250 = 72.4%)."""
+    digits = n.text.lstrip("+~≈")
+    try:
+        value = float(digits)
+    except ValueError:
+        return False
+    decimals = len(digits.split(".")[1]) if "." in digits else 0
+    scale = 100.0 if n.unit == "%" else 1.0
+    step = 10.0**-decimals * (2 if n.about else 1)
+    return abs(accepted / drafted * scale - value) <= step + 1e-9
 
 
 class Sentences(Sides):
@@ -483,6 +506,10 @@ class Sentences(Sides):
             return origin_at(sentence, at - s0) is None
 
         labelled = tuple(at for at, _ in starts if _LABEL_LINE.match(text, at))
+        # acceptance counts in words ("181 of 250 drafted tokens accepted"): the counts of the rate
+        # beside them, else a claim of the counts; their numbers are neither's value
+        counted = accept_counts(scanned) if "ccept" in scanned else []
+        counts_used: set[int] = set()
         k_named = 0  # the mentions before the current number, taken into self.named
         placed: list[tuple[Number, str]] = []
         here: set[str] = set()  # the claims of ``placed``
@@ -502,6 +529,13 @@ class Sentences(Sides):
                     self.named[named[k_named].path] = named[k_named].value
                 k_named += 1
             if (n.start, n.end) in rels:
+                continue
+            phrase = next((k for k, c in enumerate(counted) if c[0] <= n.start < c[1]), None)
+            if phrase is not None:
+                if phrase not in counts_used:  # no rate took them: a claim of the counts
+                    counts_used.add(phrase)
+                    placed.append((n, self.count_claim(n, text, line, sentence, counted[phrase])))
+                    here.add(placed[-1][1])
                 continue
             if repetitions(scanned, n):  # "ran it 3 times": a count of runs, no multiple
                 self.out.unplaced.append((line, n.text, sentence[:300]))
@@ -529,7 +563,8 @@ class Sentences(Sides):
                 n = replace(n, unit="tokens")  # "Accpt Len: 1.89", "accept length ~2.5–3": tokens
             if n.unit is None and not fraction:
                 if n.of is not None:
-                    placed.append((n, self.count_claim(n, text, line, sentence)))
+                    rate = self.rate_of_counts(n, placed, scanned, line, sentence)
+                    placed.append((n, rate or self.count_claim(n, text, line, sentence)))
                     here.add(placed[-1][1])
                 else:
                     self.out.unplaced.append((line, n.text, sentence[:300]))
@@ -642,6 +677,16 @@ class Sentences(Sides):
                     cond = {k: v for k, v in cond.items() if k != "block_max"} | {"decoding": "plain"}
             if cond:
                 cfields["conditions"] = cond
+            if metric == "acceptance_rate" and n.range is None:
+                # "about 72% (181 of 250 drafted tokens accepted)": the counts behind the rate
+                s_end = s0 + len(sentence)
+                for k, (a, b, accepted, drafted) in enumerate(counted):
+                    near = n.end <= a <= n.end + _COUNTS_NEAR or n.start - _COUNTS_NEAR <= b <= n.start
+                    if k not in counts_used and near and s0 <= a and b <= s_end:
+                        if _counts_fit(n, accepted, drafted):
+                            cfields["counts"] = {"accepted": accepted, "drafted": drafted}
+                            counts_used.add(k)
+                            break
             cfields.update(source_fields(line, sentence))
             cid = self.add_claim(cfields, f"{metric.replace('_', '-')}-l{line}", label=label)
             self.maybe_log(cid, metric)
@@ -767,17 +812,50 @@ class Sentences(Sides):
         """Where ``text`` names a condition with a number (``NAMED_CONDITION``)."""
         return [(m.start("n"), m.end("n")) for m in NAMED_CONDITION.finditer(text)]
 
-    def count_claim(self, n: Number, text: str, line: int, sentence: str) -> str:
+    def rate_of_counts(
+        self, n: Number, placed: list[tuple[Number, str]], text: str, line: int, sentence: str
+    ) -> str | None:
+        """The acceptance rate claim that counts "k of n" or "k/n" (``n``) are of, given its counts:
+        the claim drafted last in the sentence (within ``_COUNTS_NEAR`` characters before them:
+        "Acceptance aggregate 0.69 (1860/2696 from server logs)"), of metric ``acceptance_rate``,
+        with no counts yet, whose value they give (``_counts_fit``); None where there is none."""
+        if not placed or n.of is None:
+            return None
+        before, cid = placed[-1]
+        entry = self.claims.get(cid)
+        if (
+            entry is None
+            or n.start - before.end > _COUNTS_NEAR
+            or entry.fields.get("metric") != "acceptance_rate"
+            or "counts" in entry.fields
+            or not self.same_sentence(cid, line, sentence)
+            or re.search(r"[.;!?]\s", text[before.end : n.start])
+        ):
+            return None
+        accepted, drafted = int(float(n.text)), int(float(n.of))
+        if not 0 <= accepted <= drafted or not drafted or not _counts_fit(before, accepted, drafted):
+            return None
+        entry.fields["counts"] = {"accepted": accepted, "drafted": drafted}
+        return cid
+
+    def count_claim(
+        self, n: Number, text: str, line: int, sentence: str, phrase: tuple[int, int, int, int] | None = None
+    ) -> str:
+        """A claim of counts with no rate stated beside them: "k of n" (``n`` with ``of``) or an
+        acceptance phrase (``phrase``: ``draftwords.accept_counts``'s start, end, accepted, drafted):
+        ``acceptance_rate`` with ``counts: {accepted, drafted}`` where "accept" is near, else a
+        ``proportion`` with ``{successes, trials}``."""
         window = text[max(0, n.start - 60) : n.end + 40].lower()
-        accepted = re.search(r"accept|수락", window)
-        counts = (
-            {"accepted": int(float(n.text)), "drafted": int(float(n.of or 1))}
-            if accepted
-            else {"successes": int(float(n.text)), "trials": int(float(n.of or 1))}
-        )
+        accepted = phrase is not None or re.search(r"accept|수락", window)
+        if phrase is not None:
+            counts = {"accepted": phrase[2], "drafted": phrase[3]}
+        elif accepted:
+            counts = {"accepted": int(float(n.text)), "drafted": int(float(n.of or 1))}
+        else:
+            counts = {"successes": int(float(n.text)), "trials": int(float(n.of or 1))}
         fields = {
             "metric": "acceptance_rate" if accepted else "proportion",
-            "statement": text[n.start : n.end],
+            "statement": text[phrase[0] : phrase[1]] if phrase else text[n.start : n.end],
             "counts": counts,
         }
         cond = self.conditions()

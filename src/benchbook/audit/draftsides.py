@@ -1697,10 +1697,13 @@ class Sides(DraftCore):
         naming the other side (``other``: "b4000"), each the condition of a drafted claim (among
         the last ``_REACH``) that agrees with the other on metric and every other condition both
         state (the sides differ in the one condition named; one stated on one side only is not
-        different).  Of several such pairs (a table of pp and tg per
-        build) the one of the metric the sentence names ("prompt processing"); None when no
-        single pair remains."""
+        different); rates and times only where the phrase is about speed (``rates_only``).  Of several such
+        pairs (a table of pp and tg per build) the one of the metric the sentence names ("prompt
+        processing"); None when no single pair remains."""
         recent = self.claim_ids[-_REACH:]
+        if self.rates_only:
+            # "2x faster than plain decoding" relates rates, never the memory of the next line
+            recent = [c for c in recent if family(self.profile[c][0]) in ("rate", "time")]
         low_s, low_o = subject.lower(), other.lower()
 
         def said(value: str, words: str) -> bool:

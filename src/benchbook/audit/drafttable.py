@@ -380,8 +380,8 @@ _LENGTH_ROW = re.compile(r"(?i)\b(?:input|output|prompt)\s+(?:sequence\s+)?lengt
 
 def _row_unit(label: str) -> str | None:
     """The unit a row's label writes in parentheses at its end ("Output length (tokens)", "출력 길이
-    (토큰)", "Peak memory (GB)"), None where it writes none."""
-    m = re.search(r"[(（]\s*([^()（）]{1,12}?)\s*[)）]\s*$", label.strip().strip("*_`"))
+    (토큰)", "Peak memory (GB)", a colon after it: "Total Latency (ms):"), None where it writes none."""
+    m = re.search(r"[(（]\s*([^()（）]{1,12}?)\s*[)）]\s*[:：]?\s*$", label.strip().strip("*_`"))
     if m is None:
         return None
     word = m.group(1).strip()
@@ -1595,6 +1595,22 @@ class Tables(Sides):
                     said = _decoding_label(value)
                     if said is not None and "decoding" not in cond:
                         set_path(cond, "decoding", said)
+                    if said is not None:
+                        # "| Setup |" over "Plain", "Speculative (n=8)": the label says the decoding
+                        # and nothing else (its remark apart): kept as a second condition, it made
+                        # every pair of rows differ in two ("not comparable")
+                        remark = re.search(r"\(([^()]*)\)\s*$", value.strip().strip("*_`"))
+                        said_size = header_settings(remark.group(1)) if remark else {}
+                        for size_path, size in said_size.items():  # "Spec (k=4)": its draft size
+                            if not has_path(cond, size_path):
+                                set_path(cond, size_path, size)
+                        # a remark of more than the decoding ("Spec (n=8)") is kept, not one
+                        # saying it again ("Baseline (non-MTP)")
+                        value = (
+                            remark.group(1).strip()
+                            if remark and not said_size and _decoding_label(remark.group(1)) is None
+                            else ""
+                        )
                     if _LLAMA_TOOL.search(value) and not has_path(cond, "engine"):
                         set_path(cond, "engine", "llama.cpp")  # "raw llama-server": llama.cpp's tool
                     versioned = engine_version_cell(value)
@@ -1620,7 +1636,8 @@ class Tables(Sides):
                         if not has_path(cond, "build"):
                             set_path(cond, "build", versioned[1])
                     value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
-                set_path(cond, path, value)
+                if value != "":
+                    set_path(cond, path, value)
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
                     self.vocab.setdefault(value.lower(), (path, value))
             sized_model(cond)  # "| Llama | GPTQ | 7B |": the model of that size, "Llama-7B"

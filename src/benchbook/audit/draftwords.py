@@ -481,13 +481,59 @@ def engine_versions(text: str) -> dict[str, str]:
     return out
 
 
+_N = r"(\d[\d,]*)"
+#: what was drafted, in words ("drafted tokens", "draft tokens", "drafts", "speculated tokens")
+_DRAFTED = r"(?:draft(?:ed|s)?|speculat(?:ed|ive)|proposed|generated)"
+#: a count's label naming what was drafted (not "draft": llama.cpp's ``n_draft`` is the draft size)
+_DRAFTED_LABEL = r"(?:drafted|generated|proposed|speculated)"
+#: acceptance counts written out, the accepted count first (``accept_counts``)
+_ACCEPTED_FIRST = re.compile(
+    # "181 of 250 drafted tokens accepted", "181 out of 250 draft tokens were accepted", "438/438
+    # draft tokens accepted", "141/2211 accepted"
+    rf"(?<![\w.,]){_N}\s*(?:of|out of|/)\s*{_N}\s+(?:{_DRAFTED}\s+)?(?:tokens?\s+)?(?:(?:were|was|got)\s+)?"
+    r"accepted\b"
+    # "333 drafts accepted / 531 generated", "1376 accepted / 2433 generated", "107 accepted of 376
+    # drafted"
+    rf"|(?<![\w.,]){_N}\s+(?:{_DRAFTED}\s+)?(?:tokens?\s+)?accepted\s*(?:/|of|out of)\s*{_N}"
+    rf"\s+(?:{_DRAFTED}|tokens)\b"
+    # "accepted 170 / drafted 200", "accepted: 170, drafted: 200", "n_accept = 107, n_drafted = 376"
+    rf"|\b(?:n_)?accept(?:ed)?\s*[:=]?\s*{_N}\s*[,/;]?\s*(?:and\s+)?(?:n_)?{_DRAFTED_LABEL}\s*[:=]?\s*{_N}(?![\d.])",
+    re.IGNORECASE,
+)
+#: the same, the drafted count first ("drafted 200, accepted 170", "n_drafted = 376, n_accept = 107")
+_DRAFTED_FIRST = re.compile(
+    rf"\b(?:n_)?{_DRAFTED_LABEL}\s*[:=]?\s*{_N}\s*[,/;]?\s*(?:and\s+)?(?:n_)?accept(?:ed)?\s*[:=]?\s*{_N}(?![\d.])",
+    re.IGNORECASE,
+)
+
+
+def accept_counts(text: str) -> list[tuple[int, int, int, int]]:
+    """The acceptance counts ``text`` writes out in words, ``(start, end, accepted, drafted)`` each
+    (offsets of the whole phrase): "181 of 250 drafted tokens accepted", "333 drafts accepted / 531
+    generated", "accepted 170 / drafted 200", "n_drafted = 376, n_accept = 107" (llama-speculative's
+    names, common/speculative.cpp).  Their numbers are counts of one run's drafting, never a draft
+    size nor the tokens a run generated (``settings_in_words`` skips them); a count accepted above
+    the count drafted is no such pair."""
+    found = []
+    for pat, accepted_first in ((_ACCEPTED_FIRST, True), (_DRAFTED_FIRST, False)):
+        for m in pat.finditer(text):
+            a, b = (int(g.replace(",", "")) for g in m.groups() if g)
+            accepted, drafted = (a, b) if accepted_first else (b, a)
+            if 0 <= accepted <= drafted and drafted > 0:
+                found.append((m.start(), m.end(), accepted, drafted))
+    return sorted(found)
+
+
 def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
     """Append to ``out`` the ``(path, value)`` settings ``text`` writes in words (``_SETTINGS``: a
     context size, cache types, a temperature, a cap, the tokens generated, a concurrency, a draft
     size, llama.cpp's ubatch, an engine's version or commit) and a draft size a list picks
     (``_picked_size``)."""
+    counted = [(a, b) for a, b, _, _ in accept_counts(text)] if re.search(r"accept", text, re.I) else []
     for pat, kind in _SETTINGS:
         for m in pat.finditer(text):
+            if kind in ("block", "generated") and any(a < m.end() and m.start() < b for a, b in counted):
+                continue  # "181 of 250 drafted tokens accepted", "333 accepted / 531 generated": counts
             if kind == "ctx":
                 v = count(m.group("n").replace(",", ""), m.group("k"))
                 if v is not None and v >= 256:

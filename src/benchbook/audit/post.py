@@ -297,7 +297,7 @@ def aligned_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[in
     if len(kept) >= 3 and all(_SEP.search(t) for _, t in kept[1:]):
         # columns parted by "|" or a box-drawing bar ("b4363 | 31.7 t/s | 36.1 t/s"), a caption
         # line above with none: a drawn table
-        return drawn_rows(kept)
+        return drawn_rows(lines)
     if len(kept) == 2 and (one := _one_row(kept)) is not None:
         return one
     rows, at = [], []
@@ -468,7 +468,40 @@ def drawn_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]
     rows[1:] = [r + [""] * (width - len(r)) for r in rows[1:]]
     if not any(re.search(r"\d", c) for r in rows[1:] for c in r):
         return None
+    first = next(((n, t) for n, t in lines if t.strip()), None)
+    if first is not None and first[0] < at[0] and _DASHES.match(first[1]) and _SEP.search(first[1]):
+        # a rule first ("-- | -- | --" over "Total Latency (ms): | 262159.4 | 260907.7"): the header
+        # row was lost (copied from a rendered page), every line is a row under an empty header
+        rows.insert(0, [""] * width)
+        at.insert(0, first[0])
     return rows, at
+
+
+#: a pipe table's rule row written inline, between its header and its rows ("| a | b | |---|---| | 1 |
+#: 2 |": a table whose line breaks were lost, as a scraped forum post keeps it)
+_INLINE_RULE = re.compile(r"\|\s*\|(?:\s*:?-{2,}:?\s*\|){2,}\s*\|")
+
+
+def flat_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
+    """A pipe table written on one line (``lines`` holds that line alone): its header, an inline rule
+    (``_INLINE_RULE``) and its rows, each row closed by "| |" before the next; every row as many cells
+    as the header (2+), a digit in a row.  All rows are on that line.  None otherwise."""
+    if len(lines) != 1:
+        return None
+    n, text = lines[0]
+    rule = _INLINE_RULE.search(text)
+    if rule is None:
+        return None
+    width = len(re.findall(r":?-{2,}:?", rule.group(0)))
+    head = [c.strip() for c in text[: rule.start() + 1].strip().strip("|").split("|")]
+    rest = text[rule.end() - 1 :].strip()
+    pieces = [p for p in re.split(r"\|\s+\|", rest.strip().strip("|")) if p.strip()]
+    rows = [[c.strip() for c in p.split("|")] for p in pieces]
+    if width < 2 or len(head) != width or not rows or any(len(r) != width for r in rows):
+        return None
+    if not any(re.search(r"\d", c) for r in rows for c in r):
+        return None
+    return [head, *rows], [n] * (len(rows) + 1)
 
 
 def _labelled_list(run: list[tuple[int, str]]) -> bool:
@@ -476,6 +509,8 @@ def _labelled_list(run: list[tuple[int, str]]) -> bool:
     (``ollama run --verbose``, a script's ``first token:  0.04s``; a caption line without a value
     allowed), not a table: its values are read line by line (``toollines``)."""
     valued = [t for _, t in run if _GAP.search(t.strip())]
+    if valued and all(_SEP.match(t.split(":", 1)[-1].lstrip()) for t in valued):
+        return False  # "Total Latency (ms): | 262159.4 | 260907.7": a table's rows, cells after the label
     return len(valued) >= 2 and all(re.match(r"\s*[^:=\d][^:=]{0,60}:\s+\S", t) for t in valued)
 
 
@@ -666,6 +701,7 @@ def blocks_of(text: str) -> list[Block]:
             # line by line, as in a code block, not as a table
             listed = _labelled_list(lines)
             table = (aligned_rows(lines) or spaced_rows(lines)) if len(lines) >= 3 and not listed else None
+            table = table or flat_rows(lines)
             spaced = spaced_tables(lines) if len(lines) >= 3 and not listed and not table else None
             if table:
                 out.append(Block("table", lines, table[0], table[1]))

@@ -248,6 +248,8 @@ def label_unit(label: str) -> str | None:
             continue  # "로딩 시간", "処理時間": "time" in a label, not hours
         if k > 0 and re.fullmatch(r"[(\[（]?[\d.,]+", words[k - 1]):
             continue  # "Theoretical max (5.1 GB model)": the GB is the 5.1's, not the label's
+        if k + 1 < len(words) and re.fullmatch(r"(?i)size:?|degree:?|rank:?", words[k + 1]):
+            continue  # trtllm-bench's "PP Size:", "TP Size:": a parallelism's size, no pp rate
         if len(word) >= 2 and word.lower() not in ("x", "s", "h", "min", "tok"):
             # "prompt_token/s": the unit after a word it is joined to by "_"
             u = unit_of(word) or (unit_of(word.rsplit("_", 1)[1]) if "_" in word and "/" in word else None)
@@ -535,6 +537,12 @@ def _segments(n: int, text: str) -> list[Result]:
     return out
 
 
+#: a logger's clock opening a line: a date and time ("2024/07/11 23:37:56 ", "2024-07-11T23:37:56.123Z ",
+#: "[2024-07-11 23:37:56,123] ") or a time alone in brackets ("[23:37:56] ")
+_CLOCK_PREFIX = re.compile(
+    r"^\s*\[?(?:\d{4}[-/.]\d{2}[-/.]\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"
+    r"|(?<=\[)\d{2}:\d{2}:\d{2}(?:[.,]\d+)?)\]?\s+(?=\S)"
+)
 #: a logger's prefix before a message ("INFO 05-01 12:00:00 metrics.py:341] ", "(APIServer pid=1) INFO …]")
 _LOG_PREFIX = re.compile(
     r"^\s*(?:\([^)]*\)\s*)?(?:INFO|WARNING|WARN|DEBUG|ERROR)\b[^\]\n]{0,80}\]\s*(?:Engine\s+\d+:\s*)?"
@@ -775,6 +783,9 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
     ``key=value`` pairs (``_PAIR_SHAPE``, read by ``_pairs``); a sentence "Speed: 40 t/s" is the prose
     reader's."""
     out: list[Result] = []
+    # a clock before each line ("2024/07/11 23:37:56 Benchmark Duration (sec): 120.10", Go's log
+    # package; "[2024-07-11 23:37:56,123] …"): blanked, offsets kept; its numbers are no result
+    lines = [(n, _CLOCK_PREFIX.sub(lambda m: " " * len(m.group()), t)) for n, t in lines]
     pasted = set() if code else _pasted(lines)
     stacked = _stacked(lines)
     section: str | None = None
