@@ -183,3 +183,70 @@ def test_a_commands_file_name_takes_the_posts_spelling(tmp_path):
     models = {_cond(cf, c)["model"] for c in cf.claims}
     quants = {_cond(cf, c)["quant"] for c in cf.claims}
     assert models == {"Qwen2.5-7B-Instruct"} and quants == {"Q4_K_M"}
+
+
+def test_clock_prefixed_log_lines_are_read_as_their_messages(tmp_path):
+    """A benchmark's log lines each opened by Go's clock ("2024/07/11 23:37:56 Benchmark Duration
+    (sec): 120.10", corpus h335) are read as the lines without it; control: the same lines bare."""
+    body = (
+        "Benchmark Duration (sec): 120.10\n"
+        "Request throughput (req/sec): 3.014\n"
+        "Generation throughput (tokens/second) avg: 12.057\n"
+        "End to End Latency (ms) p50: 328.000\n"
+    )
+    stamped = "".join(f"2024/07/11 23:37:56 {t}\n" for t in body.splitlines())
+    bracketed = "".join(f"[2024-07-11 23:37:56,123] {t}\n" for t in body.splitlines())
+    want = [("duration", 120.1, 2, "s"), ("request_throughput", 3.014, 3, "req/s")]
+    want += [("decode_tps", 12.057, 3, "tok/s"), ("latency", 328.0, 3, "ms")]
+    for lines in (body, stamped, bracketed):
+        cf = _drafted(f"# Run\n\n```\n{lines}```\n", tmp_path)
+        assert [(c.metric, c.value, c.decimals, c.unit) for c in cf.claims] == want
+
+
+def test_a_parallelism_size_is_no_prompt_rate(tmp_path):
+    """trtllm-bench's "TP Size: 8" over "PP Size: 1" read as one text: "8 PP" was a prompt rate of
+    8 t/s; "296.96 PP" is one (control)."""
+    cf = _drafted("# Run\n\nTP Size:                8\nPP Size:                1\n", tmp_path)
+    assert cf.claims == []
+    cf = _drafted("# Run\n\nHigh-accept prompt: `296.96 PP`, `42.91 TG`.\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [("prefill_tps", 296.96), ("decode_tps", 42.91)]
+
+
+#: trtllm-bench's overview as a rendered page copies it: the rule first, no header, no outer pipes
+_HEADLESS = """# Results
+
+-- | -- | --
+Request Throughput (req/sec): |  0.9765 | 0.9812
+Total Output   Throughput (tokens/sec): | 15999.06 | 16075.82
+Total   Latency (ms):   | 262159.4 | 260907.7
+"""
+
+
+def test_a_pipe_table_whose_header_was_lost_is_a_table(tmp_path):
+    """Each row its label's metric and unit (the label's "(ms):" with its colon), two claims a row
+    (corpus h336: the latencies were rates, the request throughput missed)."""
+    cf = _drafted(_HEADLESS, tmp_path)
+    got = sorted((c.metric, c.value, c.unit) for c in cf.claims)
+    assert got == [
+        ("latency", 260907.7, "ms"),
+        ("latency", 262159.4, "ms"),
+        ("request_throughput", 0.9765, "req/s"),
+        ("request_throughput", 0.9812, "req/s"),
+        ("throughput", 15999.06, "tok/s"),
+        ("throughput", 16075.82, "tok/s"),
+    ]
+
+
+def test_a_pipe_table_on_one_line_is_a_table(tmp_path):
+    """A forum copy that lost a table's line breaks (corpus h333): header, inline rule and rows on
+    one line, each row's cells its own; control: prose with pipes and no rule is no table."""
+    line = (
+        "| Model | Quant | Decode (tok/s) | |---|---|---| | qwen3-4b | FP16 | 749 | | qwen3-4b | FP8 | 790 | "
+        "| qwen3-8b | FP16 | 387 |"
+    )
+    cf = _drafted(f"# Bench\n\n{line}\n", tmp_path)
+    got = [(_cond(cf, c).get("model"), _cond(cf, c).get("quant"), c.value) for c in cf.claims]
+    assert got == [("qwen3-4b", "FP16", 749), ("qwen3-4b", "FP8", 790), ("qwen3-8b", "FP16", 387)]
+    assert all(c.source_line == 3 for c in cf.claims)
+    cf = _drafted("# Bench\n\nA | B | C: 749 tok/s on one run.\n", tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(749, "tok/s")]
