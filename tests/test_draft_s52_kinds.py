@@ -250,3 +250,136 @@ def test_a_pipe_table_on_one_line_is_a_table(tmp_path):
     assert all(c.source_line == 3 for c in cf.claims)
     cf = _drafted("# Bench\n\nA | B | C: 749 tok/s on one run.\n", tmp_path)
     assert [(c.value, c.unit) for c in cf.claims] == [(749, "tok/s")]
+
+
+def test_request_lengths_written_as_setup_lines(tmp_path):
+    """ "Input tokens per request: 4096" / "Generated tokens per request: 1024" (corpus h333): the
+    prompt's tokens and the tokens generated of the results below; a "max output length" is a cap
+    (control)."""
+    found: list = []
+    settings_in_words("Input tokens per request: 4096", found)
+    settings_in_words("Generated tokens per request: 1024", found)
+    settings_in_words("Output length: 128", found)
+    settings_in_words("max output length: 512", found)
+    assert found == [("prompt", "4096 tokens"), ("tokens_generated", 1024), ("tokens_generated", 128)]
+    post = (
+        "# vLLM on two 3090s\n\nInput tokens per request: 4096\n\nGenerated tokens per request: 1024\n\n"
+        "| Model | Output throughput (tok/s) |\n|---|---|\n| qwen3-4b | 749 |\n"
+    )
+    cf = _drafted(post, tmp_path)
+    (c,) = cf.claims
+    got = _cond(cf, c)
+    assert got["prompt"] == "4096 tokens" and got["tokens_generated"] == 1024
+
+
+def test_a_benchmark_client_after_its_server_is_one_run(tmp_path):
+    """ "vllm serve …" then "vllm bench serve --random-input-len 1024 --random-output-len 128
+    --ignore-eos --max-concurrency 64" in one block (corpus h334), the results in the next
+    section: the client's settings hold there as the server's do; with --ignore-eos the output
+    length is the tokens each request generated, not only a cap."""
+    post = (
+        "# GLM-4.6 on MI300X\n\n## Test plan\n\n```bash\n"
+        "vllm serve zai-org/GLM-4.6 --tensor-parallel-size 8\n\n"
+        "vllm bench serve --model zai-org/GLM-4.6 --dataset-name random --ignore-eos --random-input-len 1024 "
+        "--random-output-len 128 --max-concurrency 64\n```\n\n## Results\n\n"
+        "| Metric | Value |\n|---|---|\n| Output token throughput (tok/s) | 794.73 |\n"
+    )
+    cf = _drafted(post, tmp_path)
+    (c,) = cf.claims
+    got = _cond(cf, c)
+    assert (got["concurrency"], got["tokens_generated"], got["cap"]) == (64, 128, 128)
+    assert got["prompt"] == "random (1024 tokens)"
+
+
+def test_a_base_column_makes_the_others_the_posts_drafting(tmp_path):
+    """ "| quant | base tok/s | code | creative |" in a post about MTP that also says "speculative
+    decoding" (corpus h222): the base column plain, the task columns MTP's runs (draft-self); a
+    post naming a draft model besides MTP names two kinds and guesses none (control)."""
+    table = (
+        "| quant | base tok/s | code | creative |\n|:-|:-|:-|:-|\n| Q4_K_M | 15.1 | 19.7 | 13.7 |\n"
+        "| F16 | 6.6 | 17.9 | 11.0 |\n"
+    )
+    post = f"# MTP results\n\nDecode speeds (tok/s), MTP with speculative decoding in llama.cpp:\n\n{table}"
+    cf = _drafted(post, tmp_path)
+    got = {c.value: _cond(cf, c).get("decoding") for c in cf.claims}
+    assert got == {15.1: "plain", 6.6: "plain", 19.7: "draft-self", 17.9: "draft-self"} | {
+        13.7: "draft-self",
+        11.0: "draft-self",
+    }
+    post = f"# MTP vs a draft model\n\nDecode speeds (tok/s), MTP and a draft model (Qwen3-0.6B):\n\n{table}"
+    cf = _drafted(post, tmp_path)
+    got = {c.value: _cond(cf, c).get("decoding") for c in cf.claims}
+    assert got == {15.1: "plain", 6.6: "plain", 19.7: None, 17.9: None, 13.7: None, 11.0: None}
+
+
+def test_run_sizes_in_a_sentence_hold_for_the_table_below(tmp_path):
+    """ "Each test had input size 128 and an output size 128 tokens." over a table of batch sizes
+    (corpus h337): token counts are the runs' sizes, no measurement of the sentence's own, so its
+    prompt holds for the table too; a rate beside the prompt keeps it the sentence's (control)."""
+    table = "| Batch Size | Output throughput (tok/s) |\n|---|---|\n| 1 | 36 |\n| 32 | 798 |\n"
+    post = f"# Llama 405B\n\nEach test had input size 128 and an output size 128 tokens.\n\n{table}"
+    cf = _drafted(post, tmp_path)
+    assert {(_cond(cf, c)["prompt"], _cond(cf, c)["tokens_generated"]) for c in cf.claims} == {
+        ("128 tokens", 128)
+    }
+    post = f"# Llama 405B\n\nWith input size 512 it reached 41 tok/s.\n\n{table}"
+    cf = _drafted(post, tmp_path)
+    assert [_cond(cf, c).get("prompt") for c in cf.claims] == ["512 tokens", None, None]
+
+
+def test_ik_llama_cpp_flags_name_the_fork():
+    """ik_llama.cpp's tools keep llama.cpp's names; "-fmoe", "-rtr 1", "--mla-use 3" are its own
+    flags (corpus h254, p173), so the engine is the fork; a llama.cpp command is not (control)."""
+    from benchbook.audit.draftcommand import command_lines
+
+    def engine(line: str) -> str:
+        (c,) = command_lines([(1, line)])
+        return c.conditions["engine"]
+
+    assert engine("./llama-server -m x.gguf -ngl 999 -fa -ub 1024 -fmoe") == "ik_llama.cpp"
+    assert engine("./bin/llama-bench -m x.gguf -p 512 -n 128 -rtr 1") == "ik_llama.cpp"
+    assert engine("llama-cli -m x.gguf --mla-use 3 -t 8") == "ik_llama.cpp"
+    assert engine("llama-server -m x.gguf -ngl 99 -fa on --cpu-moe") == "llama.cpp"
+
+
+_ARCH = """# Benchmark RTX 3060
+
+### tinyllama-1.1b-1t-openorca.Q4_K_M.gguf
+
+| model | size | params | backend | ngl | test | t/s |
+| --- | ---: | ---: | --- | --: | ---: | ---: |
+| llama 1B Q4_K - Medium | 636.18 MiB | 1.10 B | Vulkan | 99 | pp512 | 6744.18 ± 179.28 |
+| llama 1B Q4_K - Medium | 636.18 MiB | 1.10 B | Vulkan | 99 | tg128 | 279.05 ± 0.37 |
+"""
+
+
+def test_llama_benchs_architecture_cell_yields_to_the_named_model(tmp_path):
+    """llama-bench prints the architecture and size ("llama 1B Q4_K - Medium"), not the model's
+    name; the heading names the file (corpus h352, p240): the model is the file's.  Named with
+    another size, the heading is another model's (control: "llama 1B" stays)."""
+    cf = _drafted(_ARCH, tmp_path)
+    assert {_cond(cf, c)["model"] for c in cf.claims} == {"tinyllama-1.1b-1t-openorca"}
+    other = _ARCH.replace("tinyllama-1.1b-1t-openorca", "Llama-3.1-8B-Instruct")
+    cf = _drafted(other, tmp_path)
+    assert {_cond(cf, c)["model"] for c in cf.claims} == {"llama 1B"}
+
+
+_NOTES = """# Pixel 8a
+
+| Test | Provider | Time (s) | tok/s | Notes |
+|------|----------|----------|-------|-------|
+| A | Default | 802.3 | 2.46 | Baseline |
+| B | XNNPACK | 919.8 | 2.14 | ⚠️ 13% slower! |
+| C | Default | 435.0 | 4.53 | ✅ +84% faster! |
+| E | Default | 741.5 | 2.66 | ⚠️ Thread contention |
+"""
+
+
+def test_a_notes_column_of_changes_against_the_baseline_row(tmp_path):
+    """A notes column saying each row's change in words beside a "Baseline" row (corpus h325): a
+    percent change from the baseline row's rate to the row's (the column whose pair gives the
+    stated value: the rate, not the time), "slower" a drop; a note with no number is none."""
+    cf = _drafted(_NOTES, tmp_path)
+    rate = {c.value: c.id for c in cf.claims if c.unit in ("tok/s", "t/s")}
+    got = sorted((s.value, s.of) for s in cf.statements)
+    assert got == [(-13, [rate[2.46], rate[2.14]]), (84, [rate[2.46], rate[4.53]])]

@@ -498,8 +498,27 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             put_path(out, "type_v", kv)
         elif kind == "str" and value:
             put_path(out, path, value)
+    if out.get("engine") == "llama.cpp" and any(w.partition("=")[0] in _IK_FLAGS for w in words):
+        out["engine"] = "ik_llama.cpp"  # its tools keep llama.cpp's names; these flags are its own
     _named_others(tool, out)
     return out
+
+
+#: flags only ik_llama.cpp's tools take (its README and ``common/common.cpp``): run-time repacking,
+#: fused MoE, MLA, the attention's max batch, smart expert reduction, merged up/gate experts
+_IK_FLAGS = frozenset(
+    {
+        "-rtr",
+        "--run-time-repack",
+        "-fmoe",
+        "--fused-moe",
+        "-mla",
+        "--mla-use",
+        "-amb",
+        "--attention-max-batch",
+    }
+    | {"-ser", "--smart-expert-reduction", "--merge-up-gate-experts", "-muge", "-smgs", "--split-mode-f32"}
+)
 
 
 def kv_cache_type(value: str | None) -> str | None:
@@ -537,7 +556,7 @@ def _named_others(tool: str, out: dict) -> None:
     for llama-bench (its tg test generates exactly n), ``cap`` for the others (n_predict, a cap);
     ``--temp 0`` -> ``sampling: temperature 0`` (with top-p/top-k/min-p and the seed, in the
     command's order: "temperature 0.7, seed 42"); the dataset a benchmark draws its prompts from
-    (``_dataset``) -> ``prompt``."""
+    (``_dataset``) -> ``prompt``; a cap with ``--ignore-eos`` is the tokens generated too."""
     other = out.get("other", {})
     bench = "bench" in tool
     for flag in ("p", "prompt"):
@@ -554,6 +573,10 @@ def _named_others(tool: str, out: dict) -> None:
         n = other.get(flag)
         if isinstance(n, str) and n.isdecimal():
             out["tokens_generated" if bench else "cap"] = int(other.pop(flag))
+    if other.get("ignore_eos") is True and isinstance(out.get("cap"), int) and "tokens_generated" not in out:
+        # "--random-output-len 128 --ignore-eos" (vLLM's, SGLang's benchmark clients): no request stops
+        # early, each generates exactly its cap
+        out["tokens_generated"] = out["cap"]
     sampling = []
     for flag, word in (
         ("temp", "temperature"),

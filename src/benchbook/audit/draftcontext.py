@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .draftcommand import agreed, command_lines, conditions_of, has_path, put_path
+from .draftcommand import agreed, command_lines, conditions_of, has_path, put_path, serving_client
 from .draftcore import LABELS, label_key, origin_of
 from .draftnames import (
     CPU,
@@ -335,10 +335,19 @@ def _stated(
     commands: list[tuple[int, list[tuple[str, object]]]] = []
     found = command_lines(lines)
     in_command = {n for c in found for n in range(c.line, c.last + 1)}
+    server = False  # the command before was a server's (not its benchmark client's)
     for c in found:
         got: list[tuple[str, object]] = []
         _command_names(c.conditions, got, c.tool)
-        commands.append((c.line, got))
+        client = serving_client(c.tool)
+        if client and server and commands:
+            # "vllm serve …" then "vllm bench serve --random-input-len 1024 --max-concurrency 64":
+            # one run, the client's settings the server's command's too (as ``draft`` merges them)
+            have = {k for k, _ in commands[-1][1]}
+            commands[-1][1].extend((k, v) for k, v in got if k not in have)
+        else:
+            commands.append((c.line, got))
+        server = not client
     out: list[tuple[str, object]] = []
     rest = [(n, t) for n, t in lines if n not in in_command]
     if kind == "code" and not found and rest and all(FLAGS_ONLY.match(t) for _, t in rest if t.strip()):
@@ -1121,8 +1130,9 @@ def _same_model(a: object, b: object) -> bool:
 
 
 def _measures(lines: list[tuple[int, str]]) -> bool:
-    """Whether a block's text states a measurement: a number with a unit ("141 t/s")."""
-    return any(n.unit for n in numbers(" ".join(t for _, t in lines)))
+    """Whether a block's text states a measurement: a number with a unit ("141 t/s"), not a count of
+    tokens ("input size 128 and an output size 128 tokens": the run's sizes)."""
+    return any(n.unit and family(n.unit) != "tokens" for n in numbers(" ".join(t for _, t in lines)))
 
 
 #: a line that is a version alone, as a label of the lines below it ("0.7.0:", "**v0.6.8:**")
@@ -1364,7 +1374,10 @@ class Context:
                     _add(scope.declared, _cell_flags(block))
                     _add(scope.declared, _features(" ".join(t for _, t in table_lines)))
                 else:
-                    _add(scope.weak, [*(x for _, got in commands for x in got), *names])  # each cell a row's
+                    # each cell a row's; llama-bench's "llama 1B" cells name an architecture, no model
+                    # against the one a heading or command names (``_named_for_arch``)
+                    names = [(k, v) for k, v in names if not (k == "model" and _arch_desc(v))]
+                    _add(scope.weak, [*(x for _, got in commands for x in got), *names])
                 commands = []
                 if block.lines:  # "**0.7.0:**" over the key/value lines of its run
                     _add(scope.head, _label_line(block.lines[0][1].strip("*_ ")))
@@ -1867,18 +1880,33 @@ def _with_family(model: object, family: str | None) -> object:
 
 def _drafting_kind(post: Post) -> str | None:
     """The one kind of drafting a post names (``draftnames``' decoding words: MTP -> draft-self, a
-    draft model or speculative decoding -> speculative; a ``-md`` flag speculative; where it names
-    none, MTP in a file or script name, ``MTP_IN_NAME``), None when it names none or both."""
+    draft model or speculative decoding -> speculative, but "speculative decoding" in a post naming
+    MTP is MTP's; a ``-md`` flag speculative; where it names none, MTP in a file or script name,
+    ``MTP_IN_NAME``), None when it names none or both."""
     kinds: set[str] = {
-        "draft-self" if m.group("self") else "speculative"
+        "draft-self"
+        if m.group("self")
+        else "generic"
+        if not m.group("spec") or _GENERIC_SPECULATION.fullmatch(m.group(0))
+        else "speculative"
         for m in DECODING_PHRASE.finditer(post.text)
         if not m.group("plain") and not DRAFT_COUNT.fullmatch(m.group(0))  # "with 2 draft tokens": no kind
     }
     if re.search(r"(?<![\w-])(?:-md|--model-draft|--draft-model|--speculative[-_]model)\b", post.text):
         kinds.add("speculative")
-    if not kinds and MTP_IN_NAME.search(post.text):  # "Stock serve_mtp.sh config": MTP's own heads
+    if not kinds - {"generic"} and MTP_IN_NAME.search(post.text):  # "Stock serve_mtp.sh config": MTP's
         kinds.add("draft-self")
+    if "draft-self" in kinds:
+        # "MTP … speculative decoding": MTP is the speculation the post names in general words
+        kinds.discard("generic")
+    elif "generic" in kinds:
+        kinds = (kinds - {"generic"}) | {"speculative"}
     return kinds.pop() if len(kinds) == 1 else None
+
+
+#: speculation named in general words, no kind of drafter ("speculative decoding", "with speculative
+#: inference"): MTP's where the post names MTP (``_drafting_kind``)
+_GENERIC_SPECULATION = re.compile(r"speculative decoding|with speculat\w*", re.IGNORECASE)
 
 
 #: any word of drafting (speculative decoding, a draft model, MTP, EAGLE, Medusa, n-gram or prompt
@@ -1924,6 +1952,13 @@ def fill(post: Post, entries: list, groups: list) -> None:
     for e in entries:
         if e.kind == "claim" and e.group is not None:
             rows.setdefault(e.group, []).append(e.fields.get("conditions") or {})
+    # the tables with a baseline column by its header ("| quant | base tok/s | code | creative |"):
+    # in a post about one kind of drafting, their other value columns are the drafting runs
+    baselined = {
+        g.line
+        for g in groups
+        if (g.fields.get("conditions") or {}).get("decoding") == "plain" and "decoding" not in g.origins
+    }
     for g in groups:
         mine = rows.get(g.id, [])
         cond = g.fields.setdefault("conditions", {})
@@ -1945,10 +1980,23 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if _fuller_machine(here.get("hardware"), cond.get("hardware")):
             cond["hardware"] = here["hardware"]
             taken.append("hardware")
+        if _named_for_arch(cond.get("model"), here.get("model")):
+            cond["model"] = here["model"]
+            taken.append("model")
         if isinstance(cond.get("model"), str):
             cond["model"] = fuller(cond["model"])
         if isinstance(cond.get("quant"), str):
             cond["quant"] = fuller_quant(cond["quant"])
+        if (
+            drafting is not None
+            and g.line in baselined
+            and "decoding" not in cond
+            and not any(has_path(r, "decoding") for r in mine)
+        ):
+            cond["decoding"] = drafting
+            g.origins["decoding"] = (
+                f"guess: a column beside the table's baseline, in a post about {drafting} decoding"
+            )
         if plain and "decoding" not in cond and not any(has_path(r, "decoding") for r in mine):
             cond["decoding"] = "plain"
             g.origins["decoding"] = NO_DRAFTING
@@ -1995,6 +2043,9 @@ def fill(post: Post, entries: list, groups: list) -> None:
             # "A100" in the title or the sentence, "NVIDIA A100 40GB PCIe" in the setup: the one machine
             cond["hardware"] = around["hardware"]
             taken.append("hardware")
+        if _named_for_arch(cond.get("model"), around.get("model")):
+            cond["model"] = around["model"]
+            taken.append("model")
         hardware = cond.get("hardware") or shared.get("hardware")
         if isinstance(hardware, str) and CPU.fullmatch(hardware) and not has_path(cond, "backend"):
             if not has_path(shared, "backend"):
@@ -2144,6 +2195,36 @@ def _names(text: str, path: str, value: object) -> bool:
     _builds(text, found)
     _backends(text, found)
     return any(p == path and _key(v) == key for p, v in found)
+
+
+#: llama-bench's model column: the architecture and size it prints (``llama_model_desc``: "llama 1B",
+#: "qwen2 7B", "qwen3moe 30B.A3B"), no model's name
+_ARCH_DESC = re.compile(r"[a-z][a-z0-9_-]*\s\d+(?:\.\d+)?[BM](?:\.A\d+(?:\.\d+)?B)?")
+
+
+def _arch_desc(value: object) -> bool:
+    """Whether a model value is llama-bench's architecture and size (``_ARCH_DESC``)."""
+    return isinstance(value, str) and _ARCH_DESC.fullmatch(value) is not None
+
+
+def _named_for_arch(own: object, named: object) -> bool:
+    """Whether a claim's model is llama-bench's architecture and size (``_ARCH_DESC``: "llama 1B")
+    and its context names a model by name ("### tinyllama-1.1b-1t-openorca.Q4_K_M.gguf" over the
+    table, a command's ``-m`` file) of about that size (within a quarter, where the name states
+    one): the named one is the model."""
+    if not isinstance(own, str) or not isinstance(named, str) or not _ARCH_DESC.fullmatch(own):
+        return False
+    if _ARCH_DESC.fullmatch(named):
+        return False
+    digits = re.search(r"\s(\d+(?:\.\d+)?)", own)
+    if digits is None:
+        return False
+    size = float(digits.group(1)) * (1e-3 if own.rstrip().endswith("M") else 1)
+    said = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s?([bBmM])(?![a-zA-Z])", named)
+    if said is None:
+        return True
+    theirs = float(said.group(1)) * (1e-3 if said.group(2) in "mM" else 1)
+    return abs(theirs - size) <= 0.25 * max(theirs, size)
 
 
 def _fuller_machine(setup: object, own: object) -> bool:

@@ -78,8 +78,22 @@ LABELS: dict[str, tuple[str, str]] = {
     # a serving benchmark's input and output sequence lengths ("| ISL | OSL |"): the prompt's tokens
     # ("128 tokens", as the prose's "ISL=128" is drafted), the tokens each request generated
     # (not genai-perf's "Input sequence length" rows: statistics of lengths, not one run's setting)
-    **dict.fromkeys(("isl", "input seq len", "input seqlen"), ("prompt", "tokens")),
-    **dict.fromkeys(("osl", "output seq len", "output seqlen"), ("tokens_generated", "int")),
+    **dict.fromkeys(
+        ("isl", "input seq len", "input seqlen", "input tokens per request", "input tokens", "input length")
+        + ("input len", "prompt length", "prompt tokens per request", "prompt len"),
+        ("prompt", "tokens"),
+    ),
+    **dict.fromkeys(
+        (
+            "osl",
+            "output seq len",
+            "output seqlen",
+            "output tokens per request",
+            "generated tokens per request",
+        )
+        + ("output length", "output len"),
+        ("tokens_generated", "int"),
+    ),
     **dict.fromkeys(
         ("model", "模型", "モデル", "модель", "모델", "modell", "modèle", "modelo")
         + ("model name", "模型名称", "模型名", "모델명", "모델 이름", "モデル名"),

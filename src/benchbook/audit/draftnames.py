@@ -1049,7 +1049,10 @@ def _ollama(m: re.Match) -> tuple[str, str | None]:
 #: (or before its parenthesis or colon: "base (c=1):") -> plain;
 #: "Speculative", "Best speculative result", "With draft", "Spec on" -> speculative (``DECODING_PHRASE`` too)
 _HEADER_PLAIN = re.compile(
-    r"^\W*(?:baseline|vanilla|no[- ]spec\w*|plain|base(?![- ]?model)(?=\W*(?:\(|:|$)))\b", re.IGNORECASE
+    # ("base tok/s" beside "code | creative" columns: the base run's rate; not "base model")
+    r"^\W*(?:baseline|vanilla|no[- ]spec\w*|plain|base(?![- ]?model)"
+    r"(?=\W*(?:\(|:|$)|\s+(?:tok(?:ens)?/s(?:ec)?|t/s|tps|speed|rate)\b))\b",
+    re.IGNORECASE,
 )
 _HEADER_SPEC = re.compile(
     r"(?<!no[- ])(?<!non-)(?<!w/o )(?<!without )(?:\bspeculative\b|\bspec(?:ulation)?\b(?![- ]off))",

@@ -155,14 +155,30 @@ def _column_fits(body: list[list[str]], rate_col: int, ratio_col: int, base: flo
     return fits >= 2
 
 
+#: a change in % said with its direction in words ("13% slower", "84% faster", "10% más compacto")
+_WORDED_CHANGE = re.compile(
+    r"\d\s*%\s*(?:faster|slower|quicker|better|worse|higher|lower|more|less|más|menos|schneller|langsamer)\b",
+    re.IGNORECASE,
+)
+
+
+#: the words of ``_WORDED_CHANGE`` saying the change is a drop
+_LESS_WORD = re.compile(r"slower|worse|lower|less|menos|langsamer", re.IGNORECASE)
+
+
 def _relating_column(header: str, cells: list[str]) -> bool:
     """Whether a table column of multiples or percentages relates the row's numbers: its header
     says so (``_RELATING_HEADER``: "vs baseline", "Speedup", "Gain", "Δ") or its cells are signed
     ("+6.2%", "-11%"); an acceptance or utilisation column is a quantity of its own."""
     if re.search(r"accept|util|share|hit|rate\b|occupancy|load", header, re.IGNORECASE):
         return False
-    # "+6.2%", "**−11%**", "vLLM +14%" (the side it is of named before it)
-    signed = [c for c in cells if re.match(r"\s*\**\s*(?:[^\W\d][\w.\-]*\s+)?[+\-−]\s*\d", c)]
+    # "+6.2%", "**−11%**", "vLLM +14%" (the side it is of named before it), "✅ +84% faster!", "⚠️ 13%
+    # slower!" (a mark before it; a change said in words)
+    signed = [
+        c
+        for c in cells
+        if re.match(r"[\W_]*(?:[^\W\d][\w.\-]*\s+)?[+\-−]\s*\d", c) or _WORDED_CHANGE.search(c)
+    ]
     return bool(_RELATING_HEADER.search(header)) or (bool(cells) and len(signed) >= max(1, len(cells) // 2))
 
 
@@ -1992,6 +2008,10 @@ class Tables(Sides):
                 n = found[0]
                 if n.range is not None and (unit != "x" or n.range[0].startswith(("-", "−"))):
                     continue  # a range of multiples ("7-8倍") is stated as one; of changes, none yet
+                worded = _WORDED_CHANGE.search(row[j])
+                if kind == "percent_change" and worded and _LESS_WORD.search(worded.group(0)):
+                    if n.range is None and not n.text.startswith(("+", "-", "−")):
+                        n = replace(n, text="-" + n.text)  # "⚠️ 13% slower!": a drop of 13%
                 mine = [cells[r, k] for k in sorted(groups) if (r, k) in cells]
                 if related_fam is not None:
                     mine = [c for c in mine if fam.get(col_of[c]) == related_fam]

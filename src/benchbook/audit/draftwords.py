@@ -146,7 +146,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?(?:generated|decoded)\b"
             # the length of each run's output: "output length of 300 tokens", "generation length: 256
             # tokens", "output length was set to 300 tokens" (a "max output length" is a cap: no match)
-            r"|(?<!max )(?<!maximum )\b(?:output|generation|gen|decode|completion)\s+length\s*"
+            r"|(?<!max )(?<!maximum )\b(?:output|generation|gen|decode|completion)\s+(?:length|size)\s*"
             r"(?:(?:was|is)\s+)?(?:set\s+to|of|=|:)?\s*(?P<L>\d+)\s*tokens?\b"
             # (not a bound: "a 300 tokens output limit")
             r"|(?<![\w.])(?P<u>\d+)\s+tokens?\s+output\b(?!\s+(?:limit|cap|max|budget)\b)"
@@ -173,7 +173,12 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             r"(?<![\w-])(?:ISL|input[_ ]seq(?:uence)?[_ ]len(?:gth)?)\s*(?:=|:|of)?\s*"
-            r"(?P<n>\d+)(?P<k>[kK]\b)?(?![\d.%])",
+            r"(?P<n>\d+)(?P<k>[kK]\b)?(?![\d.%])"
+            # a setup line's label: "Input tokens per request: 4096", "Prompt length: 512"
+            # ("Each test had input size 128", "a prompt length of 512")
+            r"|(?<![\w-])(?<!max )(?:input|prompt)[_ ]"
+            r"(?:tokens?[_ ]per[_ ]request\s*[:=]|(?:size|length|len)\s*(?:of|[:=])?)"
+            r"\s*(?P<n2>\d+)(?P<k2>[kK]\b)?(?![\d.%])",
             re.I,
         ),
         "isl",
@@ -181,7 +186,11 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             r"(?<![\w/-])(?:OSL|output[_ ]seq(?:uence)?[_ ]len(?:gth)?)\s*(?:=|:|of)?\s*"
-            r"(?P<n>\d+)(?![\d.%kK])",
+            r"(?P<n>\d+)(?![\d.%kK])"
+            # "Generated tokens per request: 1024", "Output length: 128" (not a "max output length")
+            r"|(?<![\w-])(?<!max )(?<!maximum )(?:output|generated)[_ ]"
+            r"(?:tokens?[_ ]per[_ ]request|length|len)"
+            r"\s*[:=]\s*(?P<n2>\d+)(?![\d.%kK])",
             re.I,
         ),
         "osl",
@@ -558,9 +567,10 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                 if task and not NOT_A_PROMPT.match(task) and not _NO_TASK.fullmatch(task):
                     out.append(("prompt", task))  # "a 256-token summarization output": its task
             elif kind == "isl":
-                out.append(("prompt", f"{m.group('n')}{'K' if m.group('k') else ''} tokens"))
+                n, k = (m.group("n"), m.group("k")) if m.group("n") else (m.group("n2"), m.group("k2"))
+                out.append(("prompt", f"{n}{'K' if k else ''} tokens"))
             elif kind == "osl":
-                out.append(("tokens_generated", int(m.group("n"))))
+                out.append(("tokens_generated", int(m.group("n") or m.group("n2"))))
             elif kind == "isl/osl":
                 out.append(("prompt", f"{m.group('n')}{'K' if m.group('k') else ''} tokens"))
                 generated = count(m.group("o"), m.group("ok")) if m.group("ok") else int(m.group("o"))
