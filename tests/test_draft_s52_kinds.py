@@ -383,3 +383,32 @@ def test_a_notes_column_of_changes_against_the_baseline_row(tmp_path):
     rate = {c.value: c.id for c in cf.claims if c.unit in ("tok/s", "t/s")}
     got = sorted((s.value, s.of) for s in cf.statements)
     assert got == [(-13, [rate[2.46], rate[2.14]]), (84, [rate[2.46], rate[4.53]])]
+
+
+def test_a_line_of_run_values_takes_the_unit_of_its_summary_line(tmp_path):
+    """ "Throughput values: 62.75, 63.09, 62.81" over "Median throughput: 62.79 req/s" (corpus h367):
+    each value a run's, in the summary line's unit; with no line giving the unit, none (control)."""
+    block = "Throughput values: 62.75, 63.09, 62.81\nMedian throughput: 62.79 req/s\n"
+    cf = _drafted(f"# vLLM 0.8.4\n\n```\n{block}```\n", tmp_path)
+    runs = [(c.value, c.unit, _cond(cf, c).get("run_index")) for c in cf.claims]
+    assert runs[:3] == [(62.75, "req/s", 1), (63.09, "req/s", 2), (62.81, "req/s", 3)]
+    assert (runs[3][0], runs[3][1]) == (62.79, "req/s")
+    cf = _drafted("# vLLM 0.8.4\n\n```\nThroughput values: 62.75, 63.09, 62.81\n```\n", tmp_path)
+    assert cf.claims == []
+
+
+def test_a_label_columns_header_gives_the_unit_of_setting_columns(tmp_path):
+    """ "| Engine (output tok/s) | conc=8 | conc=16 |" (the breaker's, session 51): the table was
+    dropped whole, its numbers neither claims nor listed; each column is now the label header's
+    metric and unit at its concurrency, each row its engine."""
+    table = (
+        "| Engine (output tok/s) | conc=8 | conc=16 |\n|---|---|---|\n"
+        "| vLLM | 1200 | 2100 |\n| SGLang | 1300 | 2250 |\n"
+    )
+    cf = _drafted(f"# Sweep\n\n{table}", tmp_path)
+    got = sorted((c.value, c.unit, _cond(cf, c)["engine"], _cond(cf, c)["concurrency"]) for c in cf.claims)
+    assert got == [(1200, "tok/s", "vLLM", 8), (1300, "tok/s", "SGLang", 8)] + [
+        (2100, "tok/s", "vLLM", 16),
+        (2250, "tok/s", "SGLang", 16),
+    ]
+    assert {c.metric for c in cf.claims} == {"throughput"}

@@ -1234,6 +1234,11 @@ class Tables(Sides):
             if (
                 sent
                 or j in test_columns
+                # "| Engine (output tok/s) |" over "vLLM", "SGLang": the rows' labels, the unit the
+                # other columns' (``first_unit``)
+                or j == 0
+                and cells
+                and not any(re.search(r"\d", c) for c in cells)
                 or _POWER_HEADER.fullmatch(h)  # "| Power limit |" over "230 W": each row's setting
                 or (key in LABELS and not counted and not measured and _label_cells(key, cells))
                 or j == 0
@@ -1323,6 +1328,23 @@ class Tables(Sides):
                     and len(set(plain)) == len(plain)
                 ):
                     kinds[j] = "lead"
+        # "| Engine (output tok/s) | conc=8 | conc=16 |": the label column's header states the unit of
+        # the columns of plain numbers beside it, each headed by a setting (``cell_conditions``)
+        first_unit = _header_unit(header[0]) if kinds and kinds[0] == "label" else None
+        setting_columns: set[int] = set()
+        if family(first_unit) in ("rate", "time") and not stating:
+            for j, h in enumerate(header[1:], 1):
+                cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
+                if (
+                    kinds[j] == "label"
+                    and cell_conditions(h)
+                    and cells
+                    and None not in map(_plain_cell, map(numbers, cells))
+                ):
+                    kinds[j] = "lead"
+                    setting_columns.add(j)
+            if setting_columns:
+                lead_unit = first_unit
         # a column of plain numbers headed by a phase's word and a setting ("| Code TPS | Gen 72k | Gen
         # 128k |": generation rates at two context fills) in a table whose other columns state one
         # rate unit: rates in that unit
@@ -1421,6 +1443,8 @@ class Tables(Sides):
             ):
                 related[j] = unit  # a "vs baseline" / "Gain" column: statements, not claims
                 continue
+            if j in setting_columns and unit is not None:
+                metric = label_metric(header[0], unit) or metric  # the label column's words name it
             if unit in ("x", "%") and _relating_column(h, [r[j] for r in body if j < len(r)]):
                 # "Best speedup" against a speculative rate the table does not give, or with no row
                 # to read as the baseline: claims of the change (the metric "speedup"), no sides guessed
@@ -1466,6 +1490,8 @@ class Tables(Sides):
                 # "| Tool | Gemma 4 E2B | Qwen3.6 27B |": the column's model
                 gfields.setdefault("conditions", {})["model"] = named_models[0].value
             machine = column_machine(h)
+            for setting, said in cell_conditions(h).items() if j in setting_columns else ():
+                set_path(gfields.setdefault("conditions", {}), setting, said)  # "conc=8": the column's
             if j in runs:  # "| eval time | | |": the header's measurement again, one run a column
                 gfields.setdefault("conditions", {})["run_index"] = runs[j]
             if machine is not None:  # "| RTX 3090 | RTX 4090 |", "V1: 3090Ti": the column's machine

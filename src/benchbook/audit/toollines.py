@@ -776,6 +776,49 @@ def _stat_card(n: int, text: str) -> list[Result]:
     return [Result(n, metric, m.group("v").replace(",", ""), unit, m.start("v"), m.end(), None, cond)]
 
 
+#: a line listing every run's value under one label ("Throughput values: 62.75, 63.09, 62.81"): three
+#: or more bare numbers, the unit on another line of the block
+_VALUE_LIST = re.compile(
+    r"\s*(?P<label>[A-Za-z][\w /()-]{0,40}?)\s+(?:values|runs|samples|results)\s*:\s*"
+    r"(?P<list>\d+(?:\.\d+)?(?:\s*,\s*\d+(?:\.\d+)?){2,})\s*$",
+    re.IGNORECASE,
+)
+
+
+def _value_lists(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
+    """line -> the results of a ``_VALUE_LIST`` line of a code block: one per value, ``run_index``
+    1, 2, … in the order listed, in the unit and metric of another line of the block whose label
+    names the same quantity with a unit ("Median throughput: 62.79 req/s"); none where no line
+    gives the unit."""
+    out: dict[int, list[Result]] = {}
+    for n, t in lines:
+        m = _VALUE_LIST.match(t)
+        if m is None:
+            continue
+        word = m.group("label").split()[-1].lower()
+        unit = next(
+            (
+                x.unit
+                for k, u in lines
+                if k != n and word in u.split(":", 1)[0].lower()
+                for x in numbers(u.split(":", 1)[-1])
+                if x.unit
+            ),
+            None,
+        )
+        metric = label_metric(m.group("label"), unit) if unit else None
+        if unit is None or metric is None:
+            continue
+        got = []
+        for k, v in enumerate(re.finditer(r"\d+(?:\.\d+)?", m.group("list"))):
+            start = m.start("list") + v.start()
+            got.append(
+                Result(n, metric, v.group(), unit, start, start + len(v.group()), None, {"run_index": k + 1})
+            )
+        out[n] = got
+    return out
+
+
 def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result]:
     """The results stated by ``lines`` (``(line, text)``, module doc), in line order: in a code block
     (``code``) every shape; in prose llama.cpp's timing lines, a run of pasted ``label: value``
@@ -790,7 +833,11 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
     stacked = _stacked(lines)
     section: str | None = None
     keys: list[str] = []  # the JSON objects open at this line ("ttft_ms": {)
+    listed = _value_lists(lines) if code else {}
     for n, t in lines:
+        if n in listed:
+            out.extend(listed[n])
+            continue
         if code and (opened := _JSON_OPEN.match(t)) is not None:
             keys.append(opened.group("k"))
             continue
