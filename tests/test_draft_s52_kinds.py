@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from benchbook.audit import command
+from benchbook.audit.draftfile import draft_post
 from benchbook.audit.draftwords import accept_counts, settings_in_words
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
@@ -412,3 +413,14 @@ def test_a_label_columns_header_gives_the_unit_of_setting_columns(tmp_path):
         (2250, "tok/s", "SGLang", 16),
     ]
     assert {c.metric for c in cf.claims} == {"throughput"}
+
+
+def test_a_commands_numeric_flag_cites_the_command_line(tmp_path):
+    """"--draft-min 1" (kept under ``other`` as the string "1") was cited as "line 20, table", the
+    nearest line holding a "1"; a number is a command's: the command line above."""
+    post = tmp_path / "post.md"
+    post.write_text(_LAPTOP, encoding="utf-8")
+    out, _, _ = draft_post(post)
+    text = out.read_text(encoding="utf-8")
+    assert text.count('other.draft_min: ["1", "line 15, command"]') == 4  # the speculative rows, rate, memory
+    assert 'other.draft_min: ["1", "line 20' not in text

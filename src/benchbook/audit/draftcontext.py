@@ -2143,7 +2143,9 @@ def _elsewhere(ctx: Context, origins: dict[str, str], cond: dict, line: int) -> 
             # a setting's number is a command's: the nearest command line before naming it, over a
             # log line's "512 tokens" nearer the claim
             commands = [n for n in lines[max(0, k - 50) : k] if ctx.line_kind(n) == "command"]
-            n = commands[-1] if commands and isinstance(value, int) else lines[k - 1] if k else lines[k]
+            # ("--draft-min 1" under a command's other flags: a string, a number still)
+            numeric = isinstance(value, int) or isinstance(value, str) and value.replace(".", "").isdecimal()
+            n = commands[-1] if commands and numeric else lines[k - 1] if k else lines[k]
             kind = ctx.line_kind(n)
             origins[path] = f"line {n}, {kind}" if kind else f"line {n}"
         else:
