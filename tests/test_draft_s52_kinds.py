@@ -424,3 +424,28 @@ def test_a_commands_numeric_flag_cites_the_command_line(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert text.count('other.draft_min: ["1", "line 15, command"]') == 4  # the speculative rows, rate, memory
     assert 'other.draft_min: ["1", "line 20' not in text
+
+
+def test_apple_phones_and_tablets_are_machines_and_respectively_follows_the_names(tmp_path):
+    """The breaker's (session 51): "On the iPhone 15 Pro … The iPad M4 got 25 tok/s" gave both rates
+    no machine (neither was a name the drafter knew), and "Generation: 71 vs 84 tok/s respectively"
+    after "M4 Max 356 vs M3 Ultra 192" gave both the last machine named; the names of the sentence
+    before, in order, are the values' (as many as the values: else none is taken, control)."""
+    post = (
+        "# Devices\n\nOn the iPhone 15 Pro it ran at 12 tok/s. The iPad M4 got 25 tok/s.\n\n"
+        "Prompt processing: M4 Max 356 vs M3 Ultra 192 tok/s. Generation: 71 vs 84 tok/s respectively.\n\n"
+        "Three runs: M4 Max and M3 Ultra. We saw 10 tok/s, 11 tok/s and 13 tok/s respectively.\n"
+    )
+    cf = _drafted(post, tmp_path)
+    got = {c.value: _cond(cf, c).get("hardware") for c in cf.claims}
+    assert got == {
+        12: "Apple iPhone 15 Pro",
+        25: "Apple iPad M4",
+        356: "Apple M4 Max",
+        192: "Apple M3 Ultra",
+        71: "Apple M4 Max",
+        84: "Apple M3 Ultra",
+        10: "Apple M3 Ultra",
+        11: "Apple M3 Ultra",
+        13: "Apple M3 Ultra",
+    }

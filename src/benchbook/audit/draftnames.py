@@ -102,6 +102,9 @@ _HARDWARE = re.compile(
     r"|(?:Rockchip\s+)?(?P<rk>RK3(?:588S?|576|568|566))(?![\w-])"
     r"|(?:MediaTek\s+)?Dimensity\s(?P<dim>\d{3,4}\+?)(?![\w.-])"
     r"|(?:Samsung\s+)?Galaxy\s(?P<galaxy>S\d{2}(?:\s?(?:Ultra|FE|\+))?|Z\s?Fold\s?\d|Tab\sS\d{1,2}(?:\s?Ultra)?)(?![\w.-])"
+    # Apple's phones and tablets ("iPhone 15 Pro", "iPhone 16 Pro Max", "iPad M4", "iPad Pro (M4)")
+    r"|(?:Apple\s+)?(?P<ios>iPhone\s\d{1,2}(?:\s(?:Pro\sMax|Pro|Plus|mini|e))?"
+    r"|iPad(?:\s(?:Pro|Air|mini))?(?:\s(?:M\d|\(M\d\)))?)(?![\w-])"
     # a Raspberry Pi by its generation ("Raspberry Pi 5", "4× Pi 5 16GB", "a Pi 4")
     r"|(?:Raspberry\s+)?(?<!Orange\s)(?<!Banana\s)(?<!Rock\s)(?<!Nano\s)Pi\s?(?P<pi>[345])(?![\w.])"
     # NVIDIA's embedded modules ("Jetson Thor", "Jetson AGX Orin 64GB", "Jetson Orin Nano", "IGX Orin"):
@@ -541,6 +544,8 @@ def hardware_name(m: re.Match) -> str:
         name = f"MediaTek Dimensity {g['dim']}"
     elif g.get("galaxy"):
         name = "Samsung Galaxy " + re.sub(r"(?<=\d)(Ultra|FE)", r" \1", g["galaxy"])
+    elif g.get("ios"):
+        name = "Apple " + re.sub(r"\s+", " ", g["ios"])
     else:
         name = {"dgx spark": "NVIDIA DGX Spark", "strix halo": "AMD Strix Halo"}[g["spark"].lower()]
     return count + name

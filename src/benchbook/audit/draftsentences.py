@@ -448,6 +448,39 @@ def _counts_fit(n: Number, accepted: int, drafted: int) -> bool:
     return abs(accepted / drafted * scale - value) <= step + 1e-9
 
 
+#: a sentence stating its values in the order of names given before them
+_RESPECTIVELY = re.compile(
+    r"\brespectively\b|соответственно|分别|それぞれ|respectivamente|jeweils|respectivement", re.I
+)
+#: the conditions whose names a "respectively" sentence's values follow
+_RESPECTIVE_PATHS = ("hardware", "engine", "model", "quant", "backend", "build")
+
+
+def _respective(
+    text: str, s0: int, sentence: str, found: list[Number], named: list[Mention], bounds
+) -> dict[int, dict[str, object]]:
+    """A "respectively" sentence's values (``found``'s numbers with a unit in it, in order: "71 vs 84
+    tok/s respectively") -> the condition each takes: the names of one condition given in order
+    before them, as many as the values, in the sentence itself before its first value or else in
+    the sentence before it ("M4 Max 356 vs M3 Ultra 192. Generation: 71 vs 84 respectively"); empty
+    where no condition names exactly that many."""
+    end = s0 + len(sentence)
+    values = [n for n in found if s0 <= n.start < end and n.unit]
+    if len(values) < 2:
+        return {}
+    spans = [(s0, values[0].start)]
+    if s0 > 0:
+        p0, prev = sentence_at(text, max(0, s0 - 2), bounds)
+        if p0 < s0:
+            spans.append((p0, p0 + len(prev)))
+    for lo, hi in spans:
+        for path in _RESPECTIVE_PATHS:
+            names = list(dict.fromkeys(m.value for m in named if m.path == path and lo <= m.start < hi))
+            if len(names) == len(values):
+                return {n.start: {path: v} for n, v in zip(values, names, strict=True)}
+    return {}
+
+
 class Sentences(Sides):
     """The drafter's sentences: numbers with units in prose, titles and headings -> claims, and the
     statements their sentences make."""
@@ -659,6 +692,11 @@ class Sentences(Sides):
             )
             if origin:
                 cond = others_conditions(cond, sentence, n.start - s0)
+            if _RESPECTIVELY.search(sentence):
+                for path, value in (
+                    _respective(text, s0, sentence, found, named, bounds).get(n.start, {}).items()
+                ):
+                    set_path(cond, path, value)
             if (
                 cond.get("decoding") in ("draft-self", "speculative", None)
                 and from_side(scanned, n.start)
