@@ -416,7 +416,7 @@ def test_a_label_columns_header_gives_the_unit_of_setting_columns(tmp_path):
 
 
 def test_a_commands_numeric_flag_cites_the_command_line(tmp_path):
-    """"--draft-min 1" (kept under ``other`` as the string "1") was cited as "line 20, table", the
+    """ "--draft-min 1" (kept under ``other`` as the string "1") was cited as "line 20, table", the
     nearest line holding a "1"; a number is a command's: the command line above."""
     post = tmp_path / "post.md"
     post.write_text(_LAPTOP, encoding="utf-8")
