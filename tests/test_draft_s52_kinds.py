@@ -449,3 +449,18 @@ def test_apple_phones_and_tablets_are_machines_and_respectively_follows_the_name
         11: "Apple M3 Ultra",
         13: "Apple M3 Ultra",
     }
+
+
+def test_context_and_concurrency_headers_in_other_languages(tmp_path):
+    """ "| 컨텍스트 | 동시 요청 |", "| Контекст |" (the breaker's, session 51): each row's context size
+    and concurrency, as "| Context | Concurrency |" gives them."""
+    for ctx_word, conc_word in (
+        ("컨텍스트", "동시 요청"),
+        ("Контекст", "Параллельные запросы"),
+        ("Context", "Concurrency"),
+    ):
+        rows = "| 4096 | 1 | 52.1 |\n| 8192 | 8 | 310.5 |\n"
+        table = f"| {ctx_word} | {conc_word} | Rate (tok/s) |\n|---|---|---|\n{rows}"
+        cf = _drafted(f"# Bench\n\nvLLM 0.8.5 on an RTX 4090.\n\n{table}", tmp_path)
+        got = sorted((c.value, _cond(cf, c).get("ctx"), _cond(cf, c).get("concurrency")) for c in cf.claims)
+        assert got == [(52.1, 4096, 1), (310.5, 8192, 8)], ctx_word

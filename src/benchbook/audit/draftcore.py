@@ -44,7 +44,13 @@ class Num(str):
 LABELS: dict[str, tuple[str, str]] = {
     **dict.fromkeys(("ncmoe", "ncpumoe", "cpumoe", "moe layers on cpu"), ("offload.n_cpu_moe", "int")),
     **dict.fromkeys(("ngl", "ngpulayers", "gpu layers", "gpulayers"), ("offload.n_gpu_layers", "int")),
-    **dict.fromkeys(("c", "ctx", "nctx", "context", "context length", "ctxsize"), ("ctx", "int")),
+    **dict.fromkeys(
+        ("c", "ctx", "nctx", "context", "context length", "ctxsize", "context size", "context window")
+        # in other languages ("| 컨텍스트 | 동시 요청 |", "| Контекст |", "上下文长度", "コンテキスト長")
+        + ("컨텍스트", "컨텍스트 길이", "контекст", "длина контекста", "上下文", "上下文长度", "上下文長度")
+        + ("コンテキスト", "コンテキスト長", "kontext", "kontextlänge", "contexto", "contexte"),
+        ("ctx", "int"),
+    ),
     # a KV cache type for both K and V ("| KV cache | FP8 |", vLLM's --kv-cache-dtype): ``kv``
     **dict.fromkeys(
         ("kv cache", "kv cache dtype", "kv cache type", "kv dtype", "kv type", "kvcache"),
@@ -151,7 +157,8 @@ LABELS: dict[str, tuple[str, str]] = {
                 "同時実行数",
                 "同時リクエスト数",
             ),
-            *("並列数", "параллельность", "параллельных запросов", "동시 요청 수", "동시성"),
+            *("並列数", "параллельность", "параллельных запросов", "동시 요청 수", "동시성", "동시 요청"),
+            *("параллельные запросы", "одновременные запросы", "concurrencia", "nebenläufigkeit"),
         ),
         ("concurrency", "int"),
     ),
