@@ -464,3 +464,11 @@ def test_context_and_concurrency_headers_in_other_languages(tmp_path):
         cf = _drafted(f"# Bench\n\nvLLM 0.8.5 on an RTX 4090.\n\n{table}", tmp_path)
         got = sorted((c.value, _cond(cf, c).get("ctx"), _cond(cf, c).get("concurrency")) for c in cf.claims)
         assert got == [(52.1, 4096, 1), (310.5, 8192, 8)], ctx_word
+
+
+def test_the_authors_own_number_after_while_i_has_no_origin(tmp_path):
+    """ "Someone on Reddit reported 50 tok/s on a 4090, while I got 30 tok/s on my 3090" (the
+    breaker's, session 51): the 30 is the author's; the 50 is theirs (control)."""
+    post = "# Test\n\nSomeone on Reddit reported 50 tok/s on a 4090, while I got 30 tok/s on my 3090.\n"
+    cf = _drafted(post, tmp_path)
+    assert {c.value: c.origin for c in cf.claims} == {50: "Someone on Reddit", 30: None}

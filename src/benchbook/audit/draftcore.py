@@ -332,7 +332,10 @@ def origin_of(sentence: str) -> str | None:
 #: where a clause ends and the next begins ("…, I couldn't reproduce that", "… which matches")
 _CLAUSE_END = re.compile(r"[,;:(]\s*|\s(?:but|while|whereas|which|and)\s")
 #: the author speaking: a clause opened by the first person ("I got", "(got 58 … on my card)")
-_FIRST_PERSON = re.compile(r"\s*(?:but\s+|and\s+|so\s+)?(?:I|I'm|I've|I'd|we|we've|my|our|me)\b", re.I)
+_FIRST_PERSON = re.compile(
+    r"\s*(?:but\s+|and\s+|so\s+|while\s+|whereas\s+|(?:al)?though\s+)?(?:I|I'm|I've|I'd|we|we've|my|our|me)\b",
+    re.I,
+)
 #: a clause comparing the author's number with others' ("…, which matches what others report")
 _AGREES = re.compile(
     r"\b(?:which|matching|match(?:es)?|in line with|consistent with|similar to|like what)\b", re.I
