@@ -11,6 +11,7 @@ import json
 
 from benchbook.audit import command
 from benchbook.audit.draftfile import draft_post
+from benchbook.audit.draftprose import numbers
 from benchbook.audit.draftwords import accept_counts, settings_in_words
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
@@ -472,3 +473,36 @@ def test_the_authors_own_number_after_while_i_has_no_origin(tmp_path):
     post = "# Test\n\nSomeone on Reddit reported 50 tok/s on a 4090, while I got 30 tok/s on my 3090.\n"
     cf = _drafted(post, tmp_path)
     assert {c.value: c.origin for c in cf.claims} == {50: "Someone on Reddit", 30: None}
+
+
+def test_one_time_slower_in_chinese_is_a_factor_of_two(tmp_path):
+    """ "慢1倍" (one time slower: half the speed; corpus h354) was a speedup of 1; "快1倍" / "提升1倍"
+    double; "快了2倍" keeps its 2 (control)."""
+    from benchbook.audit.draftrelations import relations
+
+    def rel(text: str) -> list[tuple[str, int]]:
+        return [(r.number.text, r.sign) for r in relations(text, numbers(text))]
+
+    assert rel("开启后速度慢1倍，只有20 tok/s。") == [("2", -1)]
+    assert rel("提升1倍") == [("2", 1)] and rel("快1倍") == [("2", 1)]
+    assert rel("速度快了2倍") == [("2", 1)]
+    cf = _drafted("# 测试\n\nA10比3090慢1倍左右。\n", tmp_path)
+    assert [(c.metric, c.value, c.unit, c.about) for c in cf.claims] == [("slowdown", 2, "x", True)]
+
+
+def test_from_to_in_spanish_and_german_and_the_from_side_decodes_plainly(tmp_path):
+    """ "desde 30 hasta 45 tok/s", "von 30 auf 45 tok/s": the first number lost its unit (listed
+    as not placed); "from 30 to 45 tok/s with the draft model": the draft model is the second
+    side's, the first plain."""
+    assert [(n.text, n.unit) for n in numbers("subió desde 30 hasta 45 tok/s")] == [
+        ("30", "tok/s"),
+        ("45", "tok/s"),
+    ]
+    assert [(n.text, n.unit) for n in numbers("stieg von 30 auf 45 tok/s")] == [
+        ("30", "tok/s"),
+        ("45", "tok/s"),
+    ]
+    assert [(n.text, n.range) for n in numbers("entre 30 hasta 45 tok/s")] == [("30–45", ("30", "45"))]
+    post = "# T\n\nllama.cpp b5000.\n\nThe speed rose from 30 to 45 tok/s with the draft model.\n"
+    cf = _drafted(post, tmp_path)
+    assert {c.value: _cond(cf, c)["decoding"] for c in cf.claims} == {30: "plain", 45: "speculative"}

@@ -259,7 +259,7 @@ _UNIT = (
 #: a hyphen joining a number to a time word it qualifies ("15-minute engine rebuilds", "a 2-hour
 #: run", "30-second warm-up"): the number in that unit; a range ("15-20 minutes") keeps its hyphen
 _HYPHENED = r"[-\u2010\u2011](?=(?:minute|hour|second)s?\b)"
-_RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|(?<=\s)a(?=\s)|до)\s*"
+_RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|hasta|(?<=\s)auf(?=\s)|(?<=\s)a(?=\s)|до)\s*"
 _NUMBER = re.compile(
     # (a sign of approximation glued to a word before it, "Q4_K_M~40 GB" of a table copied without its
     # cell borders, is one too: only a word must stand apart)
@@ -454,7 +454,7 @@ def unit_of(raw: str | None) -> str | None:
 _GLUE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-.")
 #: the word before a pair that makes it "from A to B", not a range (the last five characters)
 _WINDOW = 256  # characters before a number the reader looks at
-_FROM = re.compile(r"(?:^|\W)(?:from|von|de)$", re.I)
+_FROM = re.compile(r"(?:^|\W)(?:from|von|de|desde)$", re.I)
 #: a noun of a change or an amount before "de" ("um ganho de 2% a 3%", "una mejora de 2 a 3%"): "a
 #: gain of A to B", a range, not "from A to B"
 _AMOUNT_OF = re.compile(

@@ -115,6 +115,10 @@ _LANG_TIMES = re.compile(
     r"выше|больше|plus|más|mais))(?!\w)",
     re.IGNORECASE,
 )
+#: a comparison word right before a multiple written with 倍 ("慢1倍", "快了2倍", "提升1倍")
+_CJK_COMPARED = re.compile(
+    r"(?:(?P<less>慢|降低|下降|减少|減少|遅く?)|(?P<more>快|提升|提高|增加|増加|速く?))了?\s*$"
+)
 #: what names the other side after such a comparison: "als", "чем", "que" (than)
 _LANG_THAN = re.compile(r"^\s*(?:\w+\s+){0,2}?(?:als|чем|que|than)\s+", re.IGNORECASE)
 #: words right after a number that make it approximate: "10%程度" (about 10%), "15%ほど", "5%左右"
@@ -236,6 +240,17 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             m = re.match(rf"\s*(?:(?:{_LESS})|(?:{_MORE}))?", tail, re.IGNORECASE)
             word = m.group(0).strip().lower() if m else ""
             sign = -1 if word and re.fullmatch(_LESS, word, re.IGNORECASE) else 1
+            cjk = (
+                _CJK_COMPARED.search(text, max(0, n.start - 8), n.start)
+                if "倍" in (n.unit_written or "")
+                else None
+            )
+            if not word and cjk is not None:
+                # "慢1倍" (one time slower: half the speed), "快1倍", "提升1倍" (doubled): the comparison
+                # before the number; "1倍" with it is a factor of two (corpus h354's convention)
+                sign = -1 if cjk.group("less") else 1
+                if n.range is None and n.text in ("1", "1.0"):
+                    n = replace(n, text="2")
             other = re.sub(
                 r"^\s*(?:\w+\s+)?(?:than|of|over|vs\.?|versus)\s+", "", tail[m.end() if m else 0 :]
             )

@@ -709,7 +709,12 @@ class Sentences(Sides):
                     and not _FLAG_WORD.search(sentence)
                 )
             ):
-                if not any(m.path == "decoding" and n.start <= m.start < n.start + 30 for m in named):
+                # (a decoding named after the change's other side is that side's: "from 30 to 45
+                # tok/s with the draft model")
+                nxt = next((x.start for x in found if x.start > n.start), n.start + 30)
+                if not any(
+                    m.path == "decoding" and n.start <= m.start < min(n.start + 30, nxt) for m in named
+                ):
                     # "QAT+MTP hits 70-80 tok/s (from 40 tok/s)", "63.3 → 96.1 tok/s, n-max 2": the
                     # drafting is where the change went; the run it started from drafted nothing
                     cond = {k: v for k, v in cond.items() if k != "block_max"} | {"decoding": "plain"}
