@@ -506,3 +506,15 @@ def test_from_to_in_spanish_and_german_and_the_from_side_decodes_plainly(tmp_pat
     post = "# T\n\nllama.cpp b5000.\n\nThe speed rose from 30 to 45 tok/s with the draft model.\n"
     cf = _drafted(post, tmp_path)
     assert {c.value: _cond(cf, c)["decoding"] for c in cf.claims} == {30: "plain", 45: "speculative"}
+
+
+def test_n_odd_in_chinese_is_a_lower_bound():
+    """ "30多token/s" (30-odd: more than 30; corpus h353) lost its unit, the number listed as not
+    placed; it is a bound above 30 tok/s as "30+ tok/s" is; "100多个" (no unit) stays no bound."""
+    from benchbook.audit.draftprose import bound_of
+
+    for text in ("只有30多token/s", "30多 tok/s", "40+ tok/s"):
+        (n,) = numbers(text)
+        assert (n.unit, bound_of(text, n)) == ("tok/s", "above"), text
+    (n,) = numbers("有100多个")
+    assert (n.text, n.unit) == ("100", None)

@@ -263,7 +263,7 @@ _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|hasta|(?<=\s)auf(?=\s)|(
 _NUMBER = re.compile(
     # (a sign of approximation glued to a word before it, "Q4_K_M~40 GB" of a table copied without its
     # cell borders, is one too: only a word must stand apart)
-    rf"(?P<about>(?:(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})|[~≈∼])\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+]))?"
+    rf"(?P<about>(?:(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})|[~≈∼])\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+])|(?:多|余)(?=\s*[A-Za-z]))?"
     rf"(?:(?:\s*|{_HYPHENED})(?P<ua>{_UNIT}))?"
     rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"
     rf"(?:\s*(?P<unit>{_UNIT}))?"
@@ -531,8 +531,8 @@ def bound_of(text: str, n: Number) -> str | None:
         return None
     if family(n.unit) in ("tokens", "layers"):
         return None  # "workloads above 1000 tokens", "over 40 layers": what was run, not a result
-    if re.match(r"[^\d]*\d[\d.,\u202f ]*\+(?![\d.])", text[n.start : n.end]):
-        return "above"
+    if re.match(r"[^\d]*\d[\d.,\u202f ]*(?:\+(?![\d.])|多|余)", text[n.start : n.end]):
+        return "above"  # "40+ tok/s", "30多token/s" (30-odd: more than 30)
     before = text[max(0, n.start - 30) : n.start]
     if _NOT_BOUND.search(before) or re.search(
         r"\d\s*[^\W\d]*(?:/[^\W\d]+)?\s*\)?\s*(?:<=?|>=?|≤|≥|до|bis zu|hasta)\s*$", before
