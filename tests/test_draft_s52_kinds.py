@@ -518,3 +518,17 @@ def test_n_odd_in_chinese_is_a_lower_bound():
         assert (n.unit, bound_of(text, n)) == ("tok/s", "above"), text
     (n,) = numbers("有100多个")
     assert (n.text, n.unit) == ("100", None)
+
+
+def test_a_delta_column_takes_the_order_its_value_gives(tmp_path):
+    """ "| control t/s | candidate t/s | delta |" over "35.0378 | 33.8086 | +3.64%" (corpus h371):
+    the delta is the control over the candidate, from the second column to the first; a delta
+    the first-to-second order gives keeps that order (control)."""
+    table = (
+        "| env | control t/s | candidate t/s | delta |\n|---|---|---|---|\n"
+        "| A | 35.0378 | 33.8086 | +3.64% |\n| B | 25.2436 | 26.2530 | +4.00% |\n"
+    )
+    cf = _drafted(f"# A/B\n\n{table}", tmp_path)
+    ids = {c.value: c.id for c in cf.claims}
+    got = sorted((s.value, s.of) for s in cf.statements)
+    assert got == [(3.64, [ids[33.8086], ids[35.0378]]), (4.0, [ids[25.2436], ids[26.253]])]

@@ -162,6 +162,9 @@ _WORDED_CHANGE = re.compile(
 )
 
 
+#: how near (relative, ``Sides._error``) a relating cell's value must be to its pair's in the other
+#: order for that order to be taken ("+3.64%" over 35.0378 and 33.8086: the second to the first)
+_ORDER_FIT = 0.01
 #: the words of ``_WORDED_CHANGE`` saying the change is a drop
 _LESS_WORD = re.compile(r"slower|worse|lower|less|menos|langsamer", re.IGNORECASE)
 
@@ -2053,6 +2056,15 @@ class Tables(Sides):
                 elif len(same) >= 2:
                     a, b = same[0], same[1]
                     sides = [b, a] if kind == "ratio" else [a, b]
+                    stated = plain_value(n.text.replace("−", "-")) if n.range is None else None
+                    if stated is not None:
+                        # "| control t/s | candidate t/s | delta |" over "35.0378 | 33.8086 | +3.64%": the
+                        # change the cell states is from the second to the first; the order whose
+                        # values give it, where only that one does
+                        here = self._error(kind, self._implied(kind, *sides), stated)
+                        flipped = self._error(kind, self._implied(kind, *sides[::-1]), stated)
+                        if flipped < here and flipped <= _ORDER_FIT:
+                            sides = sides[::-1]
                 else:
                     col = col_of[mine[0]] if mine else None
                     if col is None or base_row == r:
