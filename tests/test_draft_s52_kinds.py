@@ -532,3 +532,22 @@ def test_a_delta_column_takes_the_order_its_value_gives(tmp_path):
     ids = {c.value: c.id for c in cf.claims}
     got = sorted((s.value, s.of) for s in cf.statements)
     assert got == [(3.64, [ids[33.8086], ids[35.0378]]), (4.0, [ids[25.2436], ids[26.253]])]
+
+
+def test_a_change_in_parentheses_after_a_cell_is_against_the_rows_other_value(tmp_path):
+    """ "| same box | 63.3 | 116.3 (+84%) |" under "| | Baseline | With flag |" (corpus p154: the
+    Baseline column repeats one run, it was read as a label) and "7.24 tok/s (19.6% más rápido)"
+    (h360): a percent change from the row's other value whose pair gives it."""
+    table = (
+        "| | Baseline | With flag |\n|---|---|---|\n| a | 63.3 | 96.1 (+52%) |\n| b | 63.3 | 116.3 (+84%) |\n"
+    )
+    cf = _drafted(f"# MTP (tok/s)\n\nRates in tok/s:\n\n{table}", tmp_path)
+    by_id = {c.id: c.value for c in cf.claims}
+    assert sorted((s.value, [by_id[x] for x in s.of]) for s in cf.statements) == [
+        (52, [63.3, 96.1]),
+        (84, [63.3, 116.3]),
+    ]
+    table = "| Aspecto | Granite | Llama |\n|---|---|---|\n| Velocidad | 6.05 tok/s | 7.24 tok/s (19.6% más rápido) |\n"
+    cf = _drafted(f"# Granite\n\n{table}", tmp_path)
+    by_id = {c.id: c.value for c in cf.claims}
+    assert [(s.value, [by_id[x] for x in s.of]) for s in cf.statements] == [(19.6, [6.05, 7.24])]

@@ -166,7 +166,9 @@ _WORDED_CHANGE = re.compile(
 #: order for that order to be taken ("+3.64%" over 35.0378 and 33.8086: the second to the first)
 _ORDER_FIT = 0.01
 #: the words of ``_WORDED_CHANGE`` saying the change is a drop
-_LESS_WORD = re.compile(r"slower|worse|lower|less|menos|langsamer", re.IGNORECASE)
+_LESS_WORD = re.compile(
+    r"slower|worse|lower|less|smaller|menos|langsamer|compact[oa]?|kleiner", re.IGNORECASE
+)
 
 
 def _relating_column(header: str, cells: list[str]) -> bool:
@@ -264,6 +266,11 @@ _NAMED_CHANGE = re.compile(
     r"(?<![\w.])(?P<v>[+\-−]\d+(?:\.\d+)?)\s?%\s+(?:vs\.?\s+|over\s+|against\s+)?(?P<name>[A-Za-z][\w.-]*)"
 )
 _PHASE_CELL = re.compile(r"\bprompt\s+(?:processing|process|eval\w*|tokens?|phase|speed|rate)\b|\bpp\d", re.I)
+#: a change in parentheses after a cell's value, naming no row ("96.1 (+52%)", "7.24 tok/s (19.6% más
+#: rápido)", "2.0 GB (10% más compacto)"): against another value of the row (``Tables.named_changes``)
+_BARE_CHANGE = re.compile(
+    r"\d[^()（）\d]{0,16}[(（]\s*(?P<v>[+\-−]?\d+(?:\.\d+)?)\s?%(?P<words>[^()（）]{0,30})[)）]"
+)
 
 
 def _scenario(cell: str) -> bool:
@@ -1328,7 +1335,9 @@ class Tables(Sides):
                     # "| FP8 | W4A8_AWQ | FP16 |", where a lone number is no label's)
                     and (len(cells) + len(failed) >= 2 or configs >= 2 and column_quant(h) is not None)
                     and None not in plain
-                    and len(set(plain)) == len(plain)
+                    # (a baseline's column may repeat its one run: "| Baseline | With flag |" over
+                    # "63.3 | 96.1" and "63.3 | 116.3")
+                    and (len(set(plain)) == len(plain) or header_decoding(h) == "plain")
                 ):
                     kinds[j] = "lead"
         # "| Engine (output tok/s) | conc=8 | conc=16 |": the label column's header states the unit of
@@ -1859,6 +1868,34 @@ class Tables(Sides):
             by_label.setdefault(label.strip().strip("*_`").lower(), []).append(r)
         for (r, j), cid in list(cell_ids.items()):
             cell = body[r][j] if j < len(body[r]) else ""
+            bare = _BARE_CHANGE.search(cell)
+            if bare is not None and not _NAMED_CHANGE.search(cell):
+                # "| same box | 63.3 | 116.3 (+84%) |": from the row's other value whose pair gives it
+                value = bare.group("v").replace("−", "-")
+                if not value.startswith(("+", "-")) and _LESS_WORD.search(bare.group("words")):
+                    value = "-" + value  # "(10% más compacto)", "(13% slower)": a drop
+                stated = float(value)
+                fits = [
+                    cell_ids[r, k]
+                    for k in range(len(header))
+                    if k != j
+                    and (r, k) in cell_ids
+                    and self._error(
+                        "percent_change", self._implied("percent_change", cell_ids[r, k], cid), stated
+                    )
+                    <= _ORDER_FIT
+                ]
+                if len(fits) == 1:
+                    self.cell_statement(
+                        "percent_change",
+                        header[j],
+                        cell,
+                        [fits[0], cid],  # (as a named change cites them: the row's own cells)
+                        value,
+                        "%",
+                        block.line_of(r + 1, j),
+                    )
+                continue
             for m in _NAMED_CHANGE.finditer(cell):
                 rows = by_label.get(m.group("name").lower(), [])
                 if len(rows) != 1 or rows[0] == r or (rows[0], j) not in cell_ids:
