@@ -547,7 +547,10 @@ def test_a_change_in_parentheses_after_a_cell_is_against_the_rows_other_value(tm
         (52, [63.3, 96.1]),
         (84, [63.3, 116.3]),
     ]
-    table = "| Aspecto | Granite | Llama |\n|---|---|---|\n| Velocidad | 6.05 tok/s | 7.24 tok/s (19.6% más rápido) |\n"
+    table = (
+        "| Aspecto | Granite | Llama |\n|---|---|---|\n"
+        "| Velocidad | 6.05 tok/s | 7.24 tok/s (19.6% más rápido) |\n"
+    )
     cf = _drafted(f"# Granite\n\n{table}", tmp_path)
     by_id = {c.id: c.value for c in cf.claims}
     assert [(s.value, [by_id[x] for x in s.of]) for s in cf.statements] == [(19.6, [6.05, 7.24])]

@@ -2093,13 +2093,13 @@ class Tables(Sides):
                 elif len(same) >= 2:
                     a, b = same[0], same[1]
                     sides = [b, a] if kind == "ratio" else [a, b]
-                    stated = plain_value(n.text.replace("−", "-")) if n.range is None else None
-                    if stated is not None:
+                    said = plain_value(n.text.replace("−", "-")) if n.range is None else None
+                    if said is not None:
                         # "| control t/s | candidate t/s | delta |" over "35.0378 | 33.8086 | +3.64%": the
                         # change the cell states is from the second to the first; the order whose
                         # values give it, where only that one does
-                        here = self._error(kind, self._implied(kind, *sides), stated)
-                        flipped = self._error(kind, self._implied(kind, *sides[::-1]), stated)
+                        here = self._error(kind, self._implied(kind, *sides), said)
+                        flipped = self._error(kind, self._implied(kind, *sides[::-1]), said)
                         if flipped < here and flipped <= _ORDER_FIT:
                             sides = sides[::-1]
                 else:
