@@ -554,3 +554,18 @@ def test_a_change_in_parentheses_after_a_cell_is_against_the_rows_other_value(tm
     cf = _drafted(f"# Granite\n\n{table}", tmp_path)
     by_id = {c.id: c.value for c in cf.claims}
     assert [(s.value, [by_id[x] for x in s.of]) for s in cf.statements] == [(19.6, [6.05, 7.24])]
+
+
+def test_named_changes_against_columns_of_a_metrics_as_rows_table(tmp_path):
+    """ "| | Base model | NVIDIA quant | Turbo |" over "| Prefill | 6352 tok/s | 11069 tok/s | 15359
+    tok/s (+142% base, +39% nvidia) |" (corpus h242): each change from the column the name opens
+    ("base" of "Base model") to the cell."""
+    table = (
+        "| | Base model | NVIDIA quant | Turbo |\n|---|---|---|---|\n"
+        "| Prefill | 6352 tok/s | 11069 tok/s | 15359 tok/s (+142% base, +39% nvidia) |\n"
+        "| Decode | 24.1 tok/s | 39.2 tok/s | 51 tok/s (+112% base, +30% nvidia) |\n"
+    )
+    cf = _drafted(f"# Turbo\n\n{table}", tmp_path)
+    by_id = {c.id: c.value for c in cf.claims}
+    got = sorted((s.value, [by_id[x] for x in s.of]) for s in cf.statements)
+    assert got == [(30, [39.2, 51]), (39, [11069, 15359]), (112, [24.1, 51]), (142, [6352, 15359])]

@@ -1861,8 +1861,11 @@ class Tables(Sides):
     ) -> None:
         """Statements of the changes a cell states beside its value against other rows it names
         (``_NAMED_CHANGE``: "| turbo | 121.0 (+142% base, +39% nvidia) |" with rows labelled "base"
-        and "nvidia"): a percent change from the named row's claim in that column to the cell's; a
-        name that labels no row, or several, leaves the number as it was (unplaced)."""
+        and "nvidia"): a percent change from the named row's claim in that column to the cell's; or
+        against the column a name heads in the same row ("| | Base model | NVIDIA quant |"); a name
+        that labels no row or column, or several, leaves the number as it was (unplaced).  A change
+        in parentheses naming none ("116.3 (+84%)", ``_BARE_CHANGE``) is against the row's other
+        value whose pair gives it."""
         by_label: dict[str, list[int]] = {}
         for r, label in enumerate(row_labels):
             by_label.setdefault(label.strip().strip("*_`").lower(), []).append(r)
@@ -1897,10 +1900,29 @@ class Tables(Sides):
                     )
                 continue
             for m in _NAMED_CHANGE.finditer(cell):
-                rows = by_label.get(m.group("name").lower(), [])
-                if len(rows) != 1 or rows[0] == r or (rows[0], j) not in cell_ids:
+                name = m.group("name").lower()
+                # the row labelled so, or the one row whose label it opens ("base" of "Base model")
+                rows = by_label.get(name) or [
+                    k
+                    for label, at in by_label.items()
+                    if re.match(rf"\W*{re.escape(name)}\b", label)
+                    for k in at
+                ]
+                # or a column the name heads ("| | Base model | NVIDIA quant | Turbo |" over "18.5 GiB
+                # (-68% base, -40% nvidia)"): the same row's cell in that column
+                cols = [
+                    k
+                    for k, h in enumerate(header)
+                    if k != j
+                    and (r, k) in cell_ids
+                    and re.match(rf"\W*{re.escape(name)}\b", h, re.IGNORECASE)
+                ]
+                if len(rows) == 1 and rows[0] != r and (rows[0], j) in cell_ids:
+                    of = [cell_ids[rows[0], j], cid]  # from the named row to this one
+                elif not rows and len(cols) == 1:
+                    of = [cell_ids[r, cols[0]], cid]  # from the named column's cell to this one
+                else:
                     continue
-                of = [cell_ids[rows[0], j], cid]  # from the named row to this one
                 value = m.group("v").replace("−", "-")
                 self.cell_statement(
                     "percent_change", header[j], cell, of, value, "%", block.line_of(r + 1, j)
