@@ -711,7 +711,10 @@ class Sentences(Sides):
             ):
                 # (a decoding named after the change's other side is that side's: "from 30 to 45
                 # tok/s with the draft model")
-                nxt = next((x.start for x in found if x.start > n.start), n.start + 30)
+                # (where the sentence names a flag, the change is that setting's: both sides drafted)
+                nxt = n.start + 30
+                if not _FLAG_WORD.search(sentence):
+                    nxt = next((x.start for x in found if x.start > n.start), nxt)
                 if not any(
                     m.path == "decoding" and n.start <= m.start < min(n.start + 30, nxt) for m in named
                 ):
