@@ -569,3 +569,14 @@ def test_named_changes_against_columns_of_a_metrics_as_rows_table(tmp_path):
     by_id = {c.id: c.value for c in cf.claims}
     got = sorted((s.value, [by_id[x] for x in s.of]) for s in cf.statements)
     assert got == [(30, [39.2, 51]), (39, [11069, 15359]), (112, [24.1, 51]), (142, [6352, 15359])]
+
+
+def test_thousands_glued_to_k_before_a_unit_are_listed_not_lost(tmp_path):
+    """ "The storage does 850k IOPS", "served 12k req/s" (the breaker's, session 51): the number was
+    neither a claim nor listed; now listed as not placed (a claim cannot state a thousands' precision
+    yet); "128k context" and names ("H200") stay none (control)."""
+    assert [(n.text, n.unit) for n in numbers("The storage does 850k IOPS.")] == [("850", None)]
+    assert [(n.text, n.unit) for n in numbers("served 12k req/s")] == [("12", None)]
+    assert numbers("with 128k context on the H200 GPU") == []
+    cf = _drafted("# Storage\n\nThe storage does 850k IOPS.\n", tmp_path)
+    assert cf.claims == [] and [(u.line, u.number) for u in cf.draft.unplaced] == [(3, "850")]

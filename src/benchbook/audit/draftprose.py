@@ -861,6 +861,11 @@ def numbers(text: str) -> list[Number]:
                 # name, then a number of its own
                 pos = glued.start("n")
                 continue
+            token = text[name_start:name_end]
+            if re.fullmatch(r"\d+(?:\.\d+)?[kKM]", token) and re.match(rf"\s+(?:{_UNIT})", text[name_end:]):
+                # "850k IOPS", "12k req/s": thousands of a unit (no precision a claim can state yet):
+                # its digits, no unit, listed as not placed rather than dropped
+                out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
             pos = max(name_end, m.start("a") + 1)
             continue  # a name (H200, Q4_K_M, 35B-A3B, pp512, V4.1): not a stated number
         # a window before the number, and the character before or after it: slicing or searching the
