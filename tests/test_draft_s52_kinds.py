@@ -580,3 +580,18 @@ def test_thousands_glued_to_k_before_a_unit_are_listed_not_lost(tmp_path):
     assert numbers("with 128k context on the H200 GPU") == []
     cf = _drafted("# Storage\n\nThe storage does 850k IOPS.\n", tmp_path)
     assert cf.claims == [] and [(u.line, u.number) for u in cf.draft.unplaced] == [(3, "850")]
+
+
+def test_worded_changes_of_a_metrics_as_rows_table(tmp_path):
+    """ "| First token latency | 45ms | 38ms | 16% faster |", "| Memory usage | 24GB | 22GB | 8% less |"
+    (corpus h239): drops, from the first column to the second; a rate said "faster" keeps its +16
+    (control: only a time is faster by falling; its sides' order is the one its values give)."""
+    table = (
+        "| Metric | vLLM | LMDeploy | Improvement |\n|---|---|---|---|\n"
+        "| First token latency | 45ms | 38ms | 16% faster |\n| Memory usage | 24GB | 22GB | 8% less |\n"
+        "| Throughput (tok/s) | 45 | 38 | 16% faster |\n"
+    )
+    cf = _drafted(f"# LMDeploy vs vLLM\n\n{table}", tmp_path)
+    by_id = {c.id: (c.value, c.unit) for c in cf.claims}
+    got = sorted((s.value, [by_id[x][0] for x in s.of]) for s in cf.statements)
+    assert got == [(-16, [45, 38]), (-8, [24, 22]), (16, [38, 45])]

@@ -1815,9 +1815,19 @@ class Tables(Sides):
                 self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
                 continue
             kind = "ratio" if n.unit == "x" else "percent_change"
+            worded = _WORDED_CHANGE.search(body[r][j])
+            if kind == "percent_change" and worded and not n.text.startswith(("+", "-", "−")):
+                # "| Memory usage | 24GB | 22GB | 8% less |": a drop; "| First token latency | 45ms |
+                # 38ms | 16% faster |": faster, a lower time: the sign whose pair fits the better
+                # (only for a time: a rate said "faster" that fell is the post's error to report)
+                faster_time = re.search(r"faster|quicker", worded.group(0), re.IGNORECASE) and all(
+                    family(self.profile[c][0]) == "time" for c in rows_of
+                )
+                if _LESS_WORD.search(worded.group(0)) or faster_time and self._closer_drop(n, rows_of):
+                    n = replace(n, text="-" + n.text)
             of = [self.first_stated(c) for c in self._change_sides(kind, n, rows_of)]
             self.cell_statement(
-                kind, header[j], body[r][j], of, n.text, "x" if kind == "ratio" else "%", line
+                kind, header[j], body[r][j], of, n.text.lstrip("+"), "x" if kind == "ratio" else "%", line
             )
         for j, (num, den) in efficiency.items():
             for r, row in enumerate(body):
@@ -1927,6 +1937,16 @@ class Tables(Sides):
                 self.cell_statement(
                     "percent_change", header[j], cell, of, value, "%", block.line_of(r + 1, j)
                 )
+
+    def _closer_drop(self, n: Number, rows_of: list[str]) -> bool:
+        """Whether an unsigned change ``n`` over a column's two rows fits them better as a drop
+        (-n%) than as a rise (+n%), either order."""
+        a, b = (plain_value(str(self.claims[c].fields.get("value"))) for c in rows_of)
+        stated = plain_value(n.text)
+        if not a or not b or stated is None:
+            return False
+        changes = [(b / a - 1) * 100, (a / b - 1) * 100]
+        return min(abs(x + stated) for x in changes) < min(abs(x - stated) for x in changes)
 
     def _change_sides(self, kind: str, n: Number, rows_of: list[str]) -> list[str]:
         """The sides of a table's change cell over its column's two rows, in the order whose values
