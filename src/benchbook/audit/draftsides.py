@@ -1187,7 +1187,7 @@ class Sides(DraftCore):
         flat = {c: self.flat_conditions(c) for c in ids}
         low = context.lower()
         pairs: list[tuple[str, str]] = []
-        for path in {p for f in flat.values() for p in f}:
+        for path in dict.fromkeys(p for f in flat.values() for p in f):  # (post order: no hash order)
             where: dict[object, int] = {}
             for f in flat.values():
                 v = f.get(path)
@@ -1222,7 +1222,7 @@ class Sides(DraftCore):
             return candidates
         low = clause.lower()
         near: dict[str, int] = {}
-        for m in set(metrics.values()):
+        for m in dict.fromkeys(metrics.values()):  # the candidates' order: a tie goes to the first
             words = set(METRIC_WORDS_OF.get(m or "", "").split())
             words |= set((m or "").split("_")) - {"tps", "rate"}
             for w in words:

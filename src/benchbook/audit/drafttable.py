@@ -700,7 +700,7 @@ def _efficiency_sides(
     if not _EFFICIENCY_HEADER.search(header[j]):
         return None
     cols = _rate_columns(header, body, kinds, j)
-    for fam in set(cols.values()):
+    for fam in dict.fromkeys(cols.values()):  # the columns' order, not a set's (hash) order
         same = [k for k, f in cols.items() if f == fam]
         ceiling = [k for k in same if _CEILING_HEADER.search(header[k])]
         if len(same) == 2 and len(ceiling) == 1:
