@@ -138,8 +138,8 @@ Acceptance was 90% (181 of 250 drafted tokens accepted).
 def test_acceptance_counts_in_other_wordings(tmp_path):
     """The corpus's wordings (h-sets' expected files): "(333 drafts accepted / 531 generated)" are
     the rate's counts and 531 no tokens generated; "(1860/2696 …)" after a fraction; counts alone
-    are a claim of the counts; counts that do not give the rate beside them are not its counts
-    (control: 181 / 250 is 72.4%, not 90%)."""
+    are a claim of the counts; counts in parentheses right after a rate are its counts even where
+    they do not give it (181 / 250 is 72.4%, not 90%: the audit then calls the 90% wrong)."""
     cf = _drafted(_COUNTS, tmp_path)
     got = {
         c.source_line: (c.value, (c.counts.k, c.counts.n) if c.counts else None)
@@ -148,9 +148,9 @@ def test_acceptance_counts_in_other_wordings(tmp_path):
     }
     assert got[5] == (62.7, (333, 531))
     assert got[7] == (0.69, (1860, 2696))
-    assert got[11] == (90, None)
+    assert got[11] == (90, (181, 250))
     alone = {c.source_line: (c.counts.k, c.counts.n) for c in cf.claims if c.value is None}
-    assert alone == {9: (438, 438), 11: (181, 250)}
+    assert alone == {9: (438, 438)}
     assert all("tokens_generated" not in _cond(cf, c) for c in cf.claims)
 
 
@@ -624,3 +624,42 @@ def test_drafting_does_not_depend_on_the_hash_seed(tmp_path):
         for seed in (1, 2, 7, 9)
     }
     assert len(outs) == 1
+
+
+def test_the_breakers_findings_of_session_52(tmp_path, monkeypatch):
+    """The breaker's: a prose line of llama.cpp's counter names saved as a log excerpt aborted the
+    audit (exit 2: "llama-speculative-simple output lacks …"); counts before their rate were a claim
+    apart; counts in parentheses after a rate they do not give were dropped, so the audit called it
+    unsupported, not wrong; "55% — 333 drafts accepted" was a range; a label table whose engine cells
+    carry versions was dropped whole; a one-line table after "Results:" was not a table; "8% slower"
+    of a time that rose was a drop."""
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
+    post = tmp_path / "acc.md"
+    post.write_text(
+        "# Spec\n\nllama.cpp b5000 with a draft model on an RTX 4090.\n\n"
+        "Server log: n_drafted = 376, n_accept = 107, acceptance 28.5%.\n\n"
+        "Acceptance was 81% (181 of 250 drafted tokens accepted).\n\n"
+        "Mean TTFT rose from 850 ms to 920 ms, about 8% slower.\n",
+        encoding="utf-8",
+    )
+    assert command.main([str(post), "--out", str(tmp_path / "out")]) == 0
+    records = [json.loads(x) for x in (tmp_path / "out" / "acc.claims.jsonl").read_text().splitlines()]
+    verdict = {r["stated_text"]: r["consistency"] for r in records if r.get("stated_text")}
+    assert verdict["28.5"] == "consistent" and verdict["81"] == "inconsistent"
+    assert verdict["8"] == "consistent"
+    assert [
+        (n.text, n.unit, n.range) for n in numbers("acceptance 55% — 333 drafts accepted / 531 generated")
+    ][0] == ("55", "%", None)
+    table = (
+        "| Engine (output tok/s) | conc=8 | conc=16 |\n|---|---|---|\n"
+        "| vLLM 0.6.3 | 812.4 | 1490.2 |\n| SGLang 0.3.5 | 845.1 | 1602.7 |\n\n"
+        "Results: | Engine | TTFT (ms) | |---|---| | vLLM | 45.6 | | SGLang | 38.2 |\n"
+    )
+    cf = _drafted(f"# Sweep\n\n{table}", tmp_path)
+    got = sorted((c.value, c.unit, _cond(cf, c).get("engine")) for c in cf.claims)
+    assert got == [(38.2, "ms", "SGLang"), (45.6, "ms", "vLLM")] + [
+        (812.4, "tok/s", "vLLM"),
+        (845.1, "tok/s", "SGLang"),
+        (1490.2, "tok/s", "vLLM"),
+        (1602.7, "tok/s", "SGLang"),
+    ]

@@ -543,6 +543,7 @@ class Sentences(Sides):
         # beside them, else a claim of the counts; their numbers are neither's value
         counted = accept_counts(scanned) if "ccept" in scanned else []
         counts_used: set[int] = set()
+        deferred: dict[int, tuple[Number, int, str]] = {}  # a phrase -> its first number, line, sentence
         k_named = 0  # the mentions before the current number, taken into self.named
         placed: list[tuple[Number, str]] = []
         here: set[str] = set()  # the claims of ``placed``
@@ -565,10 +566,9 @@ class Sentences(Sides):
                 continue
             phrase = next((k for k, c in enumerate(counted) if c[0] <= n.start < c[1]), None)
             if phrase is not None:
-                if phrase not in counts_used:  # no rate took them: a claim of the counts
-                    counts_used.add(phrase)
-                    placed.append((n, self.count_claim(n, text, line, sentence, counted[phrase])))
-                    here.add(placed[-1][1])
+                # a rate after them may take them ("n_drafted = 376, n_accept = 107, acceptance
+                # 28.5%"): a claim of the counts once the paragraph is read, if none did
+                deferred.setdefault(phrase, (n, line, sentence))
                 continue
             if repetitions(scanned, n):  # "ran it 3 times": a count of runs, no multiple
                 self.out.unplaced.append((line, n.text, sentence[:300]))
@@ -728,8 +728,11 @@ class Sentences(Sides):
                 s_end = s0 + len(sentence)
                 for k, (a, b, accepted, drafted) in enumerate(counted):
                     near = n.end <= a <= n.end + _COUNTS_NEAR or n.start - _COUNTS_NEAR <= b <= n.start
+                    # counts in parentheses right after the rate are its own whatever they give
+                    # ("81% (181 of 250 drafted tokens accepted)": the audit then says it is wrong)
+                    adjacent = re.fullmatch(r"\s*[(（]\s*", scanned[n.end : a]) is not None
                     if k not in counts_used and near and s0 <= a and b <= s_end:
-                        if _counts_fit(n, accepted, drafted):
+                        if adjacent or _counts_fit(n, accepted, drafted):
                             cfields["counts"] = {"accepted": accepted, "drafted": drafted}
                             counts_used.add(k)
                             break
@@ -738,6 +741,13 @@ class Sentences(Sides):
             self.maybe_log(cid, metric)
             placed.append((n, cid))
             here.add(cid)
+        for k, (n, line, sentence) in deferred.items():
+            if k not in counts_used:  # no rate took them: a claim of the counts
+                counts_used.add(k)
+                placed.append((n, self.count_claim(n, text, line, sentence, counted[k])))
+                here.add(placed[-1][1])
+        if deferred:
+            placed.sort(key=lambda x: x[0].start)
         for m in named[k_named:]:
             if m.path not in CLAUSE_ONLY and own(m.start):
                 self.named[m.path] = m.value

@@ -51,6 +51,8 @@ _SPEED = re.compile(
     r"faster|slower|quicker|speed|schneller|langsamer|rapide|lent|rápido|lento|速|快|慢|빠|느|遅",
     re.IGNORECASE,
 )
+#: a speed word right after a percentage ("8% slower", "12 % faster"): of a time, its sign is the other
+_SPEED_WORD_AFTER = re.compile(r"\s*%?\s*(?:faster|slower|quicker)\b", re.IGNORECASE)
 #: what ends a clause around a relating phrase (``Sides._clause_of``)
 _CLAUSE_CUT = re.compile(
     r"[,;:()\[\]]\s|[()\[\]，、；：（）]|[,;:](?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|\s[—–]\s|\bbut\b|\band\b(?=\s+[~≈]?\d)"
@@ -573,7 +575,21 @@ class Sides(DraftCore):
             self.ratio_bound(rel, bound, sides, sentence, line, in_sentence)
             return
         value = n.text
-        if rel.kind == "percent_change" and rel.sign < 0 and not value.startswith("-"):
+        sign = rel.sign
+        if (
+            rel.kind == "percent_change"
+            and sides
+            and all(c in self.profile and family(self.profile[c][0]) == "time" for c in sides)
+            and _SPEED_WORD_AFTER.match(text, n.end)
+            # "+11.17% slower": the sign written stands
+            and not re.search(r"[+\-−]\s*$", text[max(0, rel.number.start - 2) : rel.number.start])
+            and text[rel.number.start : rel.number.start + 1] not in "+-−"
+        ):
+            # "TTFT rose from 850 ms to 920 ms, about 8% slower": a slower time is a longer one
+            sign = -sign
+        if rel.kind == "percent_change" and sign > 0 and value.startswith("-") and sign != rel.sign:
+            value = value[1:]
+        if rel.kind == "percent_change" and sign < 0 and not value.startswith("-"):
             value = "-" + value
         fields: dict = {"kind": rel.kind, "statement": sentence[:QUOTE]}
         if ordered_by_value and sides is not None:

@@ -1248,7 +1248,10 @@ class Tables(Sides):
                 # other columns' (``first_unit``)
                 or j == 0
                 and cells
-                and not any(re.search(r"\d", c) for c in cells)
+                # (names, with versions or sizes: "vLLM 0.6.3", "Qwen3-8B"; no number with a unit:
+                # "PTQ1_0 (5.53 GiB)" states a size, no bare value either)
+                and not any(re.fullmatch(r"[\s*_~≈]*[\d.,]+[\s*_]*", c) for c in cells)
+                and not any(x.unit for c in cells for x in numbers(c))
                 or _POWER_HEADER.fullmatch(h)  # "| Power limit |" over "230 W": each row's setting
                 or (key in LABELS and not counted and not measured and _label_cells(key, cells))
                 or j == 0

@@ -492,6 +492,10 @@ def flat_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]]
     rule = _INLINE_RULE.search(text)
     if rule is None:
         return None
+    text = text[text.index("|") :]  # "Results: | Engine | … |": a lead-in before the first pipe
+    rule = _INLINE_RULE.search(text)
+    if rule is None:
+        return None
     width = len(re.findall(r":?-{2,}:?", rule.group(0)))
     head = [c.strip() for c in text[: rule.start() + 1].strip().strip("|").split("|")]
     rest = text[rule.end() - 1 :].strip()
