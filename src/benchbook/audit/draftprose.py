@@ -454,7 +454,7 @@ def unit_of(raw: str | None) -> str | None:
 _GLUE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-.")
 #: what follows a range's second number when it opens counts instead ("— 333 drafts accepted / 531",
 #: "- 181/250 accepted", "- 181 of 250")
-_COUNTS_AFTER = re.compile(r"\s*(?:/\s*\d|(?:[\w-]+\s+){0,2}accepted\b|of\s+\d)", re.IGNORECASE)
+_COUNTS_AFTER = re.compile(r"\s*(?:/\s*\d|(?:[\w-]{1,16}\s+){0,2}accepted\b|of\s+\d)", re.IGNORECASE)
 #: the word before a pair that makes it "from A to B", not a range (the last five characters)
 _WINDOW = 256  # characters before a number the reader looks at
 _FROM = re.compile(r"(?:^|\W)(?:from|von|de|desde)$", re.I)
@@ -983,7 +983,9 @@ def numbers(text: str) -> list[Number]:
                 )
                 # "55% — 333 drafts accepted / 531 generated", "72% - 181/250 accepted": the second
                 # number opens counts, no range's end
-                counts_after = _COUNTS_AFTER.match(text, m.end("b")) is not None
+                # (within a window: a match per number over the rest of a long run of glued
+                # numbers, "1-1-1-…", was quadratic)
+                counts_after = _COUNTS_AFTER.match(text[m.end("b") : m.end("b") + 40]) is not None
                 if float(low) > float(high) or low.startswith("-") or glued_before or worded or counts_after:
                     raise ValueError
             except ValueError:  # a date 2026-10-28, a descending pair, "from 310 to 1,420 t/s": no range
