@@ -819,9 +819,15 @@ def test_section_heading_cells_and_machine_specs(tmp_path):
         "decoding": "plain",
     }
     rtx5090 = {"hardware": "NVIDIA GeForce RTX 5090", "decoding": "plain"}
+    pp = {"other": {"prompt_tokens": 512}}
     assert got == {
-        "t1-pp512-r1": (1200.5, "t/s", {**machine, "offload": {"n_gpu_layers": 100}, "quant": "Q4_0"}),
-        "t1-pp512-r2": (1100.2, "t/s", {**machine, "offload": {"n_gpu_layers": 100}, "quant": "IQ4_XS"}),
+        # a pp512 test's prompt is 512 tokens (draftmetric.settle_tests, the corpus's convention)
+        "t1-pp512-r1": (1200.5, "t/s", {**machine, "offload": {"n_gpu_layers": 100}, "quant": "Q4_0", **pp}),
+        "t1-pp512-r2": (
+            1100.2,
+            "t/s",
+            {**machine, "offload": {"n_gpu_layers": 100}, "quant": "IQ4_XS", **pp},
+        ),
         "memory-bandwidth-l12": (1792, "GB/s", rtx5090),
         "decode-tps-l12": (101, "tok/s", rtx5090),
         "decode-tps-l12-2": (90, "tok/s", rtx5090),

@@ -58,7 +58,14 @@ from .draftcommand import command_lines, plain_rows, plain_run, serving_batch, s
 from .draftcontext import fill, header_settings
 from .draftcore import Drafted, Entry, Num, machine_float, merged, plain_value, set_path, source_fields
 from .draftheadlines import headline_statements
-from .draftmetric import settle_phases, settle_rates, settle_sizes, settle_stat_columns, settle_times
+from .draftmetric import (
+    settle_phases,
+    settle_rates,
+    settle_sizes,
+    settle_stat_columns,
+    settle_tests,
+    settle_times,
+)
 from .draftnames import CLAUSE_ONLY, cpu_names, header_decoding, mentions, model_cell
 from .draftprose import family, labelled_bare, number_text, numbers
 from .draftrepeats import stated_repeats
@@ -469,6 +476,7 @@ class _Drafter(Tables, Sentences):
         settle_times(self.out.entries)  # a time that is 1000 ÷ the rate beside it: per token
         settle_stat_columns(self.out.entries, self.out.groups)  # a "std" column of the latency's
         settle_phases(self.post.line, self.out.entries)  # exllama's "-- Measuring prompt speed"
+        settle_tests(self.out.entries, self.out.groups)  # a pp512 test generates nothing
         self.bound_sets()
         for fields in [g.fields for g in self.out.groups] + [e.fields for e in self.out.entries]:
             if isinstance(fields.get("conditions"), dict):

@@ -569,6 +569,14 @@ def _named_others(tool: str, out: dict) -> None:
     elif dataset is not None and re.fullmatch(r"\d+ tokens", str(out["prompt"])):
         # "--dataset-name random --random-input-len 2048": the generated prompts of that length
         out["prompt"] = f"{dataset} ({out['prompt']})"
+    if bench:
+        # llama-bench's test definition: "-p 512" the pp test's prompt (``settle_tests`` gives each
+        # test its own lengths), "-r 5" its repetitions (``draftrepeats``: the claims' ``n``), "-o
+        # json" the output format: no condition of every claim under the command
+        if isinstance(other.get("p"), str) and other["p"].isdecimal():
+            put_path(out, "other.prompt_tokens", int(other.pop("p")))
+        for flag in ("r", "repetitions", "o", "output", "oe"):
+            other.pop(flag, None)
     for flag in ("n", "n_predict", "predict"):
         n = other.get(flag)
         if isinstance(n, str) and n.isdecimal():

@@ -639,6 +639,8 @@ class DraftCore:
         #: meanwhile, the (condition, value) pairs the last claims state: where in ``claim_ids`` the
         #: claims counted start and end, and each pair's count (``Sides._recent_values``)
         self._values: tuple[int, int, dict[tuple[str, str], int]] | None = None
+        #: where the relating phrases of the paragraph being drafted start (their numbers' offsets)
+        self.rel_starts: list[int] = []
         #: bounds of a ratio or change and their sides, whose sets are written at the end
         #: (``bound_sets``: the claims' conditions are filled last)
         self.ratio_bounds: list[tuple[Entry, list[str]]] = []

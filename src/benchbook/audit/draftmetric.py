@@ -27,8 +27,8 @@ known:
 Beside it, passes of the same kind for sizes and times: ``settle_sizes`` (``ollama ps``'s SIZE
 is ``memory_used``), ``settle_times`` (a time that is 1000 ÷ the rate beside it is per token) and
 ``settle_stat_columns`` (a "標準偏差" or "min/max" column of times is the metric of the column it
-describes); and ``settle_phases`` for exllama's result lines under its "-- Measuring prompt speed"
-section lines.
+describes); ``settle_phases`` for exllama's result lines under its "-- Measuring prompt speed"
+section lines; and ``settle_tests`` for the lengths a llama-bench test's name fixes (pp512, tg128).
 
 Where it sits: ``draft._Drafter.run`` calls them after ``fill``; it reads and changes
 ``draftcore.Entry``/``Group`` fields only.
@@ -385,3 +385,37 @@ def _wanted(e: Entry, shared: dict) -> str | None:
     else:
         return None
     return want if want != metric else None
+
+
+#: a llama-bench test by its name alone, as a method or a claim's method after its tool's name
+#: ("pp512", "llama-bench tg128"); not a combined or deep test ("pp4096+tg128", "tg128 @ d8192")
+_BENCH_TEST = re.compile(r"(?:^|\s)(?P<kind>pp|tg)(?P<n>\d+)$")
+
+
+def settle_tests(entries: list[Entry], groups: list[Group]) -> None:
+    """A llama-bench test's lengths fix what a command or the words around it set for the post
+    (tools/llama-bench: a ``ppN`` test processes an N-token prompt and generates nothing, a ``tgN``
+    test generates N tokens from an empty prompt; the corpus writes them ``other.prompt_tokens: N``
+    and ``tokens_generated: N``): a claim or group whose method is ``ppN`` loses ``tokens_generated``
+    (a ``-n 128`` of its command is the tg test's) and gets ``other.prompt_tokens``; one whose
+    method is ``tgN`` gets ``tokens_generated: N`` and loses ``other.prompt_tokens``.  In place."""
+    for fields in [g.fields for g in groups] + [e.fields for e in entries if e.kind == "claim"]:
+        m = _BENCH_TEST.search(str(fields.get("method") or ""))
+        if m is None:
+            continue
+        n = int(m.group("n"))
+        cond = fields.setdefault("conditions", {})
+        # a copy: the groups of one table may share their ``other`` (one command's)
+        other = dict(cond["other"]) if isinstance(cond.get("other"), dict) else {}
+        if m.group("kind") == "pp":
+            cond.pop("tokens_generated", None)
+            other.setdefault("prompt_tokens", n)
+        else:
+            cond["tokens_generated"] = n
+            other.pop("prompt_tokens", None)
+        if other:
+            cond["other"] = other
+        else:
+            cond.pop("other", None)
+        if not cond:
+            del fields["conditions"]

@@ -411,6 +411,8 @@ DECODING_PHRASE = re.compile(
     r"(?P<plain>\b(?:without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
     r"without speculat\w*|w/o\s+spec\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|w/o MTP|MTP off|"
     r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive|"
+    # the verifier alone ("Target only", "main model only", "target model alone")
+    r"(?:target|main|verifier)(?:[- ]model)?[- ](?:only|alone)|"
     # "MTP model with spec disabled", "drafting disabled", "with MTP turned off"
     r"(?:spec(?:ulation|ulative decoding)?|MTP|draft(?:ing)?)\s+(?:disabled|turned off|switched off)|"
     # a drafting method denied or off ("without EAGLE", "no n-gram", "w/o Medusa", "EAGLE off")

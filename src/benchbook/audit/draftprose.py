@@ -243,7 +243,15 @@ _PRECISION = r"(?:FP|BF|INT|TF)\d+(?:/(?:FP|BF|INT|TF)\d+)*"
 #: a number as written: thousands separators (1,234) or a decimal comma (6,7; not after four digits:
 #: "4080,16GB" is a card and its memory); a leading sign
 # (a decimal written without its leading zero, ".5", is one number: not the digits after a point)
-_NUM = r"[+\-−]?(?:(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d{4}),\d+)?|(?<![\w.])\.\d+)"
+_NUM = (
+    r"[+\-−]?(?:(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?"
+    # grouped by narrow no-break spaces (``post.read_post`` writes no-break and thin spaces between
+    # digits so), with a decimal point or comma ("1 234,5 tok/s": French, Russian); by spaces, with
+    # a decimal point only ("512 128,5" is two numbers)
+    r"|\d{1,3}(?:\u202f\d{3})+(?![\d])(?:\.\d+|,\d+(?![\d,]))?"
+    r"|\d{1,3}(?:[\u202f ]\d{3})+(?![\d,])(?:\.\d+)?"
+    r"|\d+(?:\.\d+|(?<!\d{4}),\d+)?)|(?<![\w.])\.\d+)"
+)
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
 #: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
 #: (a unit followed by "/" and a word is a unit per that word, not this one: "1.61s/it" is tqdm's
@@ -420,6 +428,8 @@ def number_text(raw: str) -> str:
     s = re.sub(r"^([+-]?)0+(?=\d)", r"\1", s)
     if re.fullmatch(r"[+-]?\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?", s):
         return s.replace(",", "").replace(" ", "")
+    if re.fullmatch(r"[+-]?\d{1,3}(?:\u202f\d{3})+,\d+", raw.replace("−", "-").strip()):
+        return s.replace(",", ".").lstrip("+")  # "1 234,5": no-break spaces group, the comma is decimal
     return s.replace(",", ".").lstrip("+")
 
 

@@ -83,14 +83,28 @@ def repeats(text: str) -> tuple[int, str] | None:
     return None
 
 
+#: llama-bench's repetitions flag with its count ("llama-bench -m x.gguf -p 512 -n 128 -r 5"): each
+#: test is run that many times and reported as their mean ± standard deviation (tools/llama-bench:
+#: ``-r, --repetitions``, ``avg_ts``/``stddev_ts``)
+_BENCH_REPS = re.compile(r"\bllama-bench\b.*?\s(?:-r|--repetitions)[\s=]+(?P<n>\d{1,3})(?![\w.,])")
+
+
+def bench_repeats(text: str) -> tuple[int, str] | None:
+    """The repetitions a llama-bench command line sets (``_BENCH_REPS``): ``(n, "mean")`` with
+    ``n`` ≥ 2; None for another line, no ``-r`` or ``-r 1``."""
+    m = _BENCH_REPS.search(text)
+    return (int(m.group("n")), "mean") if m and int(m.group("n")) >= 2 else None
+
+
 def stated_repeats(post: Post, entries: list[Entry], groups: list[Group]) -> None:
     """Give the measured claims in the scope of each repetitions statement of the post's prose
-    (``repeats``; the innermost section around its line, else the whole post) ``n`` and
-    ``conditions.other.stat``, changed in place; a table's group gets them where its unit is a rate
-    or a time.  Where two statements' scopes nest, the inner one wins (it is applied first)."""
+    (``repeats``) or llama-bench command (``bench_repeats``; the innermost section around its line,
+    else the whole post) ``n`` and ``conditions.other.stat``, changed in place; a table's group gets
+    them where its unit is a rate or a time.  Where two statements' scopes nest, the inner one wins
+    (it is applied first); in one section the prose's words win over a command's flag."""
     found = [
         (ln, r) for block in post.blocks if block.kind != "code" for ln, t in block.lines if (r := repeats(t))
-    ]
+    ] + [(ln, r) for block in post.blocks for ln, t in block.lines if (r := bench_repeats(t))]
     if not found:
         return
     ctx = Context(post)

@@ -53,7 +53,7 @@ from .draftprose import (
 )
 from .draftrelations import pair_units, relations, repetitions
 from .draftsides import Placed, Sides
-from .draftwords import accept_counts
+from .draftwords import REQUEST_RATE, accept_counts
 
 #: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
 #: speed: 79.745 t/s")
@@ -406,6 +406,31 @@ def _spec_size(
     )
 
 
+def _request_rate_set(text: str, start: int) -> bool:
+    """Whether the number at ``text[start]`` is a request rate set for a benchmark's client
+    (``draftwords.REQUEST_RATE``: "with a request rate of 8 req/s"): a setting
+    (``other.request_rate``, as the corpus writes vLLM's ``--request-rate``), not a rate measured."""
+    return any(m.start("n") == start for m in REQUEST_RATE.finditer(text, max(0, start - 40), start + 12))
+
+
+#: how far before a number the parenthesis opening a machine's spec list may be (characters)
+_SPEC_LIST_REACH = 120
+
+
+def _in_spec_list(text: str, start: int, named: list[Mention]) -> bool:
+    """Whether the number at ``text[start]`` is in a parenthesis right after a machine's name, its
+    spec list ("a Mac mini M2 (8-core CPU, 10-core GPU, 100 GB/s memory bandwidth, 16 GB)", "2x
+    RTX 3090 (24 GB, 936 GB/s)") and the list says no use of it (``_USED_WORDS``: "(peak 21 GB
+    used)" is measured): what the machine has, SOURCES.md's ``systems``, not a claim."""
+    open_ = text.rfind("(", max(0, start - _SPEC_LIST_REACH), start)
+    if open_ < 0 or ")" in text[open_:start] or _USED_WORDS.search(text, open_, start):
+        return False
+    close = text.find(")", start)
+    if close >= 0 and _USED_WORDS.search(text, start, close):
+        return False
+    return any(m.path == "hardware" and m.end <= open_ and not text[m.end : open_].strip() for m in named)
+
+
 #: how far a listed rate may be from the listed count ÷ the listed time and still be stated as it:
 #: posts round and slip (p133's "9.6 seconds, 232 tokens, 22,9 tokens/second": 24.2), never by a quarter
 _LISTED_FAR = 0.25
@@ -652,6 +677,9 @@ class Sentences(Sides):
                     machine_size(text, n.start, n.end, named)
                     or _spec_size(scanned, n.end, self.in_heading, n.start, named)
                 )
+                or family(n.unit) in ("size", "bandwidth")
+                and _in_spec_list(scanned, n.start, named)
+                or _request_rate_set(scanned, n.start)
             ):
                 self.out.unplaced.append((line, n.text, sentence[:300]))  # "RTX 5090 32GB": the card's
                 continue
@@ -761,6 +789,7 @@ class Sentences(Sides):
                     self.named.pop(path, None)
         # the relations read the claims' conditions (plain_baseline changes one's: it says so)
         self._flat, self._values = {}, None
+        self.rel_starts = [rel.number.start for rel in rels.values()]
         indexed = Placed(placed)
         try:
             for rel in rels.values():

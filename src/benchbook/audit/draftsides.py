@@ -82,6 +82,10 @@ _GENERIC = frozenset(
 #: how far (relative, as multiples) the only pair's values may be from a stated value and still be
 #: its sides: posts round loosely ("doubles" for 1.86×: 7%), never by a quarter
 _FAR = 0.25
+#: the words joining two numbers as the sides of a comparison ("24.8 vs 15.2 t/s")
+_JOINED = re.compile(r"\b(?:vs\.?|versus|v\.s\.|against|compared\s+(?:to|with))(?!\w)|对比|对", re.I)
+#: what parts a relating phrase from a pair of another clause: "but", "while", a semicolon, a bracket
+_OTHER_CLAUSE = re.compile(r"\b(?:but|while|whereas|although|though)\b|[;；()（）\[\]]", re.I)
 #: how many of the claims drafted last a relating phrase's other side is looked for among
 _REACH = 400
 
@@ -521,9 +525,17 @@ class Sides(DraftCore):
                 and implied is not None
                 and self._error(rel.kind, implied, stated_value) > _FAR
             ):
-                # "faster (5x) prompt eval: 512 t/s vs 100 t/s, and the eval time is ~2x faster": the
-                # sentence's pair gives 5.1, not ~2: the pair of another phrase of the sentence
-                sides, ordered_by_value = None, False
+                if self._explicit_pair(text, in_sentence, rel, s0, s_end):
+                    # "2.5x faster: 24.8 vs 15.2 t/s": the sentence pairs them itself and relates
+                    # nothing else: its sides, however far their values are (the audit judges it)
+                    note = (
+                        f"sides the sentence pairs ('vs'): their values give {implied:.3g}, "
+                        f"not the stated {n.text}"
+                    )
+                else:
+                    # "faster (5x) prompt eval: 512 t/s vs 100 t/s, and the eval time is ~2x
+                    # faster": the pair gives 5.1, not ~2: the pair of another phrase of the sentence
+                    sides, ordered_by_value = None, False
         before = measured.last_before(s0, s_end, n.start)
         phase = rate_named(text[lo_c:hi_c], n.start - lo_c)
         if (
@@ -592,7 +604,7 @@ class Sides(DraftCore):
         if rel.kind == "percent_change" and sign < 0 and not value.startswith("-"):
             value = "-" + value
         fields: dict = {"kind": rel.kind, "statement": sentence[:QUOTE]}
-        if ordered_by_value and sides is not None:
+        if ordered_by_value and sides is not None and not note:
             fields["note"] = "sides ordered by their values: the sentence does not say which is which"
         elif note and sides is not None:
             fields["note"] = note
@@ -795,6 +807,9 @@ class Sides(DraftCore):
         lo, hi = self._clause_of(text, n.start, s0, sentence)
         if placed.measured().how_many(lo, hi):
             return False
+        own = placed.measured().within(s0, s0 + len(sentence))
+        if len(own) == 2 and self._explicit_pair(text, own, rel, s0, s0 + len(sentence)):
+            return False  # "twice as fast again: 62 vs 31 tok/s": its own pair, another section's 2.1x
         value = _signed_value(rel)
         if value is None:
             return False
@@ -1133,6 +1148,24 @@ class Sides(DraftCore):
             return None
         sides, how = pick
         return sides, f"the other side: {how} before it in the post"
+
+    def _explicit_pair(
+        self, text: str, in_sentence: list[tuple[Number, str]], rel, s0: int, s_end: int
+    ) -> bool:
+        """Whether a sentence's two measured numbers are joined as a comparison ("24.8 vs 15.2 t/s",
+        "71.4 tok/s versus 38.6", "62 against 31") and ``rel`` is its only relating phrase: then they
+        are its sides whatever their values give (a wrong multiple is judged, never left a todo)."""
+        (na, _), (nb, _) = in_sentence
+        between = text[na.end : nb.start]
+        if len(between) > 40 or not _JOINED.search(between):
+            return False
+        n = rel.number
+        gap = text[n.end : na.start] if n.end <= na.start else text[nb.end : n.start]
+        if _OTHER_CLAUSE.search(gap):
+            # "faster TTFT (18ms vs 132ms) …, but … total generation time is 2x longer": the pair
+            # of another clause
+            return False
+        return all(s0 > r or r >= s_end or r == n.start for r in self.rel_starts)
 
     def _comparable(self, a: str, b: str) -> bool:
         """Whether two claims may be the sides of one comparison: one metric, units of one family,

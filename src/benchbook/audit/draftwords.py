@@ -34,7 +34,15 @@ _COUNT_OF = {
 }
 _COUNT_WORDS = "|".join(sorted(_COUNT_OF, key=len, reverse=True))
 #: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
+#: a serving benchmark's request rate, a setting of its client ("--request-rate 8", "with a request
+#: rate of 8 req/s", "请求速率 = 20 req/s"): the requests sent a second, not a rate measured
+REQUEST_RATE = re.compile(
+    r"(?:\brequest[-_ ]rate|请求速率|请求率)\s*(?:\(\w+\)\s*)?(?:of|=|:|：|at|was|is)?\s*"
+    r"(?P<n>\d+(?:\.\d+)?)(?!\d|\.\d)",
+    re.I,
+)
 _SETTINGS: list[tuple[re.Pattern, str]] = [
+    (REQUEST_RATE, "request_rate"),
     (
         re.compile(
             rf"(?<![\w.]){_K}(?:\s?tokens?)?\s+(?:of\s+)?(?:context|ctx)\b(?!\s*(?:is|was|of)\b)", re.I
@@ -578,6 +586,9 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                     out.append(("tokens_generated", generated))
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
+            elif kind == "request_rate":
+                rate = float(m.group("n"))
+                out.append(("other.request_rate", int(rate) if rate.is_integer() else rate))
             elif kind == "ubatch":
                 out.append(("ubatch", int(m.group("n"))))
             elif kind == "cap":

@@ -1,0 +1,192 @@
+"""Kinds fixed in issue 29's session 53, each with controls: a wrong multiple stated beside the pair
+it relates ("2.5x faster: 24.8 vs 15.2 t/s") was left a todo because its values were far from it,
+so the audit never judged it."""
+
+from __future__ import annotations
+
+import json
+
+from benchbook.audit import command
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+def _by_value(cf):
+    return {c.value: c for c in cf.claims}
+
+
+_WRONG = (
+    "# Llama 3.1 8B Q8_0 on M2 Max\n\nSpeculative decoding is 2.5x faster: 24.8 vs 15.2 t/s for generation.\n"
+)
+
+
+def test_a_wrong_multiple_beside_its_explicit_pair_is_tied_to_it(tmp_path):
+    """24.8 / 15.2 = 1.63, far from 2.5: the sentence pairs them itself ("vs") and relates nothing
+    else, so they are its sides (a note says what they give), never a todo."""
+    cf = _drafted(_WRONG, tmp_path)
+    (s,) = cf.statements
+    by_value = _by_value(cf)
+    assert not cf.todo
+    assert s.of == [by_value[24.8].id, by_value[15.2].id]
+    assert s.note == "sides the sentence pairs ('vs'): their values give 1.63, not the stated 2.5"
+
+
+def test_the_audit_judges_the_wrong_multiple(tmp_path, monkeypatch):
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
+    post = tmp_path / "wrong.md"
+    post.write_text(_WRONG, encoding="utf-8")
+    assert command.main([str(post), "--out", str(tmp_path / "out")]) == 0
+    lines = (tmp_path / "out" / "wrong.claims.jsonl").read_text().splitlines()
+    (s,) = [r for r in map(json.loads, lines) if r["kind"] == "statement"]
+    assert s["recomputed"] == "1.623–1.640"  # 24.75–24.85 over 15.15–15.25
+    assert s["severity"] == "major overstatement"
+
+
+def test_a_second_phrase_of_the_sentence_keeps_its_todo(tmp_path):
+    """Control: "faster (5x) prompt eval: 512 t/s vs 100 t/s, and the eval time is ~2x faster": the
+    pair is the 5x's (5.12); the ~2x, far from it, is another comparison's: a todo."""
+    text = "# M2 Max\n\nIt is faster (5x) prompt eval: 512 t/s vs 100 t/s, and the eval time is ~2x faster.\n"
+    cf = _drafted(text, tmp_path)
+    (five,) = cf.statements
+    (two,) = cf.todo
+    assert five.value == 5 and two.value == 2
+
+
+def test_a_pair_in_another_clause_is_not_the_phrases(tmp_path):
+    """Control: "faster TTFT (18ms vs 132ms) …, but … total generation time is 2x longer": the
+    bracketed pair of times is the TTFT's, not the total time's."""
+    text = (
+        "# RTX 5090\n\nvLLM has faster TTFT (18ms vs 132ms) due to its optimized prefill pipeline, but this "
+        "advantage is irrelevant when total generation time is 2x longer.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    ttft = {c.id for c in cf.claims if c.metric == "ttft"}
+    assert len(ttft) == 2
+    assert not any(set(s.of) == ttft for s in [*cf.statements, *cf.todo])
+
+
+def test_a_multiple_with_its_own_pair_restates_nothing(tmp_path):
+    """ "twice as fast again: 62 vs 31 tok/s" under another heading was drafted as a restatement of
+    the first section's "2.1x" (its sides 84 and 40): its own sentence pairs its sides."""
+    text = (
+        "# Qwen3 8B on RTX 4090\n\n## Short prompts\n\nWith a draft model we get 2.1x faster generation: "
+        "84 tok/s against 40 tok/s.\n\n## Long prompts\n\nHere it is twice as fast again: 62 vs 31 tok/s.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    by_value = _by_value(cf)
+    first, again = cf.statements
+    assert first.of == [by_value[84].id, by_value[40].id]
+    assert again.of == [by_value[62].id, by_value[31].id]
+    assert "restates" not in (again.note or "")
+
+
+def test_a_rounded_restatement_without_a_pair_still_restates(tmp_path):
+    """Control: "+65%" in a later sentence with no number of its own restates "(+65.5%)"."""
+    text = "# RTX 4090\n\nDecode went 31.9 → 52.8 tok/s (+65.5%).\n\nThat +65% is the headline.\n"
+    cf = _drafted(text, tmp_path)
+    first, again = cf.statements
+    assert again.of == first.of and again.note == f"restates {first.id} (65.5) as rounded"
+
+
+# --- a new user's post (session 52's note): a spec list, "Target only", llama-bench's -r, pp rows ---
+
+_MAC = """# Speculative decoding with llama.cpp on a Mac mini M2
+
+I used llama.cpp build b4589 on a Mac mini M2 (8-core CPU, 10-core GPU, 100 GB/s memory bandwidth, 16 GB).
+
+```
+llama-bench -m Qwen2.5-7B-Instruct-Q4_K_M.gguf -p 512 -n 128 -r 5 -o md
+```
+
+| Config | pp512 (t/s) | tg128 (t/s) |
+|---|---|---|
+| Target only | 210.5 | 18.2 |
+| With draft | 208.9 | 25.6 |
+
+With a request rate of 8 req/s the server kept up.
+"""
+
+
+def test_a_machines_spec_list_is_no_claim(tmp_path):
+    """ "Mac mini M2 (…, 100 GB/s memory bandwidth, 16 GB)": the machine's specs, listed unplaced."""
+    cf = _drafted(_MAC, tmp_path)
+    assert not [c for c in cf.claims if c.value in (100, 16)]
+    assert {u.number for u in cf.draft.unplaced} >= {"100", "16"}
+
+
+def test_a_spec_list_that_says_a_use_is_measured(tmp_path):
+    """Control: "(peak 21 GB used)" after the card is what the run took: a claim."""
+    cf = _drafted("# Test\n\nOn an RTX 3090 (peak 21 GB used) it ran at 30 tok/s.\n", tmp_path)
+    assert {c.value for c in cf.claims} == {21, 30}
+
+
+def test_target_only_is_plain_and_llama_bench_tests_fix_their_lengths(tmp_path):
+    """ "Target only" is the plain row; "-r 5" is each cell's n (the mean of 5 runs); a pp512 cell
+    generates nothing (no ``tokens_generated`` from ``-n 128``) and has its 512-token prompt; a
+    tg128 cell has no prompt; "-p", "-r", "-o" are not kept under ``other``."""
+    cf = _drafted(_MAC, tmp_path)
+    by_value = _by_value(cf)
+    assert _cond(cf, by_value[210.5])["decoding"] == "plain"
+    assert _cond(cf, by_value[208.9])["decoding"] == "speculative"
+    pp, tg = _cond(cf, by_value[210.5]), _cond(cf, by_value[18.2])
+    assert "tokens_generated" not in pp and pp["other"] == {
+        "prompt_tokens": 512,
+        "stat": "mean",
+        "request_rate": 8,
+    }
+    assert tg["tokens_generated"] == 128 and tg["other"] == {"stat": "mean", "request_rate": 8}
+    assert {c.n for c in cf.claims} == {5}
+
+
+def test_a_request_rate_is_a_setting(tmp_path):
+    """ "With a request rate of 8 req/s": the client's setting (``other.request_rate``), no claim of
+    requests a second; a measured "4.2 req/s" stays a claim."""
+    cf = _drafted(_MAC, tmp_path)
+    assert not [c for c in cf.claims if c.unit == "req/s"]
+    cf = _drafted("# vLLM\n\nThe server reached 4.2 req/s at a request rate of 8.\n", tmp_path)
+    (c,) = [c for c in cf.claims if c.unit == "req/s"]
+    assert c.value == 4.2 and _cond(cf, c)["other"]["request_rate"] == 8
+
+
+def test_llama_bench_repetitions_give_n():
+    from benchbook.audit.draftrepeats import bench_repeats
+
+    assert bench_repeats("./llama-bench -m m.gguf -p 512 -n 128 -r 5") == (5, "mean")
+    assert bench_repeats("llama-bench -m m.gguf --repetitions=3 -o json") == (3, "mean")
+    assert bench_repeats("llama-bench -m m.gguf -r 1") is None  # one run: no statistic
+    assert bench_repeats("llama-server -m m.gguf -r 5") is None  # not llama-bench's flag
+
+
+# --- numbers as their digits say (the breaker's finding, session 52) ---
+
+
+def test_numbers_grouped_by_no_break_spaces_or_carrying_invisible_characters(tmp_path):
+    """ "1\u202f234,5 tok/s" (French: a narrow no-break space groups, the comma is decimal) was read
+    as 234.5; "4\u200b5.2" (a zero-width space from a web page) as 5.2; "1\u00a0250" as 250."""
+    text = (
+        "# RTX 4090\n\nLe débit atteint 1\u202f234,5 tok/s avec vLLM.\n\nThe rate was 4\u200b5.3 tok/s.\n\n"
+        "Throughput: 1\u00a0250 tok/s.\n\nAbout 12 000 tokens per second in total, and 2\u00a0048,0 ms.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert sorted(c.value for c in cf.claims) == [45.3, 1234.5, 1250, 2048.0, 12000]
+
+
+def test_other_scripts_digits_read_as_ascii(tmp_path):
+    """Arabic-Indic digits with the Arabic decimal separator, Persian digits and full-width digits
+    (with a full-width decimal point) read as the numbers they are."""
+    text = "# T\n\nالسرعة ٤٥٫٢ tok/s\n\nسرعت ۱۲۳ tok/s\n\n速度は１８．５ tok/s でした。\n"
+    cf = _drafted(text, tmp_path)
+    assert sorted(c.value for c in cf.claims) == [18.5, 45.2, 123]
+
+
+def test_a_space_grouped_number_stays_apart_from_a_list():
+    """Control: "1,234,567" and "1 234" still read as thousands; "4096,16GB" (a card and its
+    memory) is no decimal comma; "6,7" is one."""
+    from benchbook.audit.draftprose import numbers
+
+    assert [n.text for n in numbers("1,234,567 tok/s")] == ["1234567"]
+    assert [n.text for n in numbers("1 234 tok/s")] == ["1234"]
+    assert [n.text for n in numbers("6,7 tok/s")] == ["6.7"]
+    assert [n.text for n in numbers("RTX 4080,16GB")] == ["4080", "16"]
+    # a plain space before a decimal comma: two numbers (a list), not 512128.5
+    assert [n.text for n in numbers("sizes 512 128,5 t/s")] == ["512", "128.5"]
