@@ -473,7 +473,8 @@ def test_a_count_over_its_time_states_the_time(tmp_path):
 @pytest.mark.parametrize(
     ("text", "read"),
     [
-        ("83.6/65.4 tok/s", [("83.6", None), ("65.4", "tok/s")]),  # controls: a pair of rates, a fraction
+        # controls: a pair of rates (each in the unit written once after both: ``_listed``), a fraction
+        ("83.6/65.4 tok/s", [("83.6", "tok/s"), ("65.4", "tok/s")]),
         ("10/28", [("10", None), ("28", None)]),
         ("took 4.5s", [("4.5", "s")]),
     ],

@@ -177,6 +177,7 @@ def test_other_scripts_digits_read_as_ascii(tmp_path):
     text = "# T\n\nالسرعة ٤٥٫٢ tok/s\n\nسرعت ۱۲۳ tok/s\n\n速度は１８．５ tok/s でした。\n"
     cf = _drafted(text, tmp_path)
     assert sorted(c.value for c in cf.claims) == [18.5, 45.2, 123]
+    assert [c.quote for c in cf.claims][0] == "السرعة ٤٥٫٢ tok/s"  # quoted as written
 
 
 def test_a_space_grouped_number_stays_apart_from_a_list():
@@ -190,3 +191,54 @@ def test_a_space_grouped_number_stays_apart_from_a_list():
     assert [n.text for n in numbers("RTX 4080,16GB")] == ["4080", "16"]
     # a plain space before a decimal comma: two numbers (a list), not 512128.5
     assert [n.text for n in numbers("sizes 512 128,5 t/s")] == ["512", "128.5"]
+
+
+# --- a list's shared unit, a range in words, changes in words (the breaker's findings) ---
+
+
+def test_a_lists_last_unit_is_every_numbers():
+    """ "112 and 141 tok/s": the unit of both (the first was listed unplaced); a comma joins a list
+    that a word ends; names, settings, issue numbers and clocks are no list's numbers."""
+    from benchbook.audit.draftprose import numbers
+
+    def read(text):
+        return [(n.text, n.unit) for n in numbers(text)]
+
+    assert read("reached 112 and 141 tok/s respectively") == [("112", "tok/s"), ("141", "tok/s")]
+    assert read("got 112, 130 and 141 tok/s") == [("112", "tok/s"), ("130", "tok/s"), ("141", "tok/s")]
+    assert read("12/15 GB") == [("12", "GB"), ("15", "GB")]
+    assert read("60 and 70% of the time") == [("60", "%"), ("70", "%")]
+    assert read("RTX 3090 and 24 GB") == [("3090", None), ("24", "GB")]
+    assert read("batch 8, 16 tok/s") == [("8", None), ("16", "tok/s")]
+    assert read("compute capability 6.1, 40 tokens/s") == [("6.1", None), ("40", "tok/s")]
+    assert read("(#787, 12 GB)") == [("787", None), ("12", "GB")]
+    assert read("44.15 → 39.3, −11%")[1] == ("39.3", None)  # a change after it, no list
+
+
+def test_a_range_in_words_is_one_number():
+    from benchbook.audit.draftprose import numbers
+
+    (n,) = numbers("a slowdown of between 2 and 40 percent")
+    assert (n.text, n.unit, n.range) == ("2–40", "%", ("2", "40"))
+    (n,) = numbers("zwischen 12 und 15 tok/s")
+    assert (n.text, n.unit, n.range) == ("12–15", "tok/s", ("12", "15"))
+
+
+def test_respectively_names_each_value_of_a_shared_unit(tmp_path):
+    """ "vLLM and SGLang reached 112 and 141 tok/s respectively": two claims, one per engine."""
+    cf = _drafted(
+        "# Qwen3 8B on RTX 4090\n\nvLLM and SGLang reached 112 and 141 tok/s respectively.\n", tmp_path
+    )
+    assert {c.value: _cond(cf, c)["engine"] for c in cf.claims} == {112: "vLLM", 141: "SGLang"}
+
+
+def test_changes_said_ahead_or_mehr_are_changes_not_shares(tmp_path):
+    """ "10.7% ahead of vLLM", "50% mehr als ohne": changes, never a share of something."""
+    text = (
+        "# RTX 4090\n\nMit Draft-Modell: 36 tok/s. Das sind 50% mehr als ohne.\n\n"
+        "SGLang is 10.7% ahead of vLLM on code.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert not [c for c in cf.claims if c.metric == "share"]
+    # no rate of either side stated: claims of the changes (the corpus's convention)
+    assert [(c.metric, c.value) for c in cf.claims if c.unit == "%"] == [("change", 50), ("change", 10.7)]

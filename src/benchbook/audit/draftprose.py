@@ -244,13 +244,14 @@ _PRECISION = r"(?:FP|BF|INT|TF)\d+(?:/(?:FP|BF|INT|TF)\d+)*"
 #: "4080,16GB" is a card and its memory); a leading sign
 # (a decimal written without its leading zero, ".5", is one number: not the digits after a point)
 _NUM = (
-    r"[+\-−]?(?:(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?"
+    r"[+\-−]?(?:(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:[.٫．]\d+)?"
     # grouped by narrow no-break spaces (``post.read_post`` writes no-break and thin spaces between
     # digits so), with a decimal point or comma ("1 234,5 tok/s": French, Russian); by spaces, with
     # a decimal point only ("512 128,5" is two numbers)
-    r"|\d{1,3}(?:\u202f\d{3})+(?![\d])(?:\.\d+|,\d+(?![\d,]))?"
-    r"|\d{1,3}(?:[\u202f ]\d{3})+(?![\d,])(?:\.\d+)?"
-    r"|\d+(?:\.\d+|(?<!\d{4}),\d+)?)|(?<![\w.])\.\d+)"
+    r"|\d{1,3}(?:\u202f\d{3})+(?![\d])(?:[.٫．]\d+|,\d+(?![\d,]))?"
+    r"|\d{1,3}(?:[\u202f ]\d{3})+(?![\d,])(?:[.٫．]\d+)?"
+    # (the Arabic decimal separator and the full-width point are points too: "٤٥٫٢", "４５．２")
+    r"|\d+(?:[.٫．]\d+|(?<!\d{4}),\d+)?)|(?<![\w.])\.\d+)"
 )
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
 #: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
@@ -422,7 +423,7 @@ def number_text(raw: str) -> str:
     """A number as a claims file writes it: thousands separators dropped, a decimal comma read as
     a point (``1,234`` -> ``1234``, ``6,7`` -> ``6.7``), a minus sign as ``-``, a leading zero
     added or dropped (``.5`` -> ``0.5``, ``09`` -> ``9``); the digits after the point kept."""
-    s = raw.replace("−", "-").replace("\u202f", "").strip()
+    s = raw.replace("−", "-").replace("\u202f", "").replace("٫", ".").replace("．", ".").strip()
     # ".5" is 0.5 and "09" is 9: the value as YAML reads a number (an unquoted 09 is no number)
     s = re.sub(r"^([+-]?)\.(?=\d)", r"\g<1>0.", s)
     s = re.sub(r"^([+-]?)0+(?=\d)", r"\1", s)
@@ -693,6 +694,88 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
             if _WITH_DRAFT.fullmatch(text[a.end : b.start]) and _WITH_AFTER.match(text, b.end):
                 # "14.5 with draft / 16.5 without": a run's rate with and without drafting (t/s)
                 out[i], out[i + 1] = replace(a, unit="t/s"), replace(b, unit="t/s")
+    return out
+
+
+#: what joins the numbers of a list whose last one alone writes the unit ("112 and 141 tok/s",
+#: "112, 130 and 141 tok/s", "12/15 GB", "30 или 40 ms"); a range's "to" too ("from 40 to 84 tok/s")
+_LIST_JOIN = re.compile(
+    r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|to|&|und|oder|bis|et|ou|y|o|e|и|или)\s+|\s*/\s*)",
+    re.IGNORECASE,
+)
+#: the word before a list's first number that makes the number part of a name ("RTX 3090 and 24 GB",
+#: "Llama 3 and 8 GB", "M4 Pro": a capitalised word or one with a digit): no number of the list
+_NAMING_WORD = re.compile(
+    r"(?:(?-i:\b[A-Z][\w.\-]*)|\w*\d\w*|"
+    # or a setting's ("batch 8, 16 tok/s": the batch, then the rate it gave)
+    r"\b(?:batch(?:\s+size)?|bs|concurrency|conc|context|ctx|threads?|layers|ngl|users|streams|requests|"
+    r"depth|draft(?:[- ]max)?|[nkcb])\s*[=:]?|=|#|(?<=\d):)\s*$",
+    re.IGNORECASE,
+)
+
+
+#: the words of a range written "between A and B" (German "zwischen A und B", Spanish and French
+#: "entre A y B", "entre A et B"): before its first number, between its two
+_BETWEEN = re.compile(r"\b(?:between|zwischen|entre)\s+(?:[~≈]\s*)?$", re.IGNORECASE)
+_BETWEEN_AND = re.compile(r"\s+(?:and|und|y|et|e)\s+", re.IGNORECASE)
+
+
+def _between(text: str, found: list[Number]) -> list[Number]:
+    """A range written in words, "between 2 and 40 percent", "between 57 and 83 tokens per second",
+    as one number with its two ends (as "2–40%" is read), in the unit the second writes."""
+    out: list[Number] = []
+    i = 0
+    while i < len(found):
+        a = found[i]
+        b = found[i + 1] if i + 1 < len(found) else None
+        if (
+            b is not None
+            and a.unit is None
+            and a.range is None
+            and b.unit is not None
+            and b.range is None
+            and not b.text.startswith(("+", "-"))
+            and _BETWEEN.search(text, max(0, a.start - 20), a.start)
+            and _BETWEEN_AND.fullmatch(text, a.end, b.start)
+        ):
+            out.append(
+                replace(b, text=f"{a.text}–{b.text}", start=a.start, low=a.text, high=b.text, about=a.about)
+            )
+            i += 2
+            continue
+        out.append(a)
+        i += 1
+    return out
+
+
+def _listed(text: str, found: list[Number]) -> list[Number]:
+    """A number with no unit followed by a list of numbers whose last writes a rate's, time's,
+    size's or percentage's unit (joined by ``_LIST_JOIN``: "reached 112 and 141 tok/s respectively",
+    "112, 130 and 141 tok/s", "12/15 GB") takes that unit.  A comma joins a list only before a word
+    that ends it ("112, 130 and 141": "compute capability 6.1, 40 tokens/s" is no list); a number
+    after a name's or a setting's word, a "#" or a clock's colon (``_NAMING_WORD``: "RTX 3090 and 24
+    GB", "batch 8, 16 tok/s", "#787, 12 GB", "00:00, 1.61s/it") is none of a list either."""
+    out = list(found)
+    worded_after = False  # whether the list after the number ends with a word ("and", "or")
+    for i in range(len(out) - 2, -1, -1):
+        a, b = out[i], out[i + 1]
+        join = _LIST_JOIN.fullmatch(text, a.end, b.start)
+        worded = join is not None and re.search(r"\w", join.group(0)) is not None
+        ok = (
+            a.unit is None
+            and a.range is None
+            and b.unit is not None
+            and join is not None
+            and (family(b.unit) in ("rate", "time", "size") or b.unit == "%" and worded)
+            # "44.15 → 39.3, −11%": a change after the values, none of a list
+            and not b.text.startswith(("+", "-"))
+            and (worded or "," not in join.group(0) or worded_after)
+            and not _NAMING_WORD.search(text, max(0, a.start - 40), a.start)
+            and not re.match(r"[\w.]", text[a.end : a.end + 1])  # glued to what follows
+        )
+        if ok:
+            out[i] = replace(a, unit=b.unit, unit_written=b.unit_written)
+        worded_after = ok and (worded or worded_after)
     return out
 
 
@@ -1065,6 +1148,7 @@ def numbers(text: str) -> list[Number]:
     out = _leading_times(text, out)
     out = _word_multiples(text, out)
     out = _carried(text, out)
+    out = _listed(text, _between(text, out))
     # "13 min read", "1 분 소요", "5分で読めます": a page's reading time, no measurement
     out = [replace(n, unit=None) if n.unit == "min" and _READ_TIME.match(text, n.end) else n for n in out]
     # "install/test a model in 5 minutes", "invest 2-3h of setup": the effort of setting up, no run's time

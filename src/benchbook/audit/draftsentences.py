@@ -779,6 +779,20 @@ class Sentences(Sides):
         for m in named[k_named:]:
             if m.path not in CLAUSE_ONLY and own(m.start):
                 self.named[m.path] = m.value
+        for path in ("engine", "hardware"):
+            # "vLLM and SGLang reached 112 and 141 tok/s respectively": a paragraph comparing two
+            # engines or machines names neither for the paragraphs after it (the last named was
+            # carried to every later claim): they keep what the paragraphs before named
+            values = {
+                re.sub(r"^\d+\s*[x×]\s*", "", str(m.value)).lower()  # "8x MI300X" is an MI300X
+                for m in named
+                if m.path == path and own(m.start)
+            }
+            if any(a not in b and b not in a for a in values for b in values):
+                if path in carried:
+                    self.named[path] = carried[path]
+                else:
+                    self.named.pop(path, None)
         if pieces and all(self.post.line(ln).startswith(">") for ln, _ in pieces):
             # a quoted paragraph is someone else's: its machine, engine, build and backend are not
             # the post's for the paragraphs after it ("> I tested it with my 3090 …")

@@ -759,17 +759,6 @@ _INVISIBLE = re.compile("[\u200b\u2060\ufeff]|(?<=\\d)[\u200c\u200d]|[\u200c\u20
 #: space (the one grouping ``draftprose`` reads with a decimal comma after it), elsewhere a space
 _SPACES = re.compile("(?<!\\d)[\u00a0\u2007\u2009\u202f]|[\u00a0\u2007\u2009\u202f](?!\\d)")
 _GROUPING = re.compile("(?<=\\d)[\u00a0\u2007\u2009](?=\\d)")
-#: digits of other scripts as ASCII digits: Arabic-Indic, Extended (Persian) and full-width (CJK
-#: text's "１２.５"); the Arabic decimal and thousands separators as a point and a comma
-_DIGITS = str.maketrans(
-    {
-        **{chr(0x0660 + i): str(i) for i in range(10)},
-        **{chr(0x06F0 + i): str(i) for i in range(10)},
-        **{chr(0xFF10 + i): str(i) for i in range(10)},
-        "\u066b": ".",
-        "\u066c": ",",
-    }
-)
 
 
 def read_post(text: str) -> Post:
@@ -778,7 +767,8 @@ def read_post(text: str) -> Post:
     (``_UNWRITABLE``: YAML 1.1 §5.1 cannot hold them, so a quote would break the claims file; a binary
     file reads as little text, never as an error); U+2028 and U+2029 read as spaces.  Numbers read
     as their digits say: invisible characters dropped (``_INVISIBLE``), no-break and thin spaces as
-    spaces (``_SPACES``), other scripts' digits as ASCII (``_DIGITS``); quotes show them so."""
+    spaces (``_SPACES``; a narrow no-break space between digits, a thousands separator); other
+    scripts' digits stay as written (``draftprose`` reads them, quotes show them)."""
     text = _UNWRITABLE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
     # a line or paragraph separator inside a line is a space: Markdown and `grep -n` count lines by
     # their newlines alone, and splitting there moved every quote after it off its line
@@ -786,7 +776,5 @@ def read_post(text: str) -> Post:
     html = is_html(text)
     if html:
         text = html_to_text(text)
-    text = _SPACES.sub(" ", _GROUPING.sub("\u202f", _INVISIBLE.sub("", text).translate(_DIGITS)))
-    if "\uff0e" in text:
-        text = re.sub(r"(?<=\d)\uff0e(?=\d)", ".", text)  # "４５．２": a full-width decimal point
+    text = _SPACES.sub(" ", _GROUPING.sub("\u202f", _INVISIBLE.sub("", text)))
     return Post(text, html, blocks_of(text))
