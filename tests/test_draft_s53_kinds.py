@@ -242,3 +242,195 @@ def test_changes_said_ahead_or_mehr_are_changes_not_shares(tmp_path):
     assert not [c for c in cf.claims if c.metric == "share"]
     # no rate of either side stated: claims of the changes (the corpus's convention)
     assert [(c.metric, c.value) for c in cf.claims if c.unit == "%"] == [("change", 50), ("change", 10.7)]
+
+
+# --- a "## Commands" section over a "## Results" section (session 52's new user) ---
+
+_SECTIONS = """# Draft models on an RTX 3060
+
+## Setup
+
+llama.cpp b5200, Qwen2.5-14B-Instruct Q4_K_M as target.
+
+## Commands
+
+```
+llama-server -m Qwen2.5-14B-Instruct-Q4_K_M.gguf -md Qwen2.5-0.5B-Q8_0.gguf --draft-max 16 -ngl 99 -c 8192
+```
+
+## Results
+
+| Mode | Generation (tok/s) |
+|---|---|
+| Plain | 21.4 |
+| Speculative | 33.9 |
+"""
+
+
+def test_a_commands_sections_one_command_ran_the_results_below(tmp_path):
+    """The speculative row gets the command's draft model and draft size (the plain row neither),
+    though the command is in the section before; a "Mode" cell "Speculative" is the decoding
+    ``speculative`` (it was written as the cell, "Speculative")."""
+    cf = _drafted(_SECTIONS, tmp_path)
+    by_value = _by_value(cf)
+    plain, spec = _cond(cf, by_value[21.4]), _cond(cf, by_value[33.9])
+    assert plain["decoding"] == "plain" and "block_max" not in plain and "other" not in plain
+    assert spec["decoding"] == "speculative" and spec["block_max"] == 16
+    assert spec["other"] == {"draft_model": "Qwen2.5-0.5B"}
+    assert spec["ctx"] == 8192 and spec["offload"] == {"n_gpu_layers": 99}
+
+
+def test_a_commands_section_of_two_commands_runs_nothing_below(tmp_path):
+    """Control: two command lines in the section (which ran which row is not said): neither is
+    carried as the command of the results (no draft model on either row)."""
+    text = _SECTIONS.replace(
+        "```\nllama-server",
+        "```\nllama-server -m Qwen2.5-14B-Instruct-Q4_K_M.gguf -ngl 99 -c 8192\nllama-server",
+    )
+    cf = _drafted(text, tmp_path)
+    assert not any("draft_model" in _cond(cf, c).get("other", {}) for c in cf.claims)
+
+
+# --- the breaker's findings on this session's first version (each a kind, with its right value) ---
+
+_HEAD = "# Notes\n\nLlama 3.1 8B Q4_K_M on an RTX 4090 with llama.cpp.\n\n"
+
+
+def _audited(tmp_path, monkeypatch, line: str) -> dict:
+    """The audit's record of the one statement of a post ``_HEAD`` + ``line``."""
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
+    post = tmp_path / "p.md"
+    post.write_text(_HEAD + line + "\n", encoding="utf-8")
+    assert command.main([str(post), "--out", str(tmp_path / "out")]) == 0
+    lines = (tmp_path / "out" / "p.claims.jsonl").read_text().splitlines()
+    (s,) = [r for r in map(json.loads, lines) if r["kind"] == "statement"]
+    return s
+
+
+def test_a_correct_slower_or_less_multiple_beside_its_pair_is_consistent(tmp_path, monkeypatch):
+    """ "1.6x slower: 24.8 vs 15.2" was judged "major, wrong direction": a multiple is the larger
+    over the smaller whatever its word; a pair written in the other order than its names ("faster
+    than Ollama: 15.2 vs 24.8") is ordered by value when that gives the stated multiple."""
+    for k, line in enumerate(
+        (
+            "Ollama is 1.6x slower: 24.8 vs 15.2 t/s.",
+            "TTFT is 2x lower: 100 ms vs 200 ms.",
+            "It uses 2x less memory: 12 GB vs 24 GB.",
+            "llama.cpp is 1.6x faster than Ollama: 15.2 vs 24.8 t/s.",
+        )
+    ):
+        (tmp_path / str(k)).mkdir()
+        s = _audited(tmp_path / str(k), monkeypatch, line)
+        assert s["consistency"] == "consistent", line
+
+
+def test_a_multiple_of_something_else_is_not_the_pairs(tmp_path):
+    """ "Context 4x longer, 48 vs 31 tok/s", "4x more GPUs", "3x cheaper", "shrinks the model 4x":
+    the multiple is of another quantity: never a statement over the two rates."""
+    for line in (
+        "Context 4x longer, 48 vs 31 tok/s.",
+        "Using 4x more GPUs gives 48 vs 31 tok/s.",
+        "It is 3x cheaper per token, 48 vs 31 tok/s.",
+        "Quantization shrinks the model 4x: 48 vs 31 tok/s.",
+    ):
+        cf = _drafted(_HEAD + line + "\n", tmp_path)
+        assert not cf.statements, line
+
+
+def test_a_semicolon_keeps_the_sentences_own_pair(tmp_path, monkeypatch):
+    """ "Decode was 2.5x faster; 24.8 vs 15.2 t/s." after another paragraph's 62 tok/s: its own pair
+    (an overstatement), not 62 / 24.8 (which gave 2.5 and was called consistent)."""
+    s = _audited(
+        tmp_path, monkeypatch, "Short prompts: 62 tok/s.\n\nDecode was 2.5x faster; 24.8 vs 15.2 t/s."
+    )
+    assert s["recomputed"] == "1.623–1.640" and s["severity"] == "major overstatement"
+
+
+def test_a_settings_number_takes_no_unit_of_the_list_after_it():
+    from benchbook.audit.draftprose import numbers
+
+    for text, first in (
+        ("I launched it with --max-model-len 8192 and 20 GB of KV cache", "8192"),
+        ("At temperature 0.7 and 42 tok/s it was usable.", "0.7"),
+        ("With --tensor-parallel-size 2 and 80 GB each", "2"),
+        ("With -np 4 and 38 tok/s per slot", "4"),
+        ("seed 42 and 38 tok/s", "42"),
+        ("version 0.6 and 50 tok/s", "0.6"),
+    ):
+        assert [(n.text, n.unit) for n in numbers(text)][0] == (first, None), text
+    # a list stays one: "Results: 112, 130 and 141 tok/s"
+    assert {n.unit for n in numbers("Results: 112, 130 and 141 tok/s")} == {"tok/s"}
+
+
+def test_change_words_in_other_senses_are_no_changes(tmp_path):
+    """French "mais" (but), "más o menos" (more or less), "ahead-of-time": no change."""
+    text = (
+        "# N\n\nLa GPU est utilisée à 95 % mais le débit reste à 40 tok/s.\n\n"
+        "El modelo va 20% más o menos igual.\n\nWe keep 10% ahead-of-time buffer; decode ran at 44 tok/s.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert not cf.statements and not cf.todo
+    assert not [c for c in cf.claims if "change" in c.metric]
+
+
+def test_other_scripts_thousands_separators():
+    from benchbook.audit.draftfile import ascii_number
+    from benchbook.audit.draftprose import numbers
+
+    for text, value in (
+        ("سرعت ۱۲٬۳۴۵ tok/s", "12345"),
+        ("プリフィルは １，２３４ tok/s", "1234"),
+        ("٤٥٬٢٠٠٫٥ tok/s", "45200.5"),
+    ):
+        (n,) = numbers(text)
+        assert ascii_number(n.text) == value, text
+
+
+def test_main_model_only_on_a_device_is_no_plain_run(tmp_path):
+    text = (
+        "# N\n\nWith speculative decoding (draft on CPU, main model only on the GPU) llama.cpp gets "
+        "61 tok/s on an RTX 4060.\n"
+    )
+    (c,) = _drafted(text, tmp_path).claims
+    assert c.conditions.decoding == "speculative"
+
+
+def test_deep_and_combined_llama_bench_tests_take_their_own_lengths(tmp_path):
+    """ "tg128 @ d8192" has no prompt of "-p 512"; "pp512 @ d8192" no tokens generated of "-n 128";
+    "pp4096+tg128" a 4096-token prompt and 128 generated."""
+    text = (
+        "# RTX 4090\n\n```\nllama-bench -m Llama-3.1-8B-Q4_K_M.gguf -p 512 -n 128 -d 0,8192 -r 3\n```\n\n"
+        "| model | test | t/s |\n|---|---|---|\n| llama 8B Q4_K_M | pp512 @ d8192 | 3100.5 ± 2.1 |\n"
+        "| llama 8B Q4_K_M | tg128 @ d8192 | 120.2 ± 0.3 |\n"
+        "| llama 8B Q4_K_M | pp4096+tg128 | 900.1 ± 1.0 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {c.value: _cond(cf, c) for c in cf.claims}
+    assert "tokens_generated" not in got[3100.5] and got[3100.5]["other"]["prompt_tokens"] == 512
+    assert got[120.2]["tokens_generated"] == 128 and "prompt_tokens" not in got[120.2].get("other", {})
+    assert got[900.1]["tokens_generated"] == 128 and got[900.1]["other"]["prompt_tokens"] == 4096
+
+
+def test_a_measured_request_rate_stays_a_claim(tmp_path):
+    text = "# vLLM\n\nOur achieved request rate: 7.9 req/s.\n"
+    (c,) = _drafted(text, tmp_path).claims
+    assert (c.value, c.unit) == (7.9, "req/s")
+
+
+def test_a_spec_lists_used_item_and_a_bracket_read_into_by_the_name(tmp_path):
+    """ "(192 GB, 800 GB/s; 38 tok/s, 80 GB in use)": only the used 80 GB and the rate are claims;
+    "2x H100 (80 GB, 3.35 TB/s)": none; "(VRAM: 23.1/24 GB)": the 23.1 GB used is a claim."""
+    text = (
+        "# N\n\nThe Mac Studio M2 Ultra (192 GB, 800 GB/s; 38 tok/s, 80 GB in use) is fast.\n\n"
+        "On 2x H100 (80 GB, 3.35 TB/s) it flies.\n\nRTX 3090 (VRAM: 23.1/24 GB) at 30 tok/s.\n"
+    )
+    values = {c.value for c in _drafted(text, tmp_path).claims}
+    assert {38, 80, 23.1, 30} <= values and not values & {192, 800, 3.35}
+
+
+def test_statt_joins_a_pair(tmp_path):
+    """ "50% mehr: 60 statt 40 tok/s": 60 is a rate too, and the change relates the two."""
+    cf = _drafted(_HEAD + "Mit Flash Attention sind es 50% mehr: 60 statt 40 tok/s.\n", tmp_path)
+    by_value = _by_value(cf)
+    (s,) = cf.statements
+    assert s.kind == "percent_change" and s.of == [by_value[40].id, by_value[60].id]

@@ -55,7 +55,7 @@ from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from . import schema
 from .draftcommand import command_lines, plain_rows, plain_run, serving_batch, serving_client
-from .draftcontext import fill, header_settings
+from .draftcontext import fill, header_settings, setup_heading
 from .draftcore import Drafted, Entry, Num, machine_float, merged, plain_value, set_path, source_fields
 from .draftheadlines import headline_statements
 from .draftmetric import (
@@ -328,7 +328,13 @@ class _Drafter(Tables, Sentences):
                 block = Block("code", rest, info=block.info)
             if block.kind == "text" and block.heading:
                 self.out.title = self.out.title or " ".join(t for _, t in block.lines).strip()
-                self.command, self.command_tool = {}, None
+                if self.setup_section and len(self.section_commands) == 1:
+                    # "## Commands" (a setup heading) holding one command line, then "## Results":
+                    # that command ran the results of the sections after it, up to another command
+                    self.setup_command = (self.command, self.command_tool)
+                self.command, self.command_tool = self.setup_command
+                self.setup_section = setup_heading(" ".join(t for _, t in block.lines))
+                self.section_commands = set()
                 self.section_start = len(self.claim_ids)
                 # a heading naming the machine, build or model sets them for its section ("M2 Mac
                 # Mini, 16GB RAM, llama.cpp b4980") over the title's (the whole post's); what an
@@ -380,6 +386,7 @@ class _Drafter(Tables, Sentences):
                 else:
                     self.command = c.conditions
                 self.command_tool = c.tool
+                self.section_commands.add(c.text)
             if commands and self.open_table:
                 self.command_after_table(commands[0].conditions)
             label_only = len(block.lines) == 1 and block.lines[0][1].strip().endswith((":", "："))

@@ -721,7 +721,10 @@ _DECLARATION = re.compile(
 #: states is declared
 _SETUP_HEADING = re.compile(
     r"\b(?:set-?up|hardware|system|environment|test\s?rig|rig|specs?|specifications|configuration|"
-    r"test\s?bed|machine|platform)\b|环境|硬件|配置|環境|ハードウェア|оборудование|стенд|конфигурац|환경|하드웨어",
+    r"test\s?bed|machine|platform|"
+    # the commands every result ran ("## Commands", "Launch command", "How I ran it", "Reproduce")
+    r"commands?|command\s+lines?|launch(?:\s+commands?)?|how\s+I\s+ran\s+it|reproduc\w*)\b|"
+    r"环境|硬件|配置|環境|ハードウェア|оборудование|стенд|конфигурац|환경|하드웨어|命令|コマンド",
     re.IGNORECASE,
 )
 

@@ -569,6 +569,12 @@ class DraftCore:
         self.ids: set[str] = set()
         self.command: dict = {}
         self.command_tool: str | None = None
+        #: whether the section being read is over the setup (``draftcontext.setup_heading``:
+        #: "Setup", "Commands"), the command lines read in it, and the one command line of such a
+        #: section, which the sections after it keep (``draft._Drafter.run``)
+        self.setup_section = False
+        self.section_commands: set[str] = set()
+        self.setup_command: tuple[dict, str | None] = ({}, None)
         self.by_value: dict[tuple[str, str | None], list[str]] = {}
         #: (value as a number, unit) -> the first claim stating it (a test line restating it cites it)
         self.by_number: dict[tuple[float, str | None], str] = {}

@@ -387,32 +387,34 @@ def _wanted(e: Entry, shared: dict) -> str | None:
     return want if want != metric else None
 
 
-#: a llama-bench test by its name alone, as a method or a claim's method after its tool's name
-#: ("pp512", "llama-bench tg128"); not a combined or deep test ("pp4096+tg128", "tg128 @ d8192")
-_BENCH_TEST = re.compile(r"(?:^|\s)(?P<kind>pp|tg)(?P<n>\d+)$")
+#: a llama-bench test by its name, as a method or a claim's method after its tool's name ("pp512",
+#: "llama-bench tg128", "tg128 @ d8192", "pp4096+tg128"): a prompt of ``p`` tokens, ``g`` generated
+_BENCH_TEST = re.compile(r"(?:^|\s)(?:pp(?P<p>\d+)(?:\+tg(?P<pg>\d+))?|tg(?P<g>\d+))(?:\s*@\s*d\d+[kK]?)?$")
 
 
 def settle_tests(entries: list[Entry], groups: list[Group]) -> None:
     """A llama-bench test's lengths fix what a command or the words around it set for the post
     (tools/llama-bench: a ``ppN`` test processes an N-token prompt and generates nothing, a ``tgN``
-    test generates N tokens from an empty prompt; the corpus writes them ``other.prompt_tokens: N``
-    and ``tokens_generated: N``): a claim or group whose method is ``ppN`` loses ``tokens_generated``
-    (a ``-n 128`` of its command is the tg test's) and gets ``other.prompt_tokens``; one whose
-    method is ``tgN`` gets ``tokens_generated: N`` and loses ``other.prompt_tokens``.  In place."""
+    test generates N tokens from an empty prompt, ``ppN+tgM`` both, each at the depth ``@ dD``
+    names; the corpus writes them ``other.prompt_tokens: N`` and ``tokens_generated: M``): a claim
+    or group whose method names a test gets the test's lengths and loses what the test does not
+    have (a ``-n 128`` of its command on a pp test, a ``-p 512`` on a tg test).  In place."""
     for fields in [g.fields for g in groups] + [e.fields for e in entries if e.kind == "claim"]:
         m = _BENCH_TEST.search(str(fields.get("method") or ""))
         if m is None:
             continue
-        n = int(m.group("n"))
+        prompt, generated = m.group("p"), m.group("g") or m.group("pg")
         cond = fields.setdefault("conditions", {})
         # a copy: the groups of one table may share their ``other`` (one command's)
         other = dict(cond["other"]) if isinstance(cond.get("other"), dict) else {}
-        if m.group("kind") == "pp":
-            cond.pop("tokens_generated", None)
-            other.setdefault("prompt_tokens", n)
+        if prompt is not None:
+            other["prompt_tokens"] = int(prompt)  # the test's, whatever "-p" the command lists
         else:
-            cond["tokens_generated"] = n
             other.pop("prompt_tokens", None)
+        if generated is not None:
+            cond["tokens_generated"] = int(generated)
+        else:
+            cond.pop("tokens_generated", None)
         if other:
             cond["other"] = other
         else:

@@ -412,7 +412,7 @@ DECODING_PHRASE = re.compile(
     r"without speculat\w*|w/o\s+spec\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|w/o MTP|MTP off|"
     r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive|"
     # the verifier alone ("Target only", "main model only", "target model alone")
-    r"(?:target|main|verifier)(?:[- ]model)?[- ](?:only|alone)|"
+    r"(?:target|main|verifier)(?:[- ]model)?[- ](?:only|alone)(?!\s+(?:on|in|at|runs?|ran)\b)|"
     # "MTP model with spec disabled", "drafting disabled", "with MTP turned off"
     r"(?:spec(?:ulation|ulative decoding)?|MTP|draft(?:ing)?)\s+(?:disabled|turned off|switched off)|"
     # a drafting method denied or off ("without EAGLE", "no n-gram", "w/o Medusa", "EAGLE off")
@@ -1241,6 +1241,8 @@ def decoding_of_cell(cell: str, header: str) -> str | None:
     words = {str(m.value) for m in mentions(text) if m.path == "decoding"}
     if _HEADER_PLAIN.search(text):
         words.add("plain")
+    if not words and (said := header_decoding(text)) is not None:
+        words.add(said)  # "Speculative", "Spec (k=4)" under "Mode": the word alone names it
     return words.pop() if len(words) == 1 else None
 
 

@@ -244,7 +244,7 @@ _PRECISION = r"(?:FP|BF|INT|TF)\d+(?:/(?:FP|BF|INT|TF)\d+)*"
 #: "4080,16GB" is a card and its memory); a leading sign
 # (a decimal written without its leading zero, ".5", is one number: not the digits after a point)
 _NUM = (
-    r"[+\-−]?(?:(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:[.٫．]\d+)?"
+    r"[+\-−]?(?:(?:\d{1,3}(?:[,٬，]\d{3})+(?![\d,٬，])(?:[.٫．]\d+)?"
     # grouped by narrow no-break spaces (``post.read_post`` writes no-break and thin spaces between
     # digits so), with a decimal point or comma ("1 234,5 tok/s": French, Russian); by spaces, with
     # a decimal point only ("512 128,5" is two numbers)
@@ -424,6 +424,7 @@ def number_text(raw: str) -> str:
     a point (``1,234`` -> ``1234``, ``6,7`` -> ``6.7``), a minus sign as ``-``, a leading zero
     added or dropped (``.5`` -> ``0.5``, ``09`` -> ``9``); the digits after the point kept."""
     s = raw.replace("−", "-").replace("\u202f", "").replace("٫", ".").replace("．", ".").strip()
+    s = s.replace("٬", ",").replace("，", ",")  # the Arabic and full-width thousands separators
     # ".5" is 0.5 and "09" is 9: the value as YAML reads a number (an unquoted 09 is no number)
     s = re.sub(r"^([+-]?)\.(?=\d)", r"\g<1>0.", s)
     s = re.sub(r"^([+-]?)0+(?=\d)", r"\1", s)
@@ -624,7 +625,10 @@ _AGAINST = re.compile(
 )
 #: between a number with no unit and the other side's number with one, the other side named in a few
 #: words ("115.5 vs oMLX's 231.7 tok/s", "RTX 5090 356 vs M3 Ultra 192 tok/s"): one unit for both
-_VS_NAMED = re.compile(r"\s*(?:vs\.?|versus)\s+(?:[^\s\d.!?;:,()]\S*\s+){0,3}", re.IGNORECASE)
+_VS_NAMED = re.compile(
+    r"\s*(?:vs\.?|versus|statt|anstatt|instead\s+of|rather\s+than)\s+(?:[^\s\d.!?;:,()]\S*\s+){0,3}",
+    re.IGNORECASE,
+)
 #: a sentence naming one thing and its number after the sentence that gave the unit ("Llama.cpp
 #: выдает 42 токена в секунду. Ollama - 25.")
 _NAMED_AFTER = re.compile(r"[.!?;]\s+[^\W\d][\w.\-]*\s*[-–—]\s*$")
@@ -703,13 +707,16 @@ _LIST_JOIN = re.compile(
     r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|to|&|und|oder|bis|et|ou|y|o|e|и|или)\s+|\s*/\s*)",
     re.IGNORECASE,
 )
-#: the word before a list's first number that makes the number part of a name ("RTX 3090 and 24 GB",
-#: "Llama 3 and 8 GB", "M4 Pro": a capitalised word or one with a digit): no number of the list
-_NAMING_WORD = re.compile(
-    r"(?:(?-i:\b[A-Z][\w.\-]*)|\w*\d\w*|"
-    # or a setting's ("batch 8, 16 tok/s": the batch, then the rate it gave)
-    r"\b(?:batch(?:\s+size)?|bs|concurrency|conc|context|ctx|threads?|layers|ngl|users|streams|requests|"
-    r"depth|draft(?:[- ]max)?|[nkcb])\s*[=:]?|=|#|(?<=\d):)\s*$",
+#: what may stand right before a list's first number ("reached 112 and 141 tok/s", "Results: 112,
+#: 130 and 141", "were 12/15 GB", a line's start): a verb of measuring, a preposition of a value, an
+#: approximation, a colon or bracket; never a name's word ("RTX 3090 and 24 GB"), a setting's
+#: ("batch 8, 16 tok/s", "--max-model-len 8192 and 20 GB", "temperature 0.7 and 42 tok/s"), a "#"
+#: ("#787, 12 GB") or a clock ("00:00, 1.61s/it")
+_LIST_LEAD = re.compile(
+    r"(?:^|[(\[:—–]\s*|(?<!\S)-\s+|\b(?:reached|reach|reaches|got|get|gets|getting|hit|hits|saw|see|sees|"
+    r"measured|measures|scored|was|were|are|is|of|at|from|gave|gives|give|giving|yielded|yields|"
+    r"managed|achieved|achieves|around|about|roughly|approximately|nearly|respectively|and|"
+    r"erreicht|von|auf|bei|de|à|a|en|с|до)\s+|[~≈]\s*)$",
     re.IGNORECASE,
 )
 
@@ -749,33 +756,41 @@ def _between(text: str, found: list[Number]) -> list[Number]:
 
 
 def _listed(text: str, found: list[Number]) -> list[Number]:
-    """A number with no unit followed by a list of numbers whose last writes a rate's, time's,
-    size's or percentage's unit (joined by ``_LIST_JOIN``: "reached 112 and 141 tok/s respectively",
-    "112, 130 and 141 tok/s", "12/15 GB") takes that unit.  A comma joins a list only before a word
-    that ends it ("112, 130 and 141": "compute capability 6.1, 40 tokens/s" is no list); a number
-    after a name's or a setting's word, a "#" or a clock's colon (``_NAMING_WORD``: "RTX 3090 and 24
-    GB", "batch 8, 16 tok/s", "#787, 12 GB", "00:00, 1.61s/it") is none of a list either."""
+    """A list of numbers whose last alone writes a rate's, time's, size's or percentage's unit
+    (joined by ``_LIST_JOIN``: "reached 112 and 141 tok/s respectively", "112, 130 and 141 tok/s",
+    "12/15 GB"): each takes that unit.  A comma joins a list only before a word that ends it ("112,
+    130 and 141": "compute capability 6.1, 40 tokens/s" is no list); a percentage's list is joined
+    by words ("60 and 70%", never "39.3, 11%"); the first number follows what leads a list of
+    values (``_LIST_LEAD``: "reached", "Results:"), never a name's or a setting's word ("RTX 3090
+    and 24 GB", "--max-model-len 8192 and 20 GB")."""
     out = list(found)
-    worded_after = False  # whether the list after the number ends with a word ("and", "or")
-    for i in range(len(out) - 2, -1, -1):
-        a, b = out[i], out[i + 1]
-        join = _LIST_JOIN.fullmatch(text, a.end, b.start)
-        worded = join is not None and re.search(r"\w", join.group(0)) is not None
-        ok = (
-            a.unit is None
-            and a.range is None
-            and b.unit is not None
-            and join is not None
-            and (family(b.unit) in ("rate", "time", "size") or b.unit == "%" and worded)
-            # "44.15 → 39.3, −11%": a change after the values, none of a list
-            and not b.text.startswith(("+", "-"))
-            and (worded or "," not in join.group(0) or worded_after)
-            and not _NAMING_WORD.search(text, max(0, a.start - 40), a.start)
-            and not re.match(r"[\w.]", text[a.end : a.end + 1])  # glued to what follows
-        )
-        if ok:
-            out[i] = replace(a, unit=b.unit, unit_written=b.unit_written)
-        worded_after = ok and (worded or worded_after)
+    i = 0
+    while i < len(out):
+        # the run of unitless numbers from i, each joined to the next, up to one with a unit
+        j, joins = i, []
+        while (
+            j + 1 < len(out)
+            and out[j].unit is None
+            and out[j].range is None
+            and not re.match(r"[\w.]", text[out[j].end : out[j].end + 1])  # glued to what follows
+            and (join := _LIST_JOIN.fullmatch(text, out[j].end, out[j + 1].start)) is not None
+        ):
+            joins.append(join.group(0))
+            j += 1
+        last = out[j]
+        worded = any(re.search(r"\w", x) for x in joins)
+        if (
+            j > i
+            and last.unit is not None
+            and last.range is None
+            and (family(last.unit) in ("rate", "time", "size") or last.unit == "%" and worded)
+            and not last.text.startswith(("+", "-"))  # "44.15 → 39.3, −11%": a change after them
+            and (worded or not any("," in x for x in joins))
+            and _LIST_LEAD.search(text[max(0, out[i].start - 40) : out[i].start]) is not None
+        ):
+            for k in range(i, j):
+                out[k] = replace(out[k], unit=last.unit, unit_written=last.unit_written)
+        i = max(j, i + 1)
     return out
 
 

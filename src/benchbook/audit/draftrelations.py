@@ -22,15 +22,16 @@ _MORE = (
     r"uplift|jump|bump|on top|advantage|edge|"
     r"빠른|빨라|빠르|높|향상|증가|더|速い|速く|高速|高い|向上|増加|増|快|提升|提高|增加|加快|"
     r"schneller|höher|plus rapide|más rápid[oa]|mais rápid[oa]|быстрее|выше|"
-    # "10.7% ahead of vLLM", "50% mehr als ohne", "30% más", "20% больше"
-    r"ahead|mehr|más|mais|больше"
+    # "10.7% ahead of vLLM", "50% mehr als ohne", "30% más", "20% больше" (not "ahead-of-time", not
+    # "más o menos"/"mais ou menos": more or less; French "mais" is "but")
+    r"ahead(?![\w-])|mehr|más(?!\s+o\s+menos)|больше"
 )
 _LESS = (
     r"slower|less|lower|fewer|worse|smaller|decrease|drop|down|loss|reduction|regression|slowdown|"
     r"penalty|hit|"
     r"느린|느려|느리|낮|감소|遅い|遅く|低い|低下|削減|減少|減|慢|减少|降低|下降|"
     r"langsamer|niedriger|plus lent|más lent[oa]|mais lent[oa]|медленнее|ниже|"
-    r"behind|weniger|menos|меньше"
+    r"behind|weniger|(?<!más o )(?<!mais ou )menos|меньше"
 )
 #: what a change may be said of between its percentage and its comparison word ("a 45% performance
 #: advantage", "40% TTFT improvement", "15% 的性能提升", "19~27% 성능 향상")

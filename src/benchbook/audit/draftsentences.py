@@ -353,7 +353,8 @@ _MEMORY_KIND = re.compile(
 _RAM_AFTER = re.compile(r"\s*(?:RAM|ОЗУ)\b(?!\s*(?:usage|use|used|peak))", re.IGNORECASE)
 #: words of a clause saying a size was used or needed, not owned ("used 12 GB RAM", "peak", "needs")
 _USED_WORDS = re.compile(
-    r"\b(?:us(?:e|ed|es|ing)|took|takes|consum\w*|need\w*|requir\w*|peak\w*|alloc\w*)\b|占用|使用", re.I
+    r"\b(?:us(?:e|ed|es|ing)|took|takes|consum\w*|need\w*|requir\w*|peak\w*|alloc\w*|in\s+use)\b|占用|使用",
+    re.I,
 )
 _CLAUSE_END = re.compile(r"[.;!?。](?:\s|$)")
 #: words after a power saying it is the card's setting, not its measured draw ("450 W power limit",
@@ -413,6 +414,8 @@ def _request_rate_set(text: str, start: int) -> bool:
     return any(m.start("n") == start for m in REQUEST_RATE.finditer(text, max(0, start - 40), start + 12))
 
 
+#: what separates the items of a spec list
+_ITEM_SEP = re.compile(r"[,;]")
 #: how far before a number the parenthesis opening a machine's spec list may be (characters)
 _SPEC_LIST_REACH = 120
 
@@ -423,12 +426,23 @@ def _in_spec_list(text: str, start: int, named: list[Mention]) -> bool:
     RTX 3090 (24 GB, 936 GB/s)") and the list says no use of it (``_USED_WORDS``: "(peak 21 GB
     used)" is measured): what the machine has, SOURCES.md's ``systems``, not a claim."""
     open_ = text.rfind("(", max(0, start - _SPEC_LIST_REACH), start)
-    if open_ < 0 or ")" in text[open_:start] or _USED_WORDS.search(text, open_, start):
+    if open_ < 0 or ")" in text[open_:start]:
         return False
+    # the list's item holding the number ("(192 GB, 800 GB/s; 38 tok/s, 80 GB in use)": "80 GB in
+    # use" is measured, "192 GB" the machine's): between the separators around it
+    lo = max([open_ + 1, *(m.end() for m in _ITEM_SEP.finditer(text, open_, start))])
     close = text.find(")", start)
-    if close >= 0 and _USED_WORDS.search(text, start, close):
-        return False
-    return any(m.path == "hardware" and m.end <= open_ and not text[m.end : open_].strip() for m in named)
+    stop = close if close >= 0 else len(text)
+    after = _ITEM_SEP.search(text, start, stop)
+    item = text[lo : after.start() if after else stop]
+    if _USED_WORDS.search(item) or re.search(r"\d\s*/\s*\d", item):
+        return False  # "(peak 21 GB used)", "(VRAM: 23.1/24 GB)": what a run took
+    # the machine's name right before the bracket, or reading into it ("2x H100 (80 GB, …)")
+    return any(
+        m.path == "hardware"
+        and (m.end <= open_ and not text[m.end : open_].strip() or m.start < open_ < m.end)
+        for m in named
+    )
 
 
 #: how far a listed rate may be from the listed count ÷ the listed time and still be stated as it:

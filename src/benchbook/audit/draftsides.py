@@ -83,9 +83,43 @@ _GENERIC = frozenset(
 #: its sides: posts round loosely ("doubles" for 1.86×: 7%), never by a quarter
 _FAR = 0.25
 #: the words joining two numbers as the sides of a comparison ("24.8 vs 15.2 t/s")
-_JOINED = re.compile(r"\b(?:vs\.?|versus|v\.s\.|against|compared\s+(?:to|with))(?!\w)|对比|对", re.I)
-#: what parts a relating phrase from a pair of another clause: "but", "while", a semicolon, a bracket
-_OTHER_CLAUSE = re.compile(r"\b(?:but|while|whereas|although|though)\b|[;；()（）\[\]]", re.I)
+_JOINED = re.compile(
+    r"\b(?:vs\.?|versus|v\.s\.|against|compared\s+(?:to|with)|statt|anstatt|instead\s+of|rather\s+than)(?!\w)"
+    r"|对比|对",
+    re.I,
+)
+#: what parts a relating phrase from a pair of another clause: "but", "while", a bracket
+_OTHER_CLAUSE = re.compile(r"\b(?:but|while|whereas|although|though)\b|[()（）\[\]]", re.I)
+#: the comparison word right after a multiple or change ("2.5x faster", "30 % less", "2x speedup")
+_WORD_AFTER = re.compile(r"\s*(?:x|×|times|%)?\s*(?:as\s+)?(?P<w>[^\W\d_]+(?:-[^\W\d_]+)?)")
+#: per family of the sides, the comparison words that say the multiple is of them: a rate is faster,
+#: slower or sped up, a time lower or longer, a size smaller or more
+_PAIR_WORDS = {
+    "rate": r"faster|slower|quicker|fast|quick|slow|speed-?up|speedup|schneller|langsamer|быстрее|медленнее",
+    "time": r"faster|slower|quicker|fast|slow|lower|higher|shorter|longer|long|less|more|reduction|increase",
+    "size": r"less|more|much|smaller|larger|bigger|big|large|lower|higher|reduction|increase",
+}
+
+
+def _says_pair(text: str, n: Number, fam: str | None) -> bool:
+    """Whether the relating phrase at ``n`` says its multiple or change is of a pair in family
+    ``fam`` (``_PAIR_WORDS``: "2.5x faster" of rates, "2x less" of sizes; "a speedup of 2.5x" too),
+    not of another quantity ("4x more GPUs", "3x cheaper per token", "Context 4x longer" beside two
+    rates)."""
+    words = _PAIR_WORDS.get(fam or "")
+    if words is None:
+        return False
+    m = _WORD_AFTER.match(text, n.end)
+    if m is not None and re.fullmatch(words, m.group("w"), re.I):
+        return True
+    if re.search(rf"\b(?:{words})\b", n.unit_written or "", re.I):
+        return True  # "twice as fast", "2,5-mal schneller": the phrase read as the multiple
+    return (
+        fam == "rate"
+        and re.search(r"speed-?\s?up|speedup", text[max(0, n.start - 30) : n.start], re.I) is not None
+    )
+
+
 #: how many of the claims drafted last a relating phrase's other side is looked for among
 _REACH = 400
 
@@ -506,7 +540,12 @@ class Sides(DraftCore):
                 # no "than"/"from" (another language's word order, a list): the sides in the order
                 # the stated value needs (a gain: the larger over the smaller), said in a note
                 ordered_by_value = True
-                larger_wanted = rel.sign > 0 and (rel.kind == "percent_change" or _multiple(n) >= 1)
+                # (a multiple is the larger over the smaller, "1.6x slower" too: its value is 1.6)
+                larger_wanted = (
+                    rel.sign > 0
+                    if rel.kind == "percent_change"
+                    else rel.kind == "ratio" and _multiple(n) >= 1
+                )
                 big_first = _mid(na) >= _mid(nb) * _factor(nb.unit, na.unit)  # 3.3 GB > 970 MB
                 sides = [a, b] if big_first == larger_wanted else [b, a]
                 if rel.kind == "percent_change":
@@ -525,7 +564,17 @@ class Sides(DraftCore):
                 and implied is not None
                 and self._error(rel.kind, implied, stated_value) > _FAR
             ):
-                if self._explicit_pair(text, in_sentence, rel, s0, s_end):
+                flipped = self._implied(rel.kind, sides[1], sides[0])
+                if (
+                    not ordered_by_value
+                    and flipped is not None
+                    and self._error(rel.kind, flipped, stated_value) <= _FAR
+                    and self._explicit_pair(text, in_sentence, rel, s0, s_end)
+                ):
+                    # "llama.cpp is 1.6x faster than Ollama: 15.2 vs 24.8 t/s": the pair's order is
+                    # not the names' (the values give 1.63 the other way round): ordered by value
+                    sides, ordered_by_value = sides[::-1], True
+                elif self._explicit_pair(text, in_sentence, rel, s0, s_end):
                     # "2.5x faster: 24.8 vs 15.2 t/s": the sentence pairs them itself and relates
                     # nothing else: its sides, however far their values are (the audit judges it)
                     note = (
@@ -1160,6 +1209,8 @@ class Sides(DraftCore):
         if len(between) > 40 or not _JOINED.search(between):
             return False
         n = rel.number
+        if not _says_pair(text, n, family(na.unit)):
+            return False  # "Context 4x longer, 48 vs 31 tok/s": the multiple is of something else
         gap = text[n.end : na.start] if n.end <= na.start else text[nb.end : n.start]
         if _OTHER_CLAUSE.search(gap):
             # "faster TTFT (18ms vs 132ms) …, but … total generation time is 2x longer": the pair

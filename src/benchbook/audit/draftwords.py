@@ -33,14 +33,15 @@ _COUNT_OF = {
     "sixty-four": 64,
 }
 _COUNT_WORDS = "|".join(sorted(_COUNT_OF, key=len, reverse=True))
-#: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
 #: a serving benchmark's request rate, a setting of its client ("--request-rate 8", "with a request
 #: rate of 8 req/s", "请求速率 = 20 req/s"): the requests sent a second, not a rate measured
 REQUEST_RATE = re.compile(
-    r"(?:\brequest[-_ ]rate|请求速率|请求率)\s*(?:\(\w+\)\s*)?(?:of|=|:|：|at|was|is)?\s*"
-    r"(?P<n>\d+(?:\.\d+)?)(?!\d|\.\d)",
+    r"(?:\b(?:with|at|using|under|set(?:ting)?|configured|fixed|target)\s+(?:a\s+|the\s+)?(?:fixed\s+)?"
+    r"request[-_ ]rate(?:\s+(?:of|=|:|to|at))?|--request[-_]rate(?:\s+|=)|\brequest_rate\s*[=:]|"
+    r"请求速率\s*[:：=]?)\s*(?P<n>\d+(?:\.\d+)?)(?!\d|\.\d)",
     re.I,
 )
+#: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
 _SETTINGS: list[tuple[re.Pattern, str]] = [
     (REQUEST_RATE, "request_rate"),
     (
