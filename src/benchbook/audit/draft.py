@@ -332,8 +332,13 @@ class _Drafter(Tables, Sentences):
                     # "## Commands" (a setup heading) holding one command line, then "## Results":
                     # that command ran the results of the sections after it, up to another command
                     self.setup_command = (self.command, self.command_tool)
-                self.command, self.command_tool = self.setup_command
-                self.setup_section = setup_heading(" ".join(t for _, t in block.lines))
+                title = " ".join(t for _, t in block.lines)
+                engines = {m.value for m in mentions(title) if m.path == "engine"}
+                carried, tool = self.setup_command
+                if engines and engines != {carried.get("engine")}:
+                    carried, tool = {}, None  # "## Ollama results" after a vLLM setup command
+                self.command, self.command_tool = carried, tool
+                self.setup_section = setup_heading(title)
                 self.section_commands = set()
                 self.section_start = len(self.claim_ids)
                 # a heading naming the machine, build or model sets them for its section ("M2 Mac

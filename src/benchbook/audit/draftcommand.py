@@ -571,11 +571,9 @@ def _named_others(tool: str, out: dict) -> None:
         out["prompt"] = f"{dataset} ({out['prompt']})"
     if bench:
         # llama-bench's test definition: "-p 512" the pp test's prompt (``settle_tests`` gives each
-        # test its own lengths), "-r 5" its repetitions (``draftrepeats``: the claims' ``n``), "-o
-        # json" the output format: no condition of every claim under the command
-        if isinstance(other.get("p"), str) and other["p"].isdecimal():
-            put_path(out, "other.prompt_tokens", int(other.pop("p")))
-        for flag in ("r", "repetitions", "o", "output", "oe"):
+        # test its own lengths, from its name), "-r 5" its repetitions (``draftrepeats``: its tests'
+        # ``n``), "-o json" the output format: no condition of every claim under the command
+        for flag in ("p", "n_prompt", "pg", "r", "repetitions", "o", "output", "oe"):
             other.pop(flag, None)
     for flag in ("n", "n_predict", "predict"):
         n = other.get(flag)

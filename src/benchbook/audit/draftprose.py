@@ -244,7 +244,9 @@ _PRECISION = r"(?:FP|BF|INT|TF)\d+(?:/(?:FP|BF|INT|TF)\d+)*"
 #: "4080,16GB" is a card and its memory); a leading sign
 # (a decimal written without its leading zero, ".5", is one number: not the digits after a point)
 _NUM = (
-    r"[+\-−]?(?:(?:\d{1,3}(?:[,٬，]\d{3})+(?![\d,٬，])(?:[.٫．]\d+)?"
+    r"[+\-−]?(?:(?:\d{1,3}(?:[,٬]\d{3})+(?![\d,٬])(?:[.٫．]\d+)?"
+    # full-width digits grouped by a full-width comma ("１，２３４"; "120，115" is a Chinese list)
+    r"|[０-９]{1,3}(?:，[０-９]{3})+(?![\d，])(?:[.．][０-９]+)?"
     # grouped by narrow no-break spaces (``post.read_post`` writes no-break and thin spaces between
     # digits so), with a decimal point or comma ("1 234,5 tok/s": French, Russian); by spaces, with
     # a decimal point only ("512 128,5" is two numbers)
@@ -714,9 +716,11 @@ _LIST_JOIN = re.compile(
 #: ("#787, 12 GB") or a clock ("00:00, 1.61s/it")
 _LIST_LEAD = re.compile(
     r"(?:^|[(\[:—–]\s*|(?<!\S)-\s+|\b(?:reached|reach|reaches|got|get|gets|getting|hit|hits|saw|see|sees|"
-    r"measured|measures|scored|was|were|are|is|of|at|from|gave|gives|give|giving|yielded|yields|"
-    r"managed|achieved|achieves|around|about|roughly|approximately|nearly|respectively|and|"
-    r"erreicht|von|auf|bei|de|à|a|en|с|до)\s+|[~≈]\s*)$",
+    r"measured|measures|scored|was|were|are|is|at|from|gave|gives|give|giving|yielded|yields|"
+    r"managed|achieved|achieves|around|about|roughly|approximately|nearly|respectively|and|erreicht|"
+    # "of" after a word of values ("speeds of 112 and 141 tok/s"), never after a setting ("a context
+    # of 16384 and 20 GB", "a batch size of 512 and 45 tok/s", "an average of 3 and 70%")
+    r"(?:speeds?|rates?|throughputs?|values|results|numbers|figures|timings)\s+of)\s+|[~≈]\s*)$",
     re.IGNORECASE,
 )
 
@@ -772,6 +776,7 @@ def _listed(text: str, found: list[Number]) -> list[Number]:
             j + 1 < len(out)
             and out[j].unit is None
             and out[j].range is None
+            and out[j].of is None  # "8/10 and 52 tok/s": a score, no number of a list
             and not re.match(r"[\w.]", text[out[j].end : out[j].end + 1])  # glued to what follows
             and (join := _LIST_JOIN.fullmatch(text, out[j].end, out[j + 1].start)) is not None
         ):

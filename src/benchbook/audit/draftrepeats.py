@@ -89,6 +89,10 @@ def repeats(text: str) -> tuple[int, str] | None:
 _BENCH_REPS = re.compile(r"\bllama-bench\b.*?\s(?:-r|--repetitions)[\s=]+(?P<n>\d{1,3})(?![\w.,])")
 
 
+#: the method of a llama-bench test's claim ("llama-bench pp512", "tg128 @ d8192", "pp4096+tg128")
+_BENCH_METHOD = re.compile(r"\b(?:pp|tg)\d+|llama-bench", re.IGNORECASE)
+
+
 def bench_repeats(text: str) -> tuple[int, str] | None:
     """The repetitions a llama-bench command line sets (``_BENCH_REPS``): ``(n, "mean")`` with
     ``n`` ≥ 2; None for another line, no ``-r`` or ``-r 1``."""
@@ -98,23 +102,31 @@ def bench_repeats(text: str) -> tuple[int, str] | None:
 
 def stated_repeats(post: Post, entries: list[Entry], groups: list[Group]) -> None:
     """Give the measured claims in the scope of each repetitions statement of the post's prose
-    (``repeats``) or llama-bench command (``bench_repeats``; the innermost section around its line,
-    else the whole post) ``n`` and ``conditions.other.stat``, changed in place; a table's group gets
-    them where its unit is a rate or a time.  Where two statements' scopes nest, the inner one wins
-    (it is applied first); in one section the prose's words win over a command's flag."""
+    (``repeats``) or llama-bench command (``bench_repeats``: its tests' claims only, by their method;
+    the innermost section around its line, else the whole post) ``n`` and ``conditions.other.stat``,
+    changed in place; a table's group gets them where its unit is a rate or a time.  Where two
+    statements' scopes nest, the inner one wins (it is applied first); in one section the prose's
+    words win over a command's flag."""
     found = [
-        (ln, r) for block in post.blocks if block.kind != "code" for ln, t in block.lines if (r := repeats(t))
-    ] + [(ln, r) for block in post.blocks for ln, t in block.lines if (r := bench_repeats(t))]
+        (ln, r, False)
+        for block in post.blocks
+        if block.kind != "code"
+        for ln, t in block.lines
+        if (r := repeats(t))
+    ] + [(ln, r, True) for block in post.blocks for ln, t in block.lines if (r := bench_repeats(t))]
     if not found:
         return
     ctx = Context(post)
     spans = []
-    for line, r in found:
+    for line, r, bench in found:
         section = next(s for s in ctx.chain(line) if s.level <= 6)
-        spans.append((section.level, section.first, section.last, r))
+        spans.append((section.level, section.first, section.last, r, bench))
     unit_of = {g.id: g.fields.get("unit") for g in groups}
-    for _, first, last, (n, stat) in sorted(spans, key=lambda s: -s[0]):
+    method_of = {g.id: g.fields.get("method") for g in groups}
+    for _, first, last, (n, stat), bench in sorted(spans, key=lambda s: -s[0]):
         for g in groups:
+            if bench and not _BENCH_METHOD.search(str(g.fields.get("method") or "")):
+                continue  # llama-bench's -r: its tests' repetitions, not the prose's numbers
             if first <= g.line <= last and family(g.fields.get("unit")) in ("rate", "time"):
                 _give(g.fields, n, stat)
         for e in entries:
@@ -124,6 +136,10 @@ def stated_repeats(post: Post, entries: list[Entry], groups: list[Group]) -> Non
                 or "origin" in e.fields
                 or not isinstance(at, int)
                 or not first <= at <= last
+                or bench
+                and not _BENCH_METHOD.search(
+                    str(e.fields.get("method") or method_of.get(e.group or "") or "")
+                )
             ):
                 continue
             if e.group is not None and family(unit_of.get(e.group)) in ("rate", "time"):

@@ -433,6 +433,8 @@ def _in_spec_list(text: str, start: int, named: list[Mention]) -> bool:
     lo = max([open_ + 1, *(m.end() for m in _ITEM_SEP.finditer(text, open_, start))])
     close = text.find(")", start)
     stop = close if close >= 0 else len(text)
+    if any(family(n.unit) == "rate" for n in numbers(text[open_:stop])):
+        return False  # "(VRAM: 19.1 GB, 61 tok/s)": a run's results, no spec list
     after = _ITEM_SEP.search(text, start, stop)
     item = text[lo : after.start() if after else stop]
     if _USED_WORDS.search(item) or re.search(r"\d\s*/\s*\d", item):
@@ -794,13 +796,14 @@ class Sentences(Sides):
             if m.path not in CLAUSE_ONLY and own(m.start):
                 self.named[m.path] = m.value
         for path in ("engine", "hardware"):
-            # "vLLM and SGLang reached 112 and 141 tok/s respectively": a paragraph comparing two
-            # engines or machines names neither for the paragraphs after it (the last named was
-            # carried to every later claim): they keep what the paragraphs before named
+            # "vLLM and SGLang reached 112 and 141 tok/s respectively": a paragraph whose claims are
+            # of two engines or machines names neither for the paragraphs after it (the last named
+            # was carried to every later claim): they keep what the paragraphs before named ("I
+            # upgraded from a 3090 to a 5090", no claim of either: the last named stands)
             values = {
-                re.sub(r"^\d+\s*[x×]\s*", "", str(m.value)).lower()  # "8x MI300X" is an MI300X
-                for m in named
-                if m.path == path and own(m.start)
+                re.sub(r"^\d+\s*[x×]\s*", "", str(v)).lower()  # "8x MI300X" is an MI300X
+                for c in here
+                if c in self.claims and (v := (self.claims[c].fields.get("conditions") or {}).get(path))
             }
             if any(a not in b and b not in a for a in values for b in values):
                 if path in carried:

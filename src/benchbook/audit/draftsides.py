@@ -90,6 +90,13 @@ _JOINED = re.compile(
 )
 #: what parts a relating phrase from a pair of another clause: "but", "while", a bracket
 _OTHER_CLAUSE = re.compile(r"\b(?:but|while|whereas|although|though)\b|[()（）\[\]]", re.I)
+#: a comparison normalised per device, power or money ("2x faster per GPU", "Per GPU, … 2x"): not
+#: of the raw numbers
+_PER_UNIT = re.compile(
+    r"\W*(?:\w+\W+){0,2}?per\s+(?:gpu|card|device|node|chip|watt|w|dollar|\$|user|socket)\b|"
+    r"\bper\s+(?:gpu|card|device|node|chip|watt|dollar|user|socket)\b",
+    re.I,
+)
 #: the comparison word right after a multiple or change ("2.5x faster", "30 % less", "2x speedup")
 _WORD_AFTER = re.compile(r"\s*(?:x|×|times|%)?\s*(?:as\s+)?(?P<w>[^\W\d_]+(?:-[^\W\d_]+)?)")
 #: per family of the sides, the comparison words that say the multiple is of them: a rate is faster,
@@ -541,11 +548,16 @@ class Sides(DraftCore):
                 # the stated value needs (a gain: the larger over the smaller), said in a note
                 ordered_by_value = True
                 # (a multiple is the larger over the smaller, "1.6x slower" too: its value is 1.6)
-                larger_wanted = (
-                    rel.sign > 0
-                    if rel.kind == "percent_change"
-                    else rel.kind == "ratio" and _multiple(n) >= 1
-                )
+                # ("TTFT is 40% faster: 120 ms vs 200 ms": a faster time is a lower one)
+                sign = rel.sign
+                if (
+                    rel.kind == "percent_change"
+                    and family(na.unit) == "time"
+                    and _SPEED_WORD_AFTER.match(text, n.end)
+                    and not re.match(r"[+\-−]", text[n.start : n.end])
+                ):
+                    sign = -sign
+                larger_wanted = sign > 0 if rel.kind == "percent_change" else _multiple(n) >= 1
                 big_first = _mid(na) >= _mid(nb) * _factor(nb.unit, na.unit)  # 3.3 GB > 970 MB
                 sides = [a, b] if big_first == larger_wanted else [b, a]
                 if rel.kind == "percent_change":
@@ -1211,6 +1223,13 @@ class Sides(DraftCore):
         n = rel.number
         if not _says_pair(text, n, family(na.unit)):
             return False  # "Context 4x longer, 48 vs 31 tok/s": the multiple is of something else
+        if _PER_UNIT.match(text, n.end) or _PER_UNIT.search(text[max(s0, n.start - 24) : n.start]):
+            return False  # "Per GPU, SGLang is 2x faster: 1,600 on 4 GPUs vs 400 on 2": normalised
+        other = _side_names(rel.other)
+        if other and not any(other & self.profile[c][1] for _, c in in_sentence if c in self.profile):
+            # "2,300 vs 1,100 tok/s for TGI, and it is 5x faster than plain HF transformers": the
+            # other side it names is neither of the pair
+            return False
         gap = text[n.end : na.start] if n.end <= na.start else text[nb.end : n.start]
         if _OTHER_CLAUSE.search(gap):
             # "faster TTFT (18ms vs 132ms) …, but … total generation time is 2x longer": the pair

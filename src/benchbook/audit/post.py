@@ -757,8 +757,24 @@ _INVISIBLE = re.compile("[\u200b\u2060\ufeff]|(?<=\\d)[\u200c\u200d]|[\u200c\u20
 #: spaces a number is grouped with, or a web page writes for a space: no-break, narrow no-break,
 #: figure and thin spaces ("1\u202f234,5 tok/s", HTML's &nbsp;): between digits a narrow no-break
 #: space (the one grouping ``draftprose`` reads with a decimal comma after it), elsewhere a space
-_SPACES = re.compile("(?<!\\d)[\u00a0\u2007\u2009\u202f]|[\u00a0\u2007\u2009\u202f](?!\\d)")
-_GROUPING = re.compile("(?<=\\d)[\u00a0\u2007\u2009](?=\\d)")
+_SPACES = re.compile("[\u00a0\u2007\u2009\u202f]")
+#: such a space between digits with a group of three after it ("1 234", "12 345 678")
+_GROUPING = re.compile(
+    "(?<=\\d)[\u00a0\u2007\u2009\u202f](?=\\d{3}(?:(?![\\d\\w])|[\u00a0\u2007\u2009\u202f]\\d))"
+)
+
+
+def _grouped(m: re.Match) -> str:
+    """A no-break or thin space between a number's digit groups as a narrow no-break space (the
+    thousands separator ``draftprose`` reads); one after a name's digits ("Qwen3 235B", "Llama
+    3 405B": a letter before the digits, or a letter after the group) a plain space."""
+    text, i = m.string, m.start()
+    j = i
+    while j > 0 and (text[j - 1].isdigit() or text[j - 1] in "\u00a0\u2007\u2009\u202f"):
+        j -= 1
+    if j > 0 and (text[j - 1].isalpha() or text[j - 1] in "_-."):
+        return " "
+    return "\x00"  # (a NUL the text cannot hold: the narrow no-break space once the others are spaces)
 
 
 def read_post(text: str) -> Post:
@@ -776,5 +792,5 @@ def read_post(text: str) -> Post:
     html = is_html(text)
     if html:
         text = html_to_text(text)
-    text = _SPACES.sub(" ", _GROUPING.sub("\u202f", _INVISIBLE.sub("", text)))
+    text = _SPACES.sub(" ", _GROUPING.sub(_grouped, _INVISIBLE.sub("", text))).replace("\x00", "\u202f")
     return Post(text, html, blocks_of(text))
