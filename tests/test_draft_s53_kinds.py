@@ -523,3 +523,30 @@ def test_a_no_break_space_in_a_models_name_groups_no_digits(tmp_path):
         read_post("Qwen3\u00a0235B-A22B and Llama 3\u00a0405B\n").text == "Qwen3 235B-A22B and Llama 3 405B\n"
     )
     assert read_post("1\u00a0234\u00a0567 t/s\n").text == "1\u202f234\u202f567 t/s\n"
+
+
+def test_a_change_over_cells_of_two_quantities_is_a_todo_and_the_audit_runs(tmp_path, monkeypatch):
+    """ "| Concurrency | 2.47 tok/s | 4.56 req/s | 6.22 req/s (+152% base, +36% nvidia) |" (h242,
+    the post's slip): the +152% over a tok/s and a req/s cell was a statement the audit refused,
+    which stopped the audit of the whole post (exit 2). Now a todo naming the units; +36% stands."""
+    text = (
+        "# Gemma\n\n| Metric | Base | NVIDIA | Turbo |\n|---|---|---|---|\n"
+        "| Decode | 20.1 tok/s | 30.2 tok/s | 41.0 tok/s (+104% base, +36% nvidia) |\n"
+        "| Concurrency | 2.47 tok/s | 4.56 req/s | 6.22 req/s (+152% base, +36% nvidia) |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    (todo,) = [t for t in cf.todo if t.value == 152]
+    assert todo.todo.startswith("the claims it cites are in tok/s and req/s")
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
+    post = tmp_path / "t.md"
+    post.write_text(text, encoding="utf-8")
+    assert command.main([str(post), "--out", str(tmp_path / "out")]) == 0
+
+
+def test_a_second_pair_of_a_sentence_takes_the_first_pairs_unit():
+    """h314: "41.4 vs 37.5 tok/s at 1K (+10%), 31.6 vs 28.2 at 8K (+12%)": the second pair is in
+    tok/s too (its +12% was tied to the first pair and judged an overstatement of an honest post)."""
+    from benchbook.audit.draftprose import numbers
+
+    text = "41.4 vs 37.5 tok/s at 1K (+10%), 31.6 vs 28.2 at 8K (+12%) vs oMLX oQ4e."
+    assert [(n.text, n.unit) for n in numbers(text)][3:5] == [("31.6", "tok/s"), ("28.2", "tok/s")]

@@ -75,6 +75,7 @@ from .draftwords import engine_versions
 from .post import Block, read_post
 from .resultlines import Result, owned, results
 from .toollines import label_metric, label_unit, tool_results
+from .units import UnitError, factor
 
 #: a log line a draft keeps as a raw log: llama-server/llama-cli timing and acceptance lines,
 #: llama-speculative-simple's counts
@@ -490,10 +491,35 @@ class _Drafter(Tables, Sentences):
         settle_phases(self.post.line, self.out.entries)  # exllama's "-- Measuring prompt speed"
         settle_tests(self.out.entries, self.out.groups)  # a pp512 test generates nothing
         self.bound_sets()
+        self.one_quantity()  # "2.47 tok/s | 4.56 req/s | 6.22 req/s (+152% base)": no statement
         for fields in [g.fields for g in self.out.groups] + [e.fields for e in self.out.entries]:
             if isinstance(fields.get("conditions"), dict):
                 _within_schema(fields["conditions"])
         return self.out
+
+    def one_quantity(self) -> None:
+        """A ratio, change or difference citing claims whose units are of no one quantity ("+152%
+        base" of a cell in req/s over the row's first cell in tok/s, the post's own slip) is a
+        todo naming the units: the audit refuses such a statement (``recompute``: "numbers in
+        different units"), and one statement refused stopped the audit of the whole post."""
+        for k, entry in enumerate(self.out.entries):
+            f = entry.fields
+            if entry.kind != "statement" or f.get("kind") not in ("ratio", "percent_change", "difference"):
+                continue
+            if f.get("kind") == "ratio" and f.get("unit") not in (None, "x", "%"):
+                continue  # "35 tokens in 0.184 seconds, speed: 190.678 t/s": a quotient of two quantities
+            cited = [self.profile[c][0] for c in f.get("of", []) if c in self.profile]
+            if len(cited) != 2:
+                continue
+            try:
+                factor(cited[0], cited[1])
+            except UnitError:
+                todo = (
+                    f"the claims it cites are in {cited[0]} and {cited[1]}, no one quantity: name two of "
+                    "one quantity in `of` (or fix a unit the post mistyped), then delete `todo`"
+                )
+                fields = {"id": f["id"], "todo": todo, **{x: v for x, v in f.items() if x != "id"}}
+                self.out.entries[k] = Entry("todo", entry.id, fields, entry.group)
 
     def serving_batches(self) -> None:
         """A batch size of a claim whose engine (its own or its group's, after ``fill``) is not

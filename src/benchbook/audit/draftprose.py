@@ -677,6 +677,7 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
         if not re.match(r"\s*(?:[.!?;,)]|$)", text[n.end : n.end + 2]):
             continue
         out[i] = replace(n, unit=prev.unit)
+    paired: str | None = None  # the unit of the last pair "A vs B unit" read
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
         if (
@@ -686,7 +687,20 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
             and _VS_NAMED.fullmatch(text[a.end : b.start])
         ):
             out[i] = replace(a, unit=b.unit)  # "356 vs M3 Ultra 192 tok/s": the unit of both sides
+            paired = b.unit
             continue
+        if (
+            paired is not None
+            and a.unit is None
+            and b.unit is None
+            and a.range is None
+            and b.range is None
+            and re.fullmatch(r"\s*(?:vs\.?|versus)\s*", text[a.end : b.start], re.IGNORECASE)
+            and not re.search(r"[.!?;\n]", text[out[i - 1].end : a.start] if i else "")
+        ):
+            # "41.4 vs 37.5 tok/s at 1K (+10%), 31.6 vs 28.2 at 8K (+12%)": a second pair of the
+            # sentence with no unit written is in the first's
+            out[i], out[i + 1] = replace(a, unit=paired), replace(b, unit=paired)
         if a.unit is not None or a.range is not None or not _ARROW.fullmatch(text[a.end : b.start]):
             continue
         if family(b.unit) in ("rate", "time", "size"):
