@@ -550,3 +550,17 @@ def test_a_second_pair_of_a_sentence_takes_the_first_pairs_unit():
 
     text = "41.4 vs 37.5 tok/s at 1K (+10%), 31.6 vs 28.2 at 8K (+12%) vs oMLX oQ4e."
     assert [(n.text, n.unit) for n in numbers(text)][3:5] == [("31.6", "tok/s"), ("28.2", "tok/s")]
+
+
+def test_a_borderless_table_rows_change_is_of_its_two_values(tmp_path):
+    """h304: a table copied without its borders, "DeepSeek R1 Q4_K_M42 t/s68 t/s+62%": the +62% is
+    from the row's 42 to its 68 t/s (it was tied to the next row's and called "wrong direction")."""
+    text = (
+        "# RTX 4090 vs RTX 5090\n\nModelRTX 4090RTX 5090Improvement\n"
+        "DeepSeek R1 Q4_K_M42 t/s68 t/s+62%\nPhi-4 Q8_0 118 t/s 187 t/s +58%\n"
+    )
+    cf = _drafted(text, tmp_path)
+    by_value = _by_value(cf)
+    got = {s.value: s.of for s in cf.statements}
+    assert got[62] == [by_value[42].id, by_value[68].id]
+    assert got[58] == [by_value[118].id, by_value[187].id]

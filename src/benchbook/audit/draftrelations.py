@@ -370,7 +370,9 @@ def _changed_pair(text: str, found: list[Number], i: int) -> tuple[Number, Numbe
     → 33.8 t/s, −21%)", "from 38 to 33.93 t/s, -11%": two numbers of one unit (not % or x) joined
     by an arrow or "to", then "(" or "," and the signed percentage; a signed number in the pair's
     own unit is their difference, and then the pair may be labelled ("20,366 MiB baseline / 21,500
-    MiB with spec (+1,134 MiB)"); else None."""
+    MiB with spec (+1,134 MiB)"); a row of a table copied without its borders, two values and the
+    percentage with nothing but spaces or bars between ("42 t/s68 t/s+62%"), is such a pair too;
+    else None."""
     n = found[i]
     if i < 2 or n.unit is None or n.unit == "x" or n.of is not None or n.range is not None:
         return None
@@ -390,6 +392,14 @@ def _changed_pair(text: str, found: list[Number], i: int) -> tuple[Number, Numbe
         if n.unit != "%" and n.unit != a.unit:
             continue
         joint = r"\s*(?:→|->|to)\s*" if n.unit == "%" else r"\s*(?:→|->|to|/|(?:[^\W\d]+\s*){1,3}/)\s*"
+        if (
+            n.unit == "%"
+            and re.fullmatch(r"\s*\|?\s*", text[a.end : b.start])
+            and re.fullmatch(r"\s*\|?\s*", text[b.end : n.start])
+        ):
+            # a table row copied without its borders ("Q4_K_M42 t/s68 t/s+62%", "42 t/s | 68 t/s |
+            # +62%"): the row's two values, then its change from the first to the second
+            return a, b
         if not re.fullmatch(joint, text[a.end : b.start]):
             continue
         words = r"[^\s;!?(),]*[^\s;!?(),.]"  # no word ending a sentence
