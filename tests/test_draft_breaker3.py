@@ -285,7 +285,6 @@ def test_thousands_of_command_lines_of_one_setting_draft_in_linear_time():
         {
             "engine": "llama.cpp",
             "model": "m1499",
-            "other": {"prompt_tokens": 512},  # llama-bench's -p: its pp test's prompt
             "offload": {"n_gpu_layers": 1499},
             "tokens_generated": 128,
             "decoding": "plain",

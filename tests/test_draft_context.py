@@ -264,7 +264,6 @@ def test_command_flags_that_name_a_field_prompt_cap_tokens_and_sampling():
         "model": "a",
         "quant": "Q4_0",
         "tokens_generated": 128,
-        "other": {"prompt_tokens": 512},  # llama-bench's -p: its pp test's prompt
     }
 
 

@@ -564,3 +564,12 @@ def test_a_borderless_table_rows_change_is_of_its_two_values(tmp_path):
     got = {s.value: s.of for s in cf.statements}
     assert got[62] == [by_value[42].id, by_value[68].id]
     assert got[58] == [by_value[118].id, by_value[187].id]
+
+
+def test_an_about_word_before_an_article_makes_the_number_approximate():
+    """h365: "nearly an 18x increase" (6.692 / 0.362 = 18.5) was exact 18 and judged inconsistent."""
+    from benchbook.audit.draftprose import numbers
+
+    assert [(n.text, n.about) for n in numbers("We achieved nearly an 18x increase.")] == [("18", True)]
+    assert [(n.text, n.about) for n in numbers("about a 2x speedup")] == [("2", True)]
+    assert [(n.text, n.about) for n in numbers("about an hour, 5 tok/s")] == [("5", False)]

@@ -274,7 +274,7 @@ _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|hasta|(?<=\s)auf(?=\s)|(
 _NUMBER = re.compile(
     # (a sign of approximation glued to a word before it, "Q4_K_M~40 GB" of a table copied without its
     # cell borders, is one too: only a word must stand apart)
-    rf"(?P<about>(?:(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})|[~≈∼])\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+])|(?:多|余)(?=\s*[A-Za-z]))?"
+    rf"(?P<about>(?:(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})(?:\s+an?(?=\s))?|[~≈∼])\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+])|(?:多|余)(?=\s*[A-Za-z]))?"
     rf"(?:(?:\s*|{_HYPHENED})(?P<ua>{_UNIT}))?"
     rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"
     rf"(?:\s*(?P<unit>{_UNIT}))?"
