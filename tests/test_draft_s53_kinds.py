@@ -5,6 +5,7 @@ so the audit never judged it."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from benchbook.audit import command
 from drafting import conditions as _cond
@@ -573,3 +574,44 @@ def test_an_about_word_before_an_article_makes_the_number_approximate():
     assert [(n.text, n.about) for n in numbers("We achieved nearly an 18x increase.")] == [("18", True)]
     assert [(n.text, n.about) for n in numbers("about a 2x speedup")] == [("2", True)]
     assert [(n.text, n.about) for n in numbers("about an hour, 5 tok/s")] == [("5", False)]
+
+
+# --- the new user's post of session 53 (tests/fixtures/draft/newuser53_4090_spec.md, as written) ---
+
+_NEWUSER = Path(__file__).parent / "fixtures" / "draft" / "newuser53_4090_spec.md"
+
+
+def test_the_plain_side_of_a_speculative_sentences_pair_is_plain(tmp_path):
+    """ "speculative decoding is about 2.4x faster on generation for code (110 vs 61 tok/s)": both
+    rates took the sentence's "speculative decoding"; the slower is the baseline, plain, with no
+    draft model or draft size."""
+    cf = _drafted(_NEWUSER.read_text(encoding="utf-8"), tmp_path)
+    by_value = _by_value(cf)
+    plain, spec = _cond(cf, by_value[61]), _cond(cf, by_value[110])
+    assert plain["decoding"] == "plain" and "block_max" not in plain
+    assert "draft_model" not in plain.get("other", {})
+    assert spec["decoding"] == "speculative" and spec["block_max"] == 16
+
+
+def test_the_new_users_wrong_speedup_is_caught(tmp_path, monkeypatch):
+    """The planted error: "about 2.4x faster" where the table gives 110.3 / 61.2 = 1.80."""
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
+    post = tmp_path / "post.md"
+    post.write_text(_NEWUSER.read_text(encoding="utf-8"), encoding="utf-8")
+    assert command.main([str(post), "--out", str(tmp_path / "out")]) == 0
+    lines = (tmp_path / "out" / "post.claims.jsonl").read_text().splitlines()
+    got = {r["stated_text"]: r for r in map(json.loads, lines) if r["kind"] == "statement"}
+    assert got["2.4"]["consistency"] == "inconsistent" and got["2.4"]["severity"] == "major overstatement"
+    assert got["-22"]["consistency"] == "consistent"
+
+
+def test_a_prompts_length_before_completion_prompt_is_no_output_length(tmp_path):
+    """ "a 512-token code completion prompt, 400 tokens generated": 512 is the prompt's (it was read
+    as tokens generated too, and the two values left the table's rows with neither)."""
+    from benchbook.audit.draftwords import settings_in_words
+
+    out: list = []
+    settings_in_words("runs of a 512-token code completion prompt, 400 tokens generated, temp 0.", out)
+    assert ("tokens_generated", 400) in out and ("tokens_generated", 512) not in out
+    cf = _drafted(_NEWUSER.read_text(encoding="utf-8"), tmp_path)
+    assert _cond(cf, _by_value(cf)[110.3])["tokens_generated"] == 400

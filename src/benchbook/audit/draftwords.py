@@ -148,7 +148,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"|(?<!draft )\btokens generated\s*[:=]\s*(?P<m>\d+)(?![\d,.])"
             # "a 256-token summarization output" (any hyphen: HTML's non-breaking "128‑token"),
             # "generating 512 tokens", "512 gen" (llama-bench's tg512)
-            r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?P<task>(?:[^\W\d]+\s+){0,2})(?:output|generation|completion)\b"
+            r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?P<task>(?:[^\W\d]+\s+){0,2})(?:output|generation|completion)\b(?!\s+prompt)"
             r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
             # "512 tokens generated", "256 tokens were generated", "300 tokens decoded"; "128 tokens
             # input, 256 tokens output"
