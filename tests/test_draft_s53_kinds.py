@@ -615,3 +615,22 @@ def test_a_prompts_length_before_completion_prompt_is_no_output_length(tmp_path)
     assert ("tokens_generated", 400) in out and ("tokens_generated", 512) not in out
     cf = _drafted(_NEWUSER.read_text(encoding="utf-8"), tmp_path)
     assert _cond(cf, _by_value(cf)[110.3])["tokens_generated"] == 400
+
+
+def test_the_verdicts_script_counts_catches_and_no_false_accusation():
+    """scripts/draft_verdicts.py on h304 (a borderless table whose changes were tied to the wrong
+    rows: two false accusations) and h242 (a draft the audit refused): none of either now."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(
+        [sys.executable, str(root / "scripts" / "draft_verdicts.py"), "--posts", "h304_*,h242_*"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(root / "src")},
+    ).stdout
+    assert "    false accusations:         0 " in out
+    assert "drafts the audit refused:      0" in out

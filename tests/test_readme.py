@@ -105,6 +105,9 @@ CHECKS = {
         "PYTHONPATH=src .venv/bin/python scripts/draft_measure.py --corpus "
         "--posts 'p7*,p8*,p9*,p1??_*,p2??_*' --no-robust"
     ): ("slow", None),
+    # the audit's verdicts on drafted corpus posts (false accusations); tests/test_draft_s53_kinds.py
+    # runs it on two posts
+    "PYTHONPATH=src .venv/bin/python scripts/draft_verdicts.py [--posts 'h*']": ("slow", None),
 }
 
 
