@@ -1937,7 +1937,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
     names another engine than the context's.  A post that names no drafting at all
     (``names_drafting``) gives every claim and group ``decoding: plain``: speculative decoding is
     something a post about it says, and no engine drafts by default."""
-    ctx = Context(post)
+    ctx = context_of(post)
     plain = not names_drafting(post.text)
     root = ctx.root
     models = [*root.head.get("model", []), *root.body.get("model", []), *root.weak.get("model", [])]
@@ -2252,3 +2252,13 @@ def _fill(cond: dict, context: dict[str, object], taken) -> None:
         if path == "build" and "engine" in cond and cond["engine"] != context.get("engine"):
             continue
         put_path(cond, path, value)
+
+
+def context_of(post: Post) -> Context:
+    """The post's ``Context``, built on the first call and kept in ``post.memo`` (``fill`` and
+    ``draftrepeats.stated_repeats`` both read it: building it is the larger part of drafting a long
+    post)."""
+    ctx = post.memo.get("context")
+    if ctx is None:
+        ctx = post.memo["context"] = Context(post)
+    return ctx

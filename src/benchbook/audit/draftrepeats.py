@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .draftcontext import Context
+from .draftcontext import context_of
 from .draftcore import Entry, Group
 from .draftprose import family
 from .post import Post
@@ -116,7 +116,7 @@ def stated_repeats(post: Post, entries: list[Entry], groups: list[Group]) -> Non
     ] + [(ln, r, True) for block in post.blocks for ln, t in block.lines if (r := bench_repeats(t))]
     if not found:
         return
-    ctx = Context(post)
+    ctx = context_of(post)
     spans = []
     for line, r, bench in found:
         section = next(s for s in ctx.chain(line) if s.level <= 6)

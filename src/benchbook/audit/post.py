@@ -162,6 +162,8 @@ class Post:
     html: bool
     blocks: list[Block]
     _lines: list[str] | None = field(default=None, repr=False)
+    #: what the drafter's readers work out of the whole post once (``draftcontext.context_of``)
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def line(self, n: int) -> str:
         """The text of line ``n`` (1-based), stripped; "" outside the text."""
