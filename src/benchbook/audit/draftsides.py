@@ -259,6 +259,19 @@ def _change_metric(clause: str, sentence: str, at: int) -> str:
     return "change"
 
 
+def _said_of_speed(rel, text: str) -> bool:
+    """Whether a change is said with a speed word and no sign written ("8% slower", "40% faster";
+    "+11.17% slower": the sign written stands): of two times, its sign is the other way round (a
+    faster time is a lower one)."""
+    n = rel.number
+    return (
+        rel.kind == "percent_change"
+        and _SPEED_WORD_AFTER.match(text, n.end) is not None
+        and not re.search(r"[+\-−]\s*$", text[max(0, n.start - 2) : n.start])
+        and text[n.start : n.start + 1] not in "+-−"
+    )
+
+
 def _signed_value(rel) -> float | None:
     """The value a relating phrase states, signed as the phrase says ("12% slower": -12; a minus
     sign "−" read as "-"); None when its digits are no plain number (a range, "2–3×")."""
@@ -549,14 +562,7 @@ class Sides(DraftCore):
                 ordered_by_value = True
                 # (a multiple is the larger over the smaller, "1.6x slower" too: its value is 1.6)
                 # ("TTFT is 40% faster: 120 ms vs 200 ms": a faster time is a lower one)
-                sign = rel.sign
-                if (
-                    rel.kind == "percent_change"
-                    and family(na.unit) == "time"
-                    and _SPEED_WORD_AFTER.match(text, n.end)
-                    and not re.match(r"[+\-−]", text[n.start : n.end])
-                ):
-                    sign = -sign
+                sign = -rel.sign if family(na.unit) == "time" and _said_of_speed(rel, text) else rel.sign
                 larger_wanted = sign > 0 if rel.kind == "percent_change" else _multiple(n) >= 1
                 big_first = _mid(na) >= _mid(nb) * _factor(nb.unit, na.unit)  # 3.3 GB > 970 MB
                 sides = [a, b] if big_first == larger_wanted else [b, a]
@@ -576,17 +582,18 @@ class Sides(DraftCore):
                 and implied is not None
                 and self._error(rel.kind, implied, stated_value) > _FAR
             ):
+                explicit = self._explicit_pair(text, in_sentence, rel, s0, s_end)
                 flipped = self._implied(rel.kind, sides[1], sides[0])
                 if (
-                    not ordered_by_value
+                    explicit
+                    and not ordered_by_value
                     and flipped is not None
                     and self._error(rel.kind, flipped, stated_value) <= _FAR
-                    and self._explicit_pair(text, in_sentence, rel, s0, s_end)
                 ):
                     # "llama.cpp is 1.6x faster than Ollama: 15.2 vs 24.8 t/s": the pair's order is
                     # not the names' (the values give 1.63 the other way round): ordered by value
                     sides, ordered_by_value = sides[::-1], True
-                elif self._explicit_pair(text, in_sentence, rel, s0, s_end):
+                elif explicit:
                     # "2.5x faster: 24.8 vs 15.2 t/s": the sentence pairs them itself and relates
                     # nothing else: its sides, however far their values are (the audit judges it)
                     note = (
@@ -650,13 +657,9 @@ class Sides(DraftCore):
         value = n.text
         sign = rel.sign
         if (
-            rel.kind == "percent_change"
-            and sides
+            sides
             and all(c in self.profile and family(self.profile[c][0]) == "time" for c in sides)
-            and _SPEED_WORD_AFTER.match(text, n.end)
-            # "+11.17% slower": the sign written stands
-            and not re.search(r"[+\-−]\s*$", text[max(0, rel.number.start - 2) : rel.number.start])
-            and text[rel.number.start : rel.number.start + 1] not in "+-−"
+            and _said_of_speed(rel, text)
         ):
             # "TTFT rose from 850 ms to 920 ms, about 8% slower": a slower time is a longer one
             sign = -sign
