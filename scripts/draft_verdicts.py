@@ -12,7 +12,8 @@ and source line, its twin:
 * **false accusation**: the twin is consistent (or within its precision): the draft's sides are
   wrong and the audit blames a number the author got right -- the figure to drive to zero;
 * **catch**: the twin is inconsistent too: an error of the post the draft finds on its own;
-* **no twin**: the hand file states no such statement (a todo there, or none).
+* **no twin**: the hand file states no such statement (a todo there, or none); each is listed, to
+  read: a wrong side the hand file left a todo is a false accusation too.
 
 Also printed: the expected files' own inconsistent statements (the errors the corpus holds), and
 drafts the audit refused (a statement it cannot compute stopped the audit of the whole post).
@@ -52,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     count: collections.Counter[str] = collections.Counter()
     accused: list[tuple[str, tuple]] = []
+    untwinned: list[tuple[str, tuple]] = []
+    caught: list[tuple[str, tuple]] = []
     refused: list[tuple[str, str]] = []
     globs = args.posts.split(",")
     with tempfile.TemporaryDirectory() as tmp:
@@ -79,8 +82,10 @@ def main(argv: list[str] | None = None) -> int:
                 twin = twins.get(_key(drafted.claims, v.id))
                 if twin == "inconsistent":
                     count["catch"] += 1
+                    caught.append((post.name, _key(drafted.claims, v.id) or ()))
                 elif twin is None:
                     count["no twin"] += 1
+                    untwinned.append((post.name, _key(drafted.claims, v.id) or ()))
                 else:
                     count["false accusation"] += 1
                     accused.append((post.name, _key(drafted.claims, v.id) or ()))
@@ -95,6 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"drafts the audit refused:      {len(refused)}")
     for name, key in accused:
         print(f"  false accusation: {name}: {key}")
+    for name, key in caught:
+        print(f"  catch: {name}: {key}")
+    for name, key in untwinned:
+        print(f"  no twin: {name}: {key}")
     for name, why in refused:
         print(f"  refused: {name}: {why}")
     return 0

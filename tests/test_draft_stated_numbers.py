@@ -238,9 +238,15 @@ def test_bound_in_a_table_cell_is_no_value(tmp_path):
         "| Speed | Feel |\n|---|---|\n| >50 tok/s | instant |\n| 20 tok/s | fine |\n| <5 tok/s | painful |\n",
         tmp_path,
     )
-    # ">50 tok/s" and "<5 tok/s" are bounds (statements of kind bound), not values of 50 and 5
+    # ">50 tok/s" and "<5 tok/s" are no values of 50 and 5; under a "Feel" column they are a scale's
+    # thresholds, no results (session 54: each such bound was audited "inconsistent" against the
+    # post's own measurements): listed, no bound statement
     assert [(c.value, c.unit) for c in cf.claims] == [(20, "tok/s")]
-    assert sorted(s.value for s in cf.statements if s.kind == "bound") == [5, 50]
+    assert [s for s in cf.statements if s.kind == "bound"] == []
+    assert [(u.line, u.number) for u in cf.draft.unplaced] == [(3, "50"), (5, "5")]
+    # control: a results table's bound cell is a bound statement
+    cf = _drafted("| GPU | tg128 |\n|---|---|\n| RTX 4090 | >50 tok/s |\n| RTX 3090 | 20 tok/s |\n", tmp_path)
+    assert sorted(s.value for s in cf.statements if s.kind == "bound") == [50]
 
 
 def test_settings_table_in_chinese_is_no_claim_and_its_control(tmp_path):

@@ -55,7 +55,7 @@ from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from . import schema
 from .draftcommand import command_lines, plain_rows, plain_run, serving_batch, serving_client
-from .draftcontext import fill, header_settings, setup_heading
+from .draftcontext import fill, header_settings, named_once, setup_heading
 from .draftcore import Drafted, Entry, Num, machine_float, merged, plain_value, set_path, source_fields
 from .draftheadlines import headline_statements
 from .draftmetric import (
@@ -346,7 +346,7 @@ class _Drafter(Tables, Sentences):
                 # Mini, 16GB RAM, llama.cpp b4980") over the title's (the whole post's); what an
                 # earlier section named does not carry
                 heading = " ".join(t for _, t in block.lines)
-                here = {m.path: m.value for m in mentions(heading) if m.path not in CLAUSE_ONLY}
+                here = named_once(mentions(heading), CLAUSE_ONLY)  # "MLX vs llama.cpp": neither engine
                 level_one = (
                     block.front or re.match(r"#\s", self.post.line(block.lines[0][0]).lstrip()) is not None
                 )
@@ -491,6 +491,7 @@ class _Drafter(Tables, Sentences):
         settle_phases(self.post.line, self.out.entries)  # exllama's "-- Measuring prompt speed"
         settle_tests(self.out.entries, self.out.groups)  # a pp512 test generates nothing
         self.bound_sets()
+        self.contradicted_bounds()  # "50 tps …, while llama-cli … over 140 tps": its set is not drafted
         self.one_quantity()  # "2.47 tok/s | 4.56 req/s | 6.22 req/s (+152% base)": no statement
         for fields in [g.fields for g in self.out.groups] + [e.fields for e in self.out.entries]:
             if isinstance(fields.get("conditions"), dict):
@@ -976,7 +977,7 @@ def _compare_label(label: str) -> dict[str, object]:
     hardware), else the label as ``other.compare``."""
     if _BUILD_LABEL.match(label.strip()):
         return {"build": label.strip()}
-    named = {m.path: m.value for m in mentions(label) if m.path in ("hardware", "engine", "quant", "backend")}
+    named = named_once([m for m in mentions(label) if m.path in ("hardware", "engine", "quant", "backend")])
     if re.search(r"(?i)\bCPU[- ]only\b|^CPU$", label):
         named["backend"] = "CPU"
     return named or {"other.compare": label.strip()}

@@ -696,6 +696,18 @@ def _distinct(values: list[object]) -> list[object]:
     return out if out else one
 
 
+def named_once(found: list[Mention], skip: frozenset[str] = frozenset()) -> dict[str, object]:
+    """path -> value of each path ``found`` (``mentions`` of one heading or label, in order) names
+    with one value (``_distinct``: a name said short and in full is one, given in full); a path
+    named with two values ("# MLX vs llama.cpp on M2 Max": two engines) is left out, as a scope
+    naming several decides none (``Scope._value``). ``skip``: paths not taken."""
+    values: dict[str, list[object]] = {}
+    for m in found:
+        if m.path not in skip:
+            values.setdefault(m.path, []).append(m.value)
+    return {path: one[0] for path, vs in values.items() if len(one := _distinct(vs)) == 1}
+
+
 def _key(v: object) -> object:
     """A value compared for "two different values" (names by their lower-case words)."""
     return re.sub(r"[\W_]+", " ", v.lower()).strip() if isinstance(v, str) else (type(v), v)

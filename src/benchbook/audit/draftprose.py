@@ -540,6 +540,31 @@ _NOT_BOUND = re.compile(
 )
 
 
+#: words that make a bound a threshold of a scale, a definition or a requirement, not a result:
+#: "below 30 tok/s is too slow", ">50 tok/s | Excellent — feels instant", "interactive (above ~30
+#: tps for chat)", "defined by TTFT > 10 seconds", "Models Requiring >24 GB", "I would need 45+ GB",
+#: "we recommend … at least 80GB"
+_THRESHOLD = re.compile(
+    r"\btoo\s+(?:slow|fast|long|short|much|little)\b|\bfeels?\b|\b(?:un)?usable\b|\binteractive\b|"
+    r"\b(?:excellent|painful|comfortable|acceptable|tolerable|unbearable|elite)\b|"
+    r"\b(?:defined|considered|counts?|classed|qualif(?:y|ies|ied))\s+(?:by|as)\b|\bthresholds?\b|"
+    # a need in the conditional or as advice, and a class of models by what they need ("Models
+    # requiring >24 GB"); not what a model was found to need ("it needs at least 12 GB of VRAM")
+    r"\bcut-?offs?\b|\b(?:would|will|you|you'd|may|might)\s+need\b|\bneeds?\s+to\b|\brequiring\b|"
+    r"\brequirements?\b|\brecommend\w*|\bshould\s+(?:be|have|fit)\b|\bideally\b|"
+    r"建议|推荐|可接受|流畅|卡顿|推奨|快適",
+    re.IGNORECASE,
+)
+
+
+def threshold(sentence: str) -> bool:
+    """Whether a sentence (or a table row) holding a bound makes it a threshold, a definition or a
+    requirement (``_THRESHOLD``), no result of a run: the bound is listed, no statement checks the
+    post's claims against it (the corpus's bounds of this kind were each judged "inconsistent"
+    against the post's own measurements)."""
+    return _THRESHOLD.search(sentence) is not None
+
+
 def bound_of(text: str, n: Number) -> str | None:
     """``below`` or ``above`` when ``n`` (a number of ``text`` with a unit, no range) is written as
     a bound (``_BELOW``, ``_ABOVE``, "40+"), else None: not for token or layer counts (what was run)
@@ -1437,7 +1462,13 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("bandwidth", r"\bread\b|hdparm|nvme|\bssd\b|\bdisk\b|\bswap\b", "read_bandwidth"),
     ("bandwidth", r"(?:cpu|host|pcie).{0,20}(?:gpu|device)|transfer|pcie", "transfer_bandwidth"),
     ("bandwidth", r".", "memory_bandwidth"),
-    ("compute", r"matmul|gemm|mamf|measured|achiev|get", "matmul_tflops"),
+    # a run's ("when run with hipBLASLt, this goes up to 36.9 TFLOPS", "the benchmark reached …")
+    (
+        "compute",
+        r"matmul|gemm|mamf|measured|achiev|get|\brun\b|\bran\b|bench|\btest|\bscor|reach|"
+        r"\bhit|\bgoes\b|\bwent\b|blas",
+        "matmul_tflops",
+    ),
     ("compute", r".", "peak_tflops"),
     ("power", r".", "power"),
     ("power_per_token", r".", "power_per_token"),

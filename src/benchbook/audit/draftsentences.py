@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 
 from .draftcommand import command_lines
-from .draftcontext import FLAGS_ONLY, names_drafting
+from .draftcontext import FLAGS_ONLY, named_once, names_drafting
 from .draftcore import (
     NAMED_CONDITION,
     Bounds,
@@ -49,10 +49,11 @@ from .draftprose import (
     metric_of,
     number_text,
     numbers,
+    threshold,
     unit_of,
 )
 from .draftrelations import pair_units, relations, repetitions
-from .draftsides import Placed, Sides
+from .draftsides import JOINED, Placed, Sides, rate_named
 from .draftwords import REQUEST_RATE, accept_counts
 
 #: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
@@ -489,28 +490,46 @@ def _counts_fit(n: Number, accepted: int, drafted: int) -> bool:
     return abs(accepted / drafted * scale - value) <= step + 1e-9
 
 
+#: between a comparison's first side and its other: "faster than", "slower than", "compared to"
+_THAN_SIDE = re.compile(
+    r"\b(?:faster|slower|quicker|higher|lower|more|less|better|worse)\s+than\b|\bcompared\s+(?:to|with)\b",
+    re.I,
+)
+#: a bracket opening a number of its own ("(>60% max theoretical)", "(~2x)")
+_BRACKETED_NUMBER = re.compile(r"[(（\[]\s*[<>≤≥~≈+-]?\s*\d")
 #: a sentence stating its values in the order of names given before them
 _RESPECTIVELY = re.compile(
     r"\brespectively\b|соответственно|分别|それぞれ|respectivamente|jeweils|respectivement", re.I
 )
+#: what stands between the two values of a pair joined as a comparison ("62 versus 31", "62 tok/s
+#: vs 31"): the joining word, after the first value's unit
+_PAIR_GAP = re.compile(rf"\s*(?:[^\s\d]{{1,8}}\s*)?(?:{JOINED.pattern})\s*", re.I)
 #: the conditions whose names a "respectively" sentence's values follow
 _RESPECTIVE_PATHS = ("hardware", "engine", "model", "quant", "backend", "build")
 
 
 def _respective(
-    text: str, s0: int, sentence: str, found: list[Number], named: list[Mention], bounds
+    text: str, s0: int, sentence: str, found: list[Number], named: list[Mention], bounds, rels=()
 ) -> dict[int, dict[str, object]]:
     """A "respectively" sentence's values (``found``'s numbers with a unit in it, in order: "71 vs 84
     tok/s respectively") -> the condition each takes: the names of one condition given in order
     before them, as many as the values, in the sentence itself before its first value or else in
     the sentence before it ("M4 Max 356 vs M3 Ultra 192. Generation: 71 vs 84 respectively"); empty
-    where no condition names exactly that many."""
+    where no condition names exactly that many.  A sentence's two values joined as a comparison
+    (``_PAIR_GAP``: "vLLM is 2x faster than SGLang, 62 versus 31") follow its own two names so too,
+    without the word.  ``rels``: (start, end) of the relating phrases' numbers ("2x"), no values."""
     end = s0 + len(sentence)
-    values = [n for n in found if s0 <= n.start < end and n.unit]
+    values = [n for n in found if s0 <= n.start < end and n.unit and (n.start, n.end) not in rels]
     if len(values) < 2:
         return {}
     spans = [(s0, values[0].start)]
-    if s0 > 0:
+    if not _RESPECTIVELY.search(sentence):
+        # "vLLM is 2x faster than SGLang, 62 versus 31 tok/s": a pair joined as a comparison after
+        # the two names is in their order, as "respectively" says (each took the nearer "SGLang")
+        between = text[values[0].end : values[1].start] if len(values) == 2 else ""
+        if not _PAIR_GAP.fullmatch(between):
+            return {}
+    elif s0 > 0:
         p0, prev = sentence_at(text, max(0, s0 - 2), bounds)
         if p0 < s0:
             spans.append((p0, p0 + len(prev)))
@@ -676,7 +695,10 @@ class Sentences(Sides):
                 # throughput benchmark): the output tokens of the whole batch over the run
                 metric = "throughput"
             else:
-                metric = metric_of(n.unit, before, scanned[n.end : n.end + 30])
+                # the words after it up to a bracket opening another number: "36.9 TFLOPS (>60% max
+                # theoretical)" is measured, the ceiling's words are the percentage's
+                after = _BRACKETED_NUMBER.split(scanned[n.end : n.end + 30], maxsplit=1)[0]
+                metric = metric_of(n.unit, before, after)
                 if (
                     metric is not None
                     and self.lead_in
@@ -686,6 +708,20 @@ class Sentences(Sides):
                     # no word near it names the metric: the line introducing the list does ("results
                     # for TTFT speed up:" over "- 8k: 4141 ms / 1640 ms")
                     metric = metric_of(n.unit, self.lead_in[-80:].rstrip(": ")) or metric
+                if (
+                    metric is not None
+                    and family(n.unit) == "rate"
+                    and metric == metric_of(n.unit, "")
+                    and placed
+                    and placed[-1][0].start >= s0
+                    and _THAN_SIDE.search(between := scanned[placed[-1][0].end : n.start])
+                    and rate_named(between) is None  # "… slower than that: generation at 40 tok/s"
+                ):
+                    # "prefill reached 18,600 tok/s — 19× faster than the M4's 942 tok/s": the other
+                    # side of a comparison is of the phase its first side names
+                    first = self.metric_of_claim(placed[-1][1])
+                    if first != metric and family(self.profile.get(placed[-1][1], (None,))[0]) == "rate":
+                        metric = first
             if (
                 metric is None
                 or family(n.unit) == "size"
@@ -705,6 +741,11 @@ class Sentences(Sides):
             if relation is not None and _COST_BEFORE.search(scanned[max(0, n.start - 60) : n.start]):
                 # "the draft costs under 1 GB of VRAM": a bound on a difference (what one setup adds
                 # over another), not on each value of the metric: listed, for the user to state
+                self.out.unplaced.append((line, n.text, sentence[:300]))
+                continue
+            if relation is not None and threshold(sentence):
+                # "below 30 tok/s is too slow", "I would need 45+ GB of RAM": a scale's threshold or
+                # a requirement, no result: listed
                 self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
             if relation is not None:  # "40+ tok/s", "<9%", "at least 12 GB": a bound, no value claimed
@@ -736,9 +777,9 @@ class Sentences(Sides):
             )
             if origin:
                 cond = others_conditions(cond, sentence, n.start - s0)
-            if _RESPECTIVELY.search(sentence):
+            if _RESPECTIVELY.search(sentence) or JOINED.search(sentence):
                 for path, value in (
-                    _respective(text, s0, sentence, found, named, bounds).get(n.start, {}).items()
+                    _respective(text, s0, sentence, found, named, bounds, rels).get(n.start, {}).items()
                 ):
                     set_path(cond, path, value)
             if (
@@ -792,9 +833,15 @@ class Sentences(Sides):
                 here.add(placed[-1][1])
         if deferred:
             placed.sort(key=lambda x: x[0].start)
-        for m in named[k_named:]:
-            if m.path not in CLAUSE_ONLY and own(m.start):
-                self.named[m.path] = m.value
+        rest = [m for m in named[k_named:] if m.path not in CLAUSE_ONLY and own(m.start)]
+        for m in rest:
+            self.named[m.path] = m.value
+        if self.in_heading:
+            # a heading naming two engines or machines ("# MLX vs llama.cpp on M2 Max") names
+            # neither for its section: the last named is no more its subject than the first
+            once = named_once(rest)
+            for path in {m.path for m in rest} - set(once):
+                self.named.pop(path, None)
         for path in ("engine", "hardware"):
             # "vLLM and SGLang reached 112 and 141 tok/s respectively": a paragraph whose claims are
             # of two engines or machines names neither for the paragraphs after it (the last named

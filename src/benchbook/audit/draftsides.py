@@ -83,13 +83,15 @@ _GENERIC = frozenset(
 #: its sides: posts round loosely ("doubles" for 1.86×: 7%), never by a quarter
 _FAR = 0.25
 #: the words joining two numbers as the sides of a comparison ("24.8 vs 15.2 t/s")
-_JOINED = re.compile(
+JOINED = re.compile(
     r"\b(?:vs\.?|versus|v\.s\.|against|compared\s+(?:to|with)|statt|anstatt|instead\s+of|rather\s+than)(?!\w)"
     r"|对比|对",
     re.I,
 )
+#: a word opening a contrasting clause: what follows it is another comparison's
+_CONTRAST = r"\b(?:but|while|whereas|although|though)\b"
 #: what parts a relating phrase from a pair of another clause: "but", "while", a bracket
-_OTHER_CLAUSE = re.compile(r"\b(?:but|while|whereas|although|though)\b|[()（）\[\]]", re.I)
+_OTHER_CLAUSE = re.compile(rf"{_CONTRAST}|[()（）\[\]]", re.I)
 #: a comparison normalised per device, power or money ("2x faster per GPU", "Per GPU, … 2x"): not
 #: of the raw numbers
 _PER_UNIT = re.compile(
@@ -279,6 +281,14 @@ def _signed_value(rel) -> float | None:
     if value is not None and rel.kind == "percent_change" and rel.sign < 0 and value > 0:
         return -value
     return value
+
+
+def _gap(text: str, n: Number, a: Number, b: Number) -> str:
+    """The words between the phrase's number ``n`` and the nearer end of the pair ``a``, ``b`` (the
+    pair after it or before it; a phrase between the two: none)."""
+    if n.end <= a.start:
+        return text[n.end : a.start]
+    return text[b.end : n.start] if b.end <= n.start else ""
 
 
 def _ends_with(pattern: re.Pattern, text: str, end: int) -> bool:
@@ -536,6 +546,10 @@ class Sides(DraftCore):
             # "48.7 t/s for pp512 and 10.4 t/s for tg128, so PP is 28% faster": a prefill and a
             # decode rate are no two sides of one change
             and self.metric_of_claim(in_sentence[0][1]) == self.metric_of_claim(in_sentence[1][1])
+            # "Decode is 1.3x faster …, though TTFT was 210 ms vs 180 ms": a pair in a contrasting
+            # clause after the phrase (or before it: "while TTFT …, decode is 1.3x faster") is another
+            # comparison's
+            and not re.search(_CONTRAST, _gap(text, n, in_sentence[0][0], in_sentence[1][0]), re.I)
             and not (  # "Rates 40.1 / 41.3 tok/s, +12% over last week": a list, the other side named
                 _side_names(rel.other)
                 and re.fullmatch(r"\s*/\s*", text[in_sentence[0][0].end : in_sentence[1][0].start])
@@ -1221,7 +1235,7 @@ class Sides(DraftCore):
         are its sides whatever their values give (a wrong multiple is judged, never left a todo)."""
         (na, _), (nb, _) = in_sentence
         between = text[na.end : nb.start]
-        if len(between) > 40 or not _JOINED.search(between):
+        if len(between) > 40 or not JOINED.search(between):
             return False
         n = rel.number
         if not _says_pair(text, n, family(na.unit)):
@@ -1581,6 +1595,52 @@ class Sides(DraftCore):
             self.ratio_bounds.append((entry, sides[::-1] if rel.kind == "percent_change" else list(sides)))
         else:
             self.ratio_bounds.append((entry, [cid for _, cid in in_sentence]))
+
+    def contradicted_bounds(self) -> None:
+        """A bound statement (``bound_statement``) whose set holds a claim of its own sentence on
+        the wrong side of it is a todo: "around 50 tps on 5070Ti …, while using llama-cli, it can
+        produce over 140 tps" (the 50 is in the set of "over 140": the conditions drafted do not
+        tell the two runs apart; an author does not contradict a bound in its own sentence).  Run
+        after the claims' conditions are filled (``draftcontext.fill``), as the audit reads them."""
+        for k, entry in enumerate(self.out.entries):
+            f = entry.fields
+            if entry.kind != "statement" or f.get("kind") != "bound":
+                continue
+            numerator = (f.get("over") or {}).get("numerator") or {}
+            if "metric" not in numerator or "id" in numerator:
+                continue
+            bound = plain_value(str(f["value"]))
+            if bound is None:
+                continue
+            against = []
+            for cid, c in self.claims.items():
+                cf = c.fields
+                if cf.get("metric") != numerator["metric"] or not (
+                    cf.get("source_line") == f.get("source_line") or cf.get("quote") == f.get("quote")
+                ):
+                    continue
+                flat = {key.rsplit(".", 1)[-1]: v for key, v in self.flat_conditions(cid).items()}
+                if any(flat.get(x) != v for x, v in numerator.items() if x != "metric"):
+                    continue
+                value = self._value(cid)
+                if value is None:
+                    continue
+                value *= _factor(cf.get("unit"), f.get("unit"))
+                if (value < bound) if f.get("relation") == "above" else (value > bound):
+                    against.append(cid)
+            if against:
+                todo = (
+                    f"a bound ({f['relation']} {f['value']}) whose drafted set holds {', '.join(against)} "
+                    "of its own sentence, on the other side of it: write `over` to name the runs it "
+                    "bounds (conditions that tell them apart), then delete `todo`"
+                )
+                fields = {
+                    "id": entry.id,
+                    "todo": todo,
+                    **{x: v for x, v in f.items() if x not in ("id", "over", "relation")},
+                }
+                fields["of"] = against
+                self.out.entries[k] = Entry("todo", entry.id, fields, entry.group)
 
     def bound_sets(self) -> None:
         """The ``over`` of each bound drafted by ``ratio_bound``, from the claims' conditions as

@@ -53,7 +53,7 @@ from .draftnames import (
     sized_model,
     without_remark,
 )
-from .draftprose import Number, bound_of, family, numbers, unit_of
+from .draftprose import Number, bound_of, family, numbers, threshold, unit_of
 from .draftsides import Sides
 from .draftwords import NOT_A_PROMPT, count
 from .post import Block
@@ -1792,6 +1792,11 @@ class Tables(Sides):
                 ):
                     continue  # "1.85× on math | up to 1.85×": the row's multiple again, that claim
                 relation = bound_of(row[j], n) if n.range is None else None
+                if relation is not None and threshold(" | ".join([*header, self.post.line(line)])):
+                    # ">50 tok/s | Excellent — feels instant", "| Speed | Feel |": a scale's row, no
+                    # result: listed
+                    self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+                    continue
                 if relation is not None:
                     # "up to 2.03×" with no other cell stating it, ">50 tok/s", "<6GB": a bound, no
                     # value claimed

@@ -34,11 +34,15 @@ _COUNT_OF = {
 }
 _COUNT_WORDS = "|".join(sorted(_COUNT_OF, key=len, reverse=True))
 #: a serving benchmark's request rate, a setting of its client ("--request-rate 8", "with a request
-#: rate of 8 req/s", "请求速率 = 20 req/s"): the requests sent a second, not a rate measured
+#: rate of 8 req/s", "请求速率 = 20 req/s", a label "Request rate 4: …"): the requests sent a second,
+#: not a rate measured
 REQUEST_RATE = re.compile(
     r"(?:\b(?:with|at|using|under|set(?:ting)?|configured|fixed|target)\s+(?:a\s+|the\s+)?(?:fixed\s+)?"
     r"request[-_ ]rate(?:\s+(?:of|=|:|to|at))?|--request[-_]rate(?:\s+|=)|\brequest_rate\s*[=:]|"
-    r"请求速率\s*[:：=]?)\s*(?P<n>\d+(?:\.\d+)?)(?!\d|\.\d)",
+    # a label ("Request rate (req/s) 4: …", "request-rate 16: …"): the number before its colon
+    r"(?:^|(?<=[\n;,.(]\s)|(?<=[\n;,(]))\s*(?P<lab>)request[-_ ]rate"
+    r"(?:\s*\(\s*req(?:uests?)?/s\s*\))?\s*[=:]?|"
+    r"请求速率\s*[:：=]?)\s*(?P<n>\d+(?:\.\d+)?)(?!\d|\.\d)(?(lab)(?=\s*(?:req(?:uests?)?/s)?\s*[:：]))",
     re.I,
 )
 #: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
