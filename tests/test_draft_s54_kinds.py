@@ -169,14 +169,14 @@ def test_the_other_side_of_a_comparison_takes_its_first_sides_phase(tmp_path):
 
 def test_the_corpus_posts_of_these_kinds_are_judged_without_false_accusations():
     """scripts/draft_verdicts.py on the corpus posts behind these kinds (h219, h283, h295, p23, p24,
-    p177, p243, p244): each had a drafted statement judged "inconsistent" that the author got right
-    or never made; none is judged inconsistent now."""
+    p177, p243, p244, p19, p98): each had a drafted statement judged "inconsistent" that the author
+    got right or never made; none is judged inconsistent now."""
     out = subprocess.run(
         [
             sys.executable,
             str(ROOT / "scripts" / "draft_verdicts.py"),
             "--posts",
-            "h219_*,h283_*,h295_*,p23_*,p24_*,p177_*,p243_*,p244_*",
+            "h219_*,h283_*,h295_*,p23_*,p24_*,p177_*,p243_*,p244_*,p19_*,p98_*",
         ],
         capture_output=True,
         text=True,
@@ -185,3 +185,43 @@ def test_the_corpus_posts_of_these_kinds_are_judged_without_false_accusations():
     ).stdout
     assert "  judged inconsistent:         0\n" in out
     assert "drafts the audit refused:      0" in out
+
+
+def test_a_bound_whose_set_holds_values_on_both_sides_is_a_todo(tmp_path):
+    """p19: "without regressing the 40+ tok/s high-acceptance path" was a bound over every decode
+    rate of the post (42.91 on the high-acceptance prompt; 8.87 and 18.28 on the others): judged
+    "inconsistent" though the author is right; a todo naming the two below it.  Control: a set
+    wholly on the other side stays a statement, for the audit to judge."""
+    rows = "- High-accept prompt: `42.91 TG` tok/s.\n- Wiki prompt before fix: `8.87 TG` tok/s.\n"
+    cf = _drafted(
+        f"# MTP fix on ROCm\n\n{rows}- Wiki prompt with fix: `18.28 TG` tok/s.\n\n"
+        "The fix keeps the 40+ tok/s high-acceptance path.\n",
+        tmp_path,
+    )
+    by_value = _by_value(cf)
+    assert _bounds(cf) == []
+    (todo,) = [t for t in cf.todo if "bound (above 40)" in t.todo]
+    assert todo.of == [by_value[8.87].id, by_value[18.28].id]
+    cf = _drafted(
+        "# MTP on ROCm\n\n- Wiki prompt: 8.87 tok/s.\n- Code prompt: 18.28 tok/s.\n\nIt keeps 40+ tok/s.\n",
+        tmp_path,
+    )
+    assert _bounds(cf) == [("above", 40, "tok/s")]
+
+
+def test_a_count_of_cards_with_the_vendor_in_any_case_is_no_multiple(tmp_path):
+    """p98: "On 8 x nVIDIA Quadro P6000, …, 40 tokens/s" was a multiple of 8 relating the two rates
+    before it ("wrong direction"); each line's machine is its own, not the next line's."""
+    cf = _drafted(
+        "# llama.cpp\n\nOn Intel CPU, 8 tokens/s\nOn Apple M1 and M2 (10 core GPU), 20 tokens/s\n"
+        "On 8 x nVIDIA Quadro P6000, compute capability 6.1, 40 tokens/s\n\n"
+        "I got 45 tok/s\non my RTX 4090.\n",
+        tmp_path,
+    )
+    assert cf.statements == [] and cf.todo == []
+    by_value = _by_value(cf)
+    assert "hardware" not in _cond(cf, by_value[8])  # not the M1 of the line after
+    assert _cond(cf, by_value[20])["hardware"] == "Apple M1"
+    assert _cond(cf, by_value[40])["hardware"] == "8x NVIDIA Quadro P6000"
+    # control: a sentence wrapped onto a line in lower case goes on
+    assert _cond(cf, by_value[45])["hardware"] == "NVIDIA GeForce RTX 4090"

@@ -860,9 +860,9 @@ _CARD_AFTER = re.compile(r"\s*(?:cards?|gpus?|graphics cards?)\b(?!\s*(?:memory|
 #: a serving benchmark's input and output lengths written as a pair ("ISL/OSL = 512/128")
 LENGTH_PAIR = re.compile(r"\bISL\s*/\s*OSL\s*[=:]?\s*(\d+[kK]?\s*/\s*\d+[kK]?)", re.IGNORECASE)
 #: what follows a count of cards written as a multiple ("2× L40S", "4x H100", "8x RTX 3090", "2x MI50"):
-#: a device's name, no comparison word
+#: a device's name, no comparison word (the vendor in any case: "8 x nVIDIA Quadro P6000")
 _CARDS_AFTER = re.compile(
-    r"\s?(?:NVIDIA\s+|AMD\s+|Intel\s+)?(?:GeForce\s+)?(?:RTX|GTX|Tesla|Quadro|Radeon|Instinct|Arc|"
+    r"\s?(?:(?i:nvidia|amd|intel)\s+)?(?:GeForce\s+)?(?:RTX|GTX|Tesla|Quadro|Radeon|Instinct|Arc|"
     r"[ABHLPTV]\d{1,3}S?\b|GB\d{2,3}\b|MI\d{2,3}|W\d{4}|[1-5]0[5-9]0\b|Jetson|Mac|M[1-5]\b|Pi\s?[345]\b)",
 )
 

@@ -314,18 +314,30 @@ _LABEL_LINE = re.compile(r"[^:.!?]{1,40}:\s")
 
 
 def _in_clause(
-    named: list[Mention], clauses: list[int], at: int, text: str, labelled: tuple[int, ...] = ()
+    named: list[Mention],
+    clauses: list[int],
+    at: int,
+    text: str,
+    labelled: tuple[int, ...] = (),
+    items: tuple[int, ...] = (),
 ) -> dict:
     """The conditions named in the clause around offset ``at`` (``draftnames.clause_bounds``): of
     several for one condition, the nearest (before it on a tie).  ``labelled``: where the text's
     lines that start with a label start; a decoding named after such a line start is that line's
-    ("Baseline (non-speculative): 215.8 s" over "Speculative decoding model: 133.2 s")."""
+    ("Baseline (non-speculative): 215.8 s" over "Speculative decoding model: 133.2 s").  ``items``:
+    where the text's lines that open a new item start (a capital or a list mark, ``_ITEM_START``); a
+    name after the number past one is the next line's ("On Intel CPU, 8 tokens/s" over "On Apple M1
+    …, 20 tokens/s"; a sentence wrapped onto a line in lower case goes on)."""
     k = bisect.bisect_right(clauses, at) - 1
     lo, hi = clauses[max(k, 0)], clauses[min(k + 1, len(clauses) - 1)]
     best: dict[str, tuple[tuple[bool, int], object]] = {}
+    nxt = bisect.bisect_right(items, at)
+    item_end = items[nxt] if nxt < len(items) else 1 << 60
     for m in named:
         if m.start > at and re.search(r",|\sand\s|\s&\s", text[at : m.start]):
             continue  # named after the number past "and": the next number's ("2.4 t/s and Qwen3 6.1 t/s")
+        if m.start >= item_end:
+            continue
         if m.path in CLAUSE_ONLY and m.start > at and any(at < x <= m.start for x in labelled):
             continue
         if lo <= m.start < hi:
@@ -495,6 +507,9 @@ _THAN_SIDE = re.compile(
     r"\b(?:faster|slower|quicker|higher|lower|more|less|better|worse)\s+than\b|\bcompared\s+(?:to|with)\b",
     re.I,
 )
+#: a line opening a new item of a paragraph, not going on with a wrapped sentence: a capital, a
+#: list mark, a digit
+_ITEM_START = re.compile(r"[-*+•]\s|\d|[A-Z]")
 #: a bracket opening a number of its own ("(>60% max theoretical)", "(~2x)")
 _BRACKETED_NUMBER = re.compile(r"[(（\[]\s*[<>≤≥~≈+-]?\s*\d")
 #: a sentence stating its values in the order of names given before them
@@ -599,6 +614,7 @@ class Sentences(Sides):
             return origin_at(sentence, at - s0) is None
 
         labelled = tuple(at for at, _ in starts if _LABEL_LINE.match(text, at))
+        items = tuple(at for at, _ in starts[1:] if _ITEM_START.match(text, at))
         # acceptance counts in words ("181 of 250 drafted tokens accepted"): the counts of the rate
         # beside them, else a claim of the counts; their numbers are neither's value
         counted = accept_counts(scanned) if "ccept" in scanned else []
@@ -750,7 +766,7 @@ class Sentences(Sides):
                 continue
             if relation is not None:  # "40+ tok/s", "<9%", "at least 12 GB": a bound, no value claimed
                 cond = merged(
-                    merged(self.context(), _in_clause(named, clauses, n.start, text, labelled)),
+                    merged(self.context(), _in_clause(named, clauses, n.start, text, labelled, items)),
                     self.named_conditions(n.start, s0, sentence, clauses),
                 )
                 self.bound_statement(n, relation, metric, cond, line, sentence)
@@ -772,7 +788,7 @@ class Sentences(Sides):
             if origin:
                 cfields["origin"] = origin
             cond = merged(
-                merged(self.context(), _in_clause(named, clauses, n.start, text, labelled)),
+                merged(self.context(), _in_clause(named, clauses, n.start, text, labelled, items)),
                 self.named_conditions(n.start, s0, sentence, clauses),
             )
             if origin:
