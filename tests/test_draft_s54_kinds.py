@@ -225,3 +225,39 @@ def test_a_count_of_cards_with_the_vendor_in_any_case_is_no_multiple(tmp_path):
     assert _cond(cf, by_value[40])["hardware"] == "8x NVIDIA Quadro P6000"
     # control: a sentence wrapped onto a line in lower case goes on
     assert _cond(cf, by_value[45])["hardware"] == "NVIDIA GeForce RTX 4090"
+
+
+_NEWUSER = ROOT / "tests" / "fixtures" / "draft" / "newuser53_4090_spec.md"
+
+
+def test_a_difference_in_a_unit_relates_the_pair_that_gives_it(tmp_path):
+    """The new user's "it only uses 1.2 GB more VRAM for the draft model" was a VRAM claim of 1.2
+    GB; it is a difference of the table's 11.6 and 10.4 GB (found by value, said in a note), not of
+    the sentence's rates; and "400 tokens generated" among the run's settings is no count claimed."""
+    cf = _drafted(_NEWUSER.read_text(encoding="utf-8"), tmp_path)
+    by_value = _by_value(cf)
+    (s,) = [s for s in cf.statements if s.kind == "difference"]
+    assert (s.value, s.unit, s.source_line) == (1.2, "GB", 21)
+    assert s.of == [by_value[11.6].id, by_value[10.4].id]
+    assert s.note == "sides found by value: the one pair of the claims before it giving the stated number"
+    assert [c for c in cf.claims if c.metric in ("vram", "tokens") and c.value in (1.2, 400)] == []
+    assert 400 in [int(u.number) for u in cf.draft.unplaced if u.number.isdecimal()]
+
+
+def test_a_difference_with_no_sides_stated_is_a_claim_of_it(tmp_path):
+    """h200: "roughly 45 tokens/s which is only 5 tokens/s faster than running LLaMa on half
+    precision with HuggingFace" (no HuggingFace rate): a claim of the difference, as the corpus
+    writes one; "40 tok/s or more" stays a bound; a reported count ("Output: 46,054 tokens
+    generated") stays a claim."""
+    cf = _drafted(
+        "# FasterTransformer\n\nThat's roughly 45 tokens/s which is only 5 tokens/s faster than running "
+        "LLaMa on half precision with HuggingFace.\n\nGeneration reached 40 tok/s or more.\n\n"
+        "Output: 46,054 tokens generated, 277,568 prompt tokens processed.\n",
+        tmp_path,
+    )
+    assert [(c.id, c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("decode-tps-l3", "decode_tps", 45, "tok/s"),
+        ("decode-tps-difference-l3", "decode_tps_difference", 5, "tok/s"),
+        ("tokens-l7", "tokens", 46054, "tokens"),
+    ]
+    assert _bounds(cf) == [("above", 40, "tok/s")]

@@ -53,7 +53,10 @@ def as_multiple(kind: str, value: float) -> float:
 
 def implied(kind: str, a: float, b: float) -> float | None:
     """What a statement of ``kind`` over sides ``[a, b]`` computes to: ``ratio`` a / b,
-    ``percent_change`` from a to b in %; None where a side is 0."""
+    ``percent_change`` from a to b in %, ``difference`` a - b; None where a side of a ratio or
+    change is 0."""
+    if kind == "difference":
+        return a - b
     if a == 0 or b == 0:
         return None
     return a / b if kind == "ratio" else (b / a - 1) * 100
@@ -72,16 +75,24 @@ def fitting_pair(
     ordered pair whose ``implied`` value lies in ``stated``'s interval (``stated_interval``), or None:
     no pair, several (the digits do not tell them apart), or digits too coarse for a fit to mean
     anything (wider than ``max_width``: ``MAX_WIDTH``, or ``NAMED_WIDTH`` among named pairs).
-    ``kind`` is ``ratio`` or ``percent_change``; ``stated`` signed (a
-    drop is negative; a ratio below 1 a slowdown).  Values stated twice count once (the first);
+    ``kind`` is ``ratio``, ``percent_change`` or ``difference`` (its size, in the values' unit:
+    "1.2 GB more" fits 11.6 and 10.4); ``stated`` signed (a drop is negative; a ratio below 1 a
+    slowdown).  Values stated twice count once (the first);
     ``allowed(a, b)`` rules out pairs that are no comparison (``Sides.sides_by_value``: sides
     differing in more than one condition)."""
-    if kind not in ("ratio", "percent_change"):
+    if kind not in ("ratio", "percent_change", "difference"):
         return None
     lo, hi = stated_interval(stated, decimals, about)
-    mid = as_multiple(kind, stated)
-    if mid <= 0 or (as_multiple(kind, hi) - as_multiple(kind, lo)) / mid > max_width:
-        return None
+    if kind == "difference":
+        # its digits against the values it is a difference of (0.15 GB of 11.6 GB), not against
+        # itself: a difference is small beside its sides
+        scale = max((abs(v) for _, v in values), default=0.0)
+        if scale <= 0 or (hi - lo) / scale > max_width:
+            return None
+    else:
+        mid = as_multiple(kind, stated)
+        if mid <= 0 or (as_multiple(kind, hi) - as_multiple(kind, lo)) / mid > max_width:
+            return None
     seen: set[float] = set()
     unique = []
     for cid, v in values:

@@ -420,6 +420,22 @@ def _spec_size(
     )
 
 
+#: a run's output length listed among its settings ("a 512-token prompt, 400 tokens generated, temp
+#: 0", "200 tokens generated per row"): the condition ``tokens_generated``, no count measured (not
+#: "64 tokens generated in 22.36 seconds": a run's report)
+_GENERATED_SETTING = re.compile(r"[\d,.]+\s*tokens?\s+generated\s*(?:[,;)]|per\b|each\b|$|\.(?!\d))", re.I)
+
+
+def _round_count(text: str) -> bool:
+    """Whether a count is one a person sets (a multiple of ten or a power of two: 400, 128, 512),
+    not one a run reports ("Output: 46,054 tokens generated")."""
+    digits = re.sub(r"[,\s]", "", text)
+    if not digits.isdecimal() or int(digits) == 0:
+        return False
+    k = int(digits)
+    return k % 10 == 0 or k & (k - 1) == 0
+
+
 def _request_rate_set(text: str, start: int) -> bool:
     """Whether the number at ``text[start]`` is a request rate set for a benchmark's client
     (``draftwords.REQUEST_RATE``: "with a request rate of 8 req/s"): a setting
@@ -614,7 +630,7 @@ class Sentences(Sides):
             return origin_at(sentence, at - s0) is None
 
         labelled = tuple(at for at, _ in starts if _LABEL_LINE.match(text, at))
-        items = tuple(at for at, _ in starts[1:] if _ITEM_START.match(text, at))
+        item_starts = tuple(at for at, _ in starts[1:] if _ITEM_START.match(text, at))
         # acceptance counts in words ("181 of 250 drafted tokens accepted"): the counts of the rate
         # beside them, else a claim of the counts; their numbers are neither's value
         counted = accept_counts(scanned) if "ccept" in scanned else []
@@ -748,6 +764,9 @@ class Sentences(Sides):
                 or family(n.unit) in ("size", "bandwidth")
                 and _in_spec_list(scanned, n.start, named)
                 or _request_rate_set(scanned, n.start)
+                or family(n.unit) == "tokens"
+                and _GENERATED_SETTING.match(scanned, n.start) is not None
+                and _round_count(n.text)
             ):
                 self.out.unplaced.append((line, n.text, sentence[:300]))  # "RTX 5090 32GB": the card's
                 continue
@@ -766,7 +785,7 @@ class Sentences(Sides):
                 continue
             if relation is not None:  # "40+ tok/s", "<9%", "at least 12 GB": a bound, no value claimed
                 cond = merged(
-                    merged(self.context(), _in_clause(named, clauses, n.start, text, labelled, items)),
+                    merged(self.context(), _in_clause(named, clauses, n.start, text, labelled, item_starts)),
                     self.named_conditions(n.start, s0, sentence, clauses),
                 )
                 self.bound_statement(n, relation, metric, cond, line, sentence)
@@ -788,7 +807,7 @@ class Sentences(Sides):
             if origin:
                 cfields["origin"] = origin
             cond = merged(
-                merged(self.context(), _in_clause(named, clauses, n.start, text, labelled, items)),
+                merged(self.context(), _in_clause(named, clauses, n.start, text, labelled, item_starts)),
                 self.named_conditions(n.start, s0, sentence, clauses),
             )
             if origin:

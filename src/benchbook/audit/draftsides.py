@@ -337,6 +337,13 @@ class Placed(list):
             self._kinds["rates"] = Placed([(m, c) for m, c in self if family(m.unit) == "rate"])
         return self._kinds["rates"]
 
+    def of_family(self, fam: str | None) -> Placed:
+        """Those whose unit is of the family ``fam`` (``draftprose.family``: "size", "time"...)."""
+        key = f"family {fam}"
+        if key not in self._kinds:
+            self._kinds[key] = Placed([(m, c) for m, c in self if family(m.unit) == fam])
+        return self._kinds[key]
+
     def times(self) -> Placed:
         """Those whose unit is a time."""
         if "times" not in self._kinds:
@@ -509,6 +516,9 @@ class Sides(DraftCore):
                 placed = placed.times()
             else:
                 placed = placed.rates()
+        if rel.kind == "difference" and rel.pair is None:
+            # "1.2 GB more VRAM": a difference of two sizes, whatever rates its sentence states
+            placed = placed.of_family(family(n.unit))
         # the measured numbers of its sentence: how many, and the nearest (a todo lists them)
         measured, s_end = placed.measured(), s0 + len(sentence)
         n_in = measured.how_many(s0, s_end)
@@ -661,6 +671,11 @@ class Sides(DraftCore):
             sides = self.sides_by_value(rel, text[lo_c:hi_c], n.start - lo_c)
             if sides is not None:
                 note = "sides found by value: the one pair of the claims before it giving the stated number"
+        if sides is None and rel.kind == "difference" and rel.pair is None:
+            # "only 5 tokens/s faster than running LLaMa on half precision with HuggingFace" (no
+            # HuggingFace rate stated): a claim of the difference, as the corpus writes one
+            self.difference_claim(n, s0, sentence, line, text[lo_c : n.start])
+            return
         if sides is not None and len(sides) == 2:
             self.plain_baseline(sides, rel.sign)
         if bound is not None and (sides is not None or in_sentence):
@@ -774,7 +789,9 @@ class Sides(DraftCore):
         metric has exactly one."""
         n = rel.number
         stated = _signed_value(rel)
-        if stated is None or rel.kind not in ("ratio", "percent_change"):
+        if rel.kind == "difference":
+            stated = plain_value(n.text.lstrip("+"))  # its size: the sides in the order that gives it
+        if stated is None or rel.kind not in ("ratio", "percent_change", "difference"):
             return None
         if rel.kind == "ratio" and n.unit == "%":
             return None  # "57% of": a share, of a whole the post may not state
@@ -806,8 +823,12 @@ class Sides(DraftCore):
                 def allowed(a: str, b: str, named: set[str] = named) -> bool:
                     return (a in named or b in named) and self._one_change(a, b)
 
+                if rel.kind == "difference":  # of the number's own unit family (any phase), in its unit
+                    groups = [
+                        ids for ids in by_metric.values() if family(self.profile[ids[0]][0]) == family(n.unit)
+                    ]
                 for ids in groups:
-                    unit = self.profile[ids[0]][0]
+                    unit = n.unit if rel.kind == "difference" else self.profile[ids[0]][0]
                     values = [
                         (c, v * _factor(self.profile[c][0], unit))
                         for c in ids
@@ -1717,6 +1738,23 @@ class Sides(DraftCore):
         if n.range is None:
             clause = sentence[slice(*self._clause_of(sentence, n.start - s0, 0, sentence))]
             self.multiple_claims.append((cid, rate_named(clause) or "decode_tps"))  # ``later_sides``
+
+    def difference_claim(self, n: Number, s0: int, sentence: str, line: int, before: str) -> None:
+        """A claim of a difference whose sides the post does not state ("5 tokens/s faster than
+        HuggingFace", "about 1.95 GiB smaller"): metric ``<the unit's metric>_difference``
+        (``metric_of`` of the words before it: ``decode_tps_difference``, ``model_size_difference``),
+        its value as written (``Relation.sign`` is in the sentence it quotes)."""
+        metric = f"{metric_of(n.unit, before) or family(n.unit)}_difference"
+        cid = self.phrase_claim(
+            {"metric": metric, **number_fields(n)},
+            n,
+            s0,
+            sentence,
+            line,
+            f"{metric.replace('_', '-')}-l{line}",
+        )
+        if self.headline_claims and self.headline_claims[-1] == cid:
+            self.headline_claims.pop()  # no multiple for the body to find sides of
 
     def later_sides(self) -> None:
         """A multiple drafted as a claim for want of sides (``multiple_claim``: "Version 0.7.0 is 3
