@@ -261,3 +261,46 @@ def test_a_difference_with_no_sides_stated_is_a_claim_of_it(tmp_path):
         ("tokens-l7", "tokens", 46054, "tokens"),
     ]
     assert _bounds(cf) == [("above", 40, "tok/s")]
+
+
+def test_a_count_of_cards_in_chinese_and_the_title_card_counted_in_the_text(tmp_path):
+    """ "四卡H20", "4 卡 16GB V100", "4 x 昇腾910B4" (h383, h384): the count and the card; a title naming
+    "MI300X" and a text "on 8xMI300X (tp8)" (h334): the counted card."""
+    from benchbook.audit.draftnames import mentions
+
+    said = {
+        s: [m.value for m in mentions(s) if m.path == "hardware"]
+        for s in ("四卡H20 GPU", "在 4 卡 16GB V100 机器上", "4 x 昇腾910B4 NPU", "一张卡上")
+    }
+    assert said == {
+        "四卡H20 GPU": ["4x NVIDIA H20"],
+        "在 4 卡 16GB V100 机器上": ["4x NVIDIA Tesla V100"],
+        "4 x 昇腾910B4 NPU": ["4x Ascend 910B4"],
+        "一张卡上": [],  # "one card": no count, no card named
+    }
+    cf = _drafted(
+        "# Triton MoE tuning configs for GLM-4.6 for MI300X\n\n"
+        "This PR adds tuned configs on **8xMI300X (tp8)**.\n\n"
+        "Output throughput went to 2,100 tok/s.\n",
+        tmp_path,
+    )
+    assert _cond(cf, cf.claims[0])["hardware"] == "8x AMD Instinct MI300X"
+
+
+def test_an_ollama_model_tag_names_the_engine_of_a_post_naming_none(tmp_path):
+    """h390: "Running benchmark 3 times using model: llama3.2:3b" and an "Eval Rate" table, no engine
+    named: "name:tag" is how Ollama names models, so the runs are Ollama's (a guess, said so).
+    Controls: a post naming its engine keeps it; a time of day is no tag."""
+    cf = _drafted(
+        "# Radxa Orion O6\n\nRunning benchmark 3 times using model: llama3.2:3b\n\n"
+        "| Run | Eval Rate (Tokens/Second) |\n|---|---|\n| 1 | 4.12 |\n| 2 | 4.15 |\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c)["engine"] for c in cf.claims] == ["Ollama", "Ollama"]
+    assert cf.draft.conditions_from[cf.claims[0].id]["engine"][1] == (
+        "guess: the post names no engine, and 'llama3.2:3b' is an Ollama model tag"
+    )
+    cf = _drafted("# vLLM\n\nModel qwen3:8b at 12:30 reached 41 tok/s.\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["engine"] == "vLLM"
+    cf = _drafted("# RTX 4090\n\nAt 12:30 the run reached 41 tok/s.\n", tmp_path)
+    assert "engine" not in _cond(cf, cf.claims[0])

@@ -638,6 +638,11 @@ class Scope:
                 # "LM Studio 0.4" in the title, "LM Studio 0.4.0" in the text: the one version
                 # the body writes in full
                 fuller = [v for v in _distinct(self.body.get(path, [])) if _fuller_version(v, head[0])]
+            if path == "hardware" and not fuller and isinstance(head[0], str):
+                # "… for MI300X" in the title, "on 8xMI300X (tp8)" in the text: the title names the
+                # card, the text how many ran
+                counted = re.compile(r"\d+x " + re.escape(head[0]))
+                fuller = [v for v in _distinct(self.body.get(path, [])) if counted.fullmatch(str(v))]
             return True, (fuller[0] if len(fuller) == 1 else head[0]), "head"
         if head:
             return True, None, "head"
@@ -2027,6 +2032,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
         for e in entries
         if e.kind == "claim" and e.fields.get("metric") == "acceptance_rate" and e.group is None
     }
+    tagged = _ollama_tag(post, entries, groups)
     for e in entries:
         if e.kind != "claim" or not e.fields.get("source_line"):
             continue
@@ -2097,6 +2103,9 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if plain and not has_path(cond, "decoding") and not has_path(shared, "decoding"):
             cond["decoding"] = "plain"
             e.origins["decoding"] = NO_DRAFTING
+        if tagged and not has_path(cond, "engine") and not has_path(shared, "engine"):
+            cond["engine"] = "Ollama"
+            e.origins["engine"] = f"guess: the post names no engine, and '{tagged}' is an Ollama model tag"
         e.origins.update(_origins(ctx, src, around, taken, cond, line))
         _elsewhere(ctx, e.origins, cond, line)
         if isinstance(cond.get("model"), str):
@@ -2111,6 +2120,25 @@ def fill(post: Post, entries: list, groups: list) -> None:
             tail = {k: e.fields[k] for k in ("log", "source_line", "quote") if k in e.fields}
             e.fields.clear()
             e.fields.update({**fields, "conditions": cond, **tail})
+
+
+#: an Ollama model tag ("llama3.2:3b", "qwen2.5-coder:14b-instruct-q4_K_M", "gpt-oss:20b", "mistral:latest"):
+#: the name:tag form ``ollama run`` and ``ollama pull`` take, no other engine's
+_OLLAMA_TAG = re.compile(
+    r"(?<![\w/.:-])[a-z][a-z0-9.-]*[a-z0-9]:(?:\d+(?:\.\d+)?[bm](?:-[\w.-]+)?|latest)(?![\w:/])",
+    re.IGNORECASE,
+)
+
+
+def _ollama_tag(post: Post, entries: list, groups: list) -> str | None:
+    """The first Ollama model tag (``_OLLAMA_TAG``) of a post that names no engine (in its words, a
+    command, any drafted claim or group): its runs are Ollama's (``fill``); None otherwise."""
+    if any(m.path == "engine" for m in mentions(post.text)):
+        return None
+    if any((x.fields.get("conditions") or {}).get("engine") for x in [*entries, *groups]):
+        return None
+    m = _OLLAMA_TAG.search(post.text)
+    return m.group(0) if m else None
 
 
 #: where ``decoding: plain`` of a post that names no drafting comes from (``fill``)

@@ -39,7 +39,7 @@ _NV = r"(?:NVIDIA\s+)?(?:GeForce\s+)?"
 _HARDWARE = re.compile(
     # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
     # positions are passed over at once
-    r"(?=[\dABDEFGHIJLMNPQRSTVWabdefghijlmnpqrstvw])(?<![A-Za-z0-9_-])"
+    r"(?=[\dABDEFGHIJLMNPQRSTVWabdefghijlmnpqrstvw两二三四五六七八华昇])(?<![A-Za-z0-9_-])"
     # a count of the devices: "2x", "4×", "three P40s", "two 3090s", "dual 4090", "a pair of 3090s",
     # "quad P40" ("1x4090": one, no count)
     # (ten or more: of data-centre parts only, "16x H100", "16 xH100s"; "11x4070" is no count)
@@ -51,8 +51,9 @@ _HARDWARE = re.compile(
     # a bare number of them after a word that puts the run on them ("on 16 H100", "across 8 H200s",
     # "using 4 A100s"): a count, as "16x" is
     r"|(?:(?<=\bon\s)|(?<=\bwith\s)|(?<=\busing\s)|(?<=\bacross\s)|(?<=\bover\s))(?P<ncount>[2-9]|[1-6]\d(?=\s(?:AMD\s+|NVIDIA\s+)?(?:[ABHL]\d|MI\d|GB\d)))\s+"
-    # a count in Chinese or Japanese, the cards' measure word after it ("8卡910B3", "4张4090", "2枚のA100")
-    r"|(?P<ccount>[1-9]\d?)\s?(?:卡|张|張|块|枚の?)\s?"
+    # a count in Chinese or Japanese, the cards' measure word after it ("8卡910B3", "4张4090", "2枚のA100",
+    # "四卡H20"), the cards' memory between ("4 卡 16GB V100")
+    r"|(?P<ccount>[1-9]\d?|[两二三四五六七八])\s?(?:卡|张|張|块|枚の?)\s?(?:\d{1,3}\s?GB?\s?)?"
     r")?(?:"
     # Quadro cards by their names ("Quadro P6000", "Quadro RTX 8000"): workstation parts, no GeForce
     r"(?:NVIDIA\s+)?Quadro\s(?P<quadro>(?:RTX\s)?[A-Z]{0,2}\d{3,4})(?![\w-])|"
@@ -95,7 +96,7 @@ _HARDWARE = re.compile(
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{2,3}X?)(?:s\b|\b)"
     r"|(?P<spark>DGX Spark|Strix Halo)"
     # Huawei's Ascend NPUs ("Ascend 910B", "910B3", "8卡910B3")
-    r"|(?:Huawei\s+)?(?:Ascend\s*)?(?P<asc>910[ABC]\d?)(?![A-Za-z0-9_.])"
+    r"|(?:Huawei\s+|华为\s*)?(?:Ascend\s*|昇腾\s*)?(?P<asc>910[ABC]\d?)(?![A-Za-z0-9_.])"
     # phones' and boards' chips by their makers' names ("Snapdragon 8 Gen 3", "Snapdragon X Elite",
     # "RK3588", "Dimensity 9300") and phones by theirs ("Galaxy S24"): the machine of an on-device run
     r"|(?:Qualcomm\s+)?Snapdragon\s(?P<sd>\d\s?(?:s\s)?Gen\s?\d|\d\sElite|X\s(?:Elite|Plus)|\d{3}\+?)(?![\w.-])"
@@ -467,10 +468,11 @@ def hardware_name(m: re.Match) -> str:
     g = m.groupdict()
     words = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
     words |= {"dual": 2, "twin": 2, "quad": 4, "pair": 2}
+    chinese = {"两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
     n = (
         g.get("count")
         or g.get("ncount")
-        or g.get("ccount")
+        or (chinese.get(g["ccount"], g["ccount"]) if g.get("ccount") else None)
         or (words[g["wcount"].lower().split()[0]] if g.get("wcount") else None)
     )
     # several devices: "Nx " before the name; one ("1x4090", "1× H100"): no count (SOURCES.md)
