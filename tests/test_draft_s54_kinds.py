@@ -304,3 +304,39 @@ def test_an_ollama_model_tag_names_the_engine_of_a_post_naming_none(tmp_path):
     assert _cond(cf, cf.claims[0])["engine"] == "vLLM"
     cf = _drafted("# RTX 4090\n\nAt 12:30 the run reached 41 tok/s.\n", tmp_path)
     assert "engine" not in _cond(cf, cf.claims[0])
+
+
+def test_a_markdown_posts_html_table_is_read_as_a_table(tmp_path):
+    """A Markdown post with an HTML table: read as an HTML page (its tags were most of its lines:
+    every line after the table moved), or a one-line table's "<td>45.2 tok/s</td>" a bound of 45.2
+    (the tag's ">"); its rows are pipe rows on their own lines now, every later line keeping its
+    number."""
+    cf = _drafted(
+        "# Results\n\n<table>\n<tr><th>GPU</th><th>tg128 (t/s)</th></tr>\n"
+        "<tr><td>RTX 4090</td><td>45.2</td></tr>\n<tr><td>RTX 3090</td><td>30.1</td></tr>\n</table>\n\n"
+        "The 4090 is 50% faster.\n",
+        tmp_path,
+    )
+    assert _bounds(cf) == []
+    rows = [
+        (c.value, c.source_line, _cond(cf, c)["hardware"], _cond(cf, c)["tokens_generated"])
+        for c in cf.claims
+    ]
+    assert rows == [(45.2, 5, "NVIDIA GeForce RTX 4090", 128), (30.1, 6, "NVIDIA GeForce RTX 3090", 128)]
+    (s,) = cf.statements
+    assert (s.value, s.source_line, s.of) == (50, 9, [cf.claims[1].id, cf.claims[0].id])
+    # a one-line table: no bound either
+    cf = _drafted("# RTX 4090\n\n<table><tr><td>Q4_K_M</td><td>45.2 tok/s</td></tr></table>\n", tmp_path)
+    assert _bounds(cf) == [] and [c.value for c in cf.claims] == [45.2]
+
+
+def test_prompt_at_a_rate_is_the_prefill_and_a_conjunction_ends_a_numbers_words():
+    """ "generation at 45.2 tok/s and prompt at 1200 tok/s": the second is the prompt's; the words
+    after the first, past "and", are not its."""
+    from benchbook.audit.draftprose import metric_of
+
+    assert (
+        metric_of("tok/s", "I ran llama-bench: generation at ", " and prompt at 1200 tok/s") == "decode_tps"
+    )
+    assert metric_of("tok/s", "generation at 45.2 tok/s and prompt at ", "") == "prefill_tps"
+    assert metric_of("GB", "it used ", " system RAM") == "ram"  # control: one word before the name

@@ -1389,6 +1389,8 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     (
         "rate",
         r"\bpp\s?\d+|prefill|prompt (?:eval|processing|speed|throughput)|\bpp\b|\bencoded\b|"
+        # "generation at 45 tok/s and prompt at 1200 tok/s": the prompt's rate
+        r"\bprompt\s+(?:at|was|is|reached|hit|ran)\b|"
         # KoboldCpp's "ProcessingSpeed: 812.3T/s" (its prompt processing)
         r"\bprocessing\s?speed|"
         r"\binput\s*(?::|speed|throughput|rate|tok)|프리필|프롬프트 처리|プロンプト処理",
@@ -1542,7 +1544,9 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     if fam == "rate" and re.match(r"(?:prompt|pp)\b(?!\s*(?:of|with|length|size|tokens?)\b)", right):
         return "prefill_tps"  # "~90 tok/s prompt and ~10 tok/s inference": the prompt's rate
     for pat, metric in rules[:-1]:
-        if re.match(rf"(?:[^\W\d]+\s)?(?:{pat})", right):  # "14 GB VRAM", "6 GB system RAM"
+        # "14 GB VRAM", "6 GB system RAM"; not past a conjunction ("45 tok/s and prompt at 1200": the
+        # next number's)
+        if re.match(rf"(?:(?!(?:and|or|but|while|whereas|vs|versus|than)\s)[^\W\d]+\s)?(?:{pat})", right):
             return _peak(metric, low[-40:] + " " + tail)
     best: tuple[int, str] | None = None
     for pat, metric in rules[:-1]:

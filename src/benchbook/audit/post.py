@@ -253,12 +253,38 @@ class _HtmlText(HTMLParser):
 
 
 def is_html(text: str) -> bool:
-    """Whether ``text`` is an HTML page (a doctype, an ``<html>``/``<body>`` tag, or mostly tags)."""
+    """Whether ``text`` is an HTML page (a doctype, an ``<html>``/``<body>`` tag, or mostly tags
+    outside its tables)."""
     head = text.lstrip()[:2000].lower()
     if head.startswith(("<!doctype html", "<html")) or "<body" in head:
         return True
-    tags = len(re.findall(r"</?(?:p|div|span|table|td|br|li|a)\b[^>]*>", text[:20000], re.IGNORECASE))
+    # tags outside tables: a Markdown post holding an HTML table has them in its tables only
+    # (``_table_rows`` reads those line for line)
+    rest = _HTML_TABLE.sub("", text[:20000])
+    tags = len(re.findall(r"</?(?:p|div|span|table|td|br|li|a)\b[^>]*>", rest, re.IGNORECASE))
     return tags >= 10 and tags * 40 > len(text[:20000].splitlines())
+
+
+#: an HTML table inside a post that is no HTML page (a Markdown post's ``<table>`` block)
+_HTML_TABLE = re.compile(r"<table\b[^>]*>.*?</table\s*>", re.IGNORECASE | re.DOTALL)
+#: a tag of such a table: a cell's opening and closing, a row's end, any other
+_TABLE_TAG = re.compile(r"<(/?)(t[dh]|tr)\b[^>]*>|<[^>]*>", re.IGNORECASE)
+
+
+def _table_rows(m: re.Match) -> str:
+    """An HTML table of a Markdown post as pipe rows on the lines its rows were on ("<tr><td>Q4_K_M
+    </td><td>45.2 tok/s</td></tr>" -> "| Q4_K_M | 45.2 tok/s |"): its line breaks kept, so every line
+    after it keeps its number; other tags dropped (a tag's ">" read beside a number was a bound)."""
+
+    def tag(t: re.Match) -> str:
+        if t.group(2) is None:
+            return ""
+        closing, name = t.group(1), t.group(2).lower()
+        if name == "tr":
+            return "|" if closing else ""
+        return " " if closing else "| "
+
+    return _TABLE_TAG.sub(tag, m.group(0))
 
 
 def html_to_text(text: str) -> str:
@@ -794,5 +820,7 @@ def read_post(text: str) -> Post:
     html = is_html(text)
     if html:
         text = html_to_text(text)
+    else:
+        text = _HTML_TABLE.sub(_table_rows, text)  # a Markdown post's HTML table: its rows, line for line
     text = _SPACES.sub(" ", _GROUPING.sub(_grouped, _INVISIBLE.sub("", text))).replace("\x00", "\u202f")
     return Post(text, html, blocks_of(text))
