@@ -340,3 +340,131 @@ def test_prompt_at_a_rate_is_the_prefill_and_a_conjunction_ends_a_numbers_words(
     )
     assert metric_of("tok/s", "generation at 45.2 tok/s and prompt at ", "") == "prefill_tps"
     assert metric_of("GB", "it used ", " system RAM") == "ram"  # control: one word before the name
+
+
+# --- the breaker's round on this session's kinds -------------------------------------------------
+
+_RESULTS_AS_BOUNDS = (
+    "It feels snappy: Llama 3 8B generation reached over 100 tok/s.",
+    "In an interactive chat session, Llama 3 8B generated at least 90 tok/s.",
+    "Excellent result: decode stayed above 100 tok/s for every prompt.",
+    "The 70B model needs to be offloaded, and even then it generated over 8 tok/s.",
+    "You will need a 24 GB card; on ours, Llama 3 8B ran at over 100 tok/s.",
+    "The 32B model is usable here: it generated at least 25 tok/s in every run.",
+    "In practice the 70B model counts as slow, reaching only up to 6 tok/s.",
+    "运行非常流畅，Llama 3 8B 生成速度超过 100 tok/s。",
+)
+_THRESHOLDS = (
+    "If you get less than 10 tok/s, check that the model is fully offloaded.",
+    "Models that need more than 24 GB of VRAM will not fit on this card.",
+    "Tokens-per-second decides whether a deployment is interactive (above ~30 tps for chat).",
+)
+
+
+def test_a_threshold_word_counts_in_the_bounds_own_clause_only(tmp_path):
+    """The breaker's results written as bounds beside a judging word in another clause ("It feels
+    snappy: … reached over 100 tok/s") or after a verb of the run ("it generated at least 25 tok/s")
+    were listed; they are bounds.  A condition ("If you get less than 10 tok/s") and a class of models
+    ("Models that need more than 24 GB … will not fit") are thresholds."""
+    for sentence in _RESULTS_AS_BOUNDS:
+        cf = _drafted(f"# RTX 4090 with llama.cpp\n\n{sentence}\n", tmp_path)
+        assert len(_bounds(cf)) == 1, sentence
+    for sentence in _THRESHOLDS:
+        cf = _drafted(f"# RTX 3090 with llama.cpp\n\nGeneration ran at 120 tok/s.\n\n{sentence}\n", tmp_path)
+        assert _bounds(cf) == [], sentence
+
+
+def test_a_tables_rating_column_makes_a_scale_and_a_results_header_word_does_not(tmp_path):
+    """ "| Speed | Verdict |" rows are a scale's; "| GPU | Recommended model | Decode |" and "| Model |
+    Decode | Usable? |" hold results (a header's word judged every row before)."""
+    head = "# RTX 3090 with llama.cpp\n\nGeneration ran at 120 tok/s.\n\n"
+    cf = _drafted(
+        head + "| Speed | Verdict |\n|---|---|\n| <10 tok/s | Slow |\n| >50 tok/s | Fast |\n", tmp_path
+    )
+    assert _bounds(cf) == []
+    for table in (
+        "| GPU | Recommended model | Decode |\n|---|---|---|\n| RTX 4090 | Llama 3 8B | >100 tok/s |\n",
+        "| Model | Decode | Usable? |\n|---|---|---|\n| Llama 3 8B | >100 tok/s | yes |\n",
+    ):
+        cf = _drafted(head + table, tmp_path)
+        assert _bounds(cf) == [("above", 100, "tok/s")], table
+
+
+def test_a_heading_with_a_number_in_it_and_two_engines_of_one_family(tmp_path):
+    """ "# MLX vs llama.cpp on an RTX 4090": the card's number came first and the names before it
+    were taken; "# llama.cpp vs. llama-cpp-python": two engines, not one said in full."""
+    for title in (
+        "# MLX vs llama.cpp on an RTX 4090",
+        "# vLLM vs SGLang on RTX 6000 Ada",
+        "# llama.cpp vs. llama-cpp-python on an RTX 4090",
+    ):
+        cf = _drafted(f"{title}\n\nPrompt processing: 510 tok/s.\n", tmp_path)
+        assert "engine" not in _cond(cf, cf.claims[0]), title
+    cf = _drafted("# RTX 3090 vs RTX 4090 with llama.cpp\n\nPrompt processing: 510 tok/s.\n", tmp_path)
+    assert "hardware" not in _cond(cf, cf.claims[0])
+    cf = _drafted("# llama.cpp (llama-server) on an RTX 4090\n\nPrompt processing: 510 tok/s.\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["engine"] == "llama.cpp"
+
+
+def test_names_compared_in_order_only_give_a_pair_their_order(tmp_path):
+    """ "Compared to SGLang, vLLM is 2x faster: 62 versus 31": the reference first, the order says
+    nothing (62 was SGLang's); each takes the nearer name, as before."""
+    for sentence in (
+        "Compared to SGLang, vLLM is 2x faster: 62 versus 31 tok/s.",
+        "While SGLang was easier to set up, vLLM was 2x faster, 62 vs 31 tok/s.",
+    ):
+        cf = _drafted(f"# Serving on an H100\n\n{sentence}\n", tmp_path)
+        assert _cond(cf, _by_value(cf)[62])["engine"] == "vLLM", sentence
+    cf = _drafted("# Serving on an H100\n\nSGLang is 2x slower than vLLM, 31 versus 62 tok/s.\n", tmp_path)
+    by_value = _by_value(cf)
+    assert (_cond(cf, by_value[31])["engine"], _cond(cf, by_value[62])["engine"]) == ("SGLang", "vLLM")
+
+
+def test_other_contrasting_clauses_keep_their_pair(tmp_path):
+    """ "While TTFT was 210 ms vs 180 ms, decode is 1.3x faster", "…, however TTFT was …", "…, yet TTFT
+    went from 180 ms to 210 ms": the times are not the 1.3x's (judged "inconsistent", 1.17).  Control:
+    "But MTPLX prefill collapses …: 115.5 vs 231.7 tok/s at 16K (50% slower)" (h314) keeps its pair."""
+    for sentence in (
+        "While TTFT was 210 ms vs 180 ms, decode is 1.3x faster with the draft model.",
+        "Decode is 1.3x faster with the draft model, however TTFT was 210 ms vs 180 ms.",
+        "Decode is 1.3x faster with the draft model, yet TTFT went from 180 ms to 210 ms.",
+    ):
+        cf = _drafted(f"# RTX 4090 with llama.cpp\n\n{sentence}\n", tmp_path)
+        assert cf.statements == [], sentence
+    cf = _drafted(
+        "# M3 Max\n\nBut MTPLX prefill collapses at long context: 115.5 vs oMLX's 231.7 tok/s at 16K "
+        "(50% slower).\n",
+        tmp_path,
+    )
+    (s,) = cf.statements
+    assert s.value == -50 and sorted(_by_value(cf)[v].id for v in (115.5, 231.7)) == sorted(s.of)
+
+
+def test_a_specs_words_make_a_tflops_the_peak(tmp_path):
+    """ "On paper … can reach 165 TFLOPS", "rated at 989 TFLOPS", "the theoretical peak goes up to 59.4
+    TFLOPS", "of the 59.4 TFLOPS peak": the hardware's; "The benchmark reached 36.9 TFLOPS": a run's."""
+    cf = _drafted(
+        "# GPUs\n\nOn paper the RTX 4090 can reach 165 TFLOPS of FP16 with sparsity.\n\n"
+        "Our test machine has an H100, rated at 989 TFLOPS dense BF16.\n\n"
+        "The theoretical peak goes up to 59.4 TFLOPS at 2.9 GHz.\n\n"
+        "The benchmark reached 36.9 TFLOPS, about 62% of the 58.4 TFLOPS peak.\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value) for c in cf.claims if c.unit == "TFLOPS"] == [
+        ("peak_tflops", 165),
+        ("peak_tflops", 989),
+        ("peak_tflops", 59.4),
+        ("matmul_tflops", 36.9),
+        ("peak_tflops", 58.4),
+    ]
+
+
+def test_a_phase_named_after_the_other_side_holds(tmp_path):
+    """ "Prompt processing reached 5,000 tok/s, far more than the 40 tok/s of token generation": the 40
+    names its own phase after it."""
+    cf = _drafted(
+        "# RTX 4090 with llama.cpp\n\nPrompt processing reached 5,000 tok/s, far more than the 40 tok/s of "
+        "token generation.\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value) for c in cf.claims] == [("prefill_tps", 5000), ("decode_tps", 40)]

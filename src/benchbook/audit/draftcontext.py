@@ -627,8 +627,8 @@ class Scope:
         return self.known[path]
 
     def _value(self, path: str) -> tuple[bool, object, str]:
-        head = _distinct(self.head.get(path, []))
-        declared = _distinct(self.declared.get(path, []))
+        head = _distinct_of(path, self.head.get(path, []))
+        declared = _distinct_of(path, self.declared.get(path, []))
         if len(head) == 1:
             # the title's short name said in full by the setup ("A100" and "NVIDIA A100 40GB PCIe")
             fuller = [v for v in declared if _fuller(v, head[0])]
@@ -648,8 +648,8 @@ class Scope:
             return True, None, "head"
         if declared:
             return True, (declared[0] if len(declared) == 1 else None), "declared"
-        body = _distinct(self.body.get(path, []))
-        every = _distinct([*body, *self.weak.get(path, [])])
+        body = _distinct_of(path, self.body.get(path, []))
+        every = _distinct_of(path, [*body, *self.weak.get(path, [])])
         if not every:
             return False, None, "body"
         one = every[0] if len(every) == 1 and _key(every[0]) in {_key(v) for v in body} else None
@@ -703,14 +703,23 @@ def _distinct(values: list[object]) -> list[object]:
 
 def named_once(found: list[Mention], skip: frozenset[str] = frozenset()) -> dict[str, object]:
     """path -> value of each path ``found`` (``mentions`` of one heading or label, in order) names
-    with one value (``_distinct``: a name said short and in full is one, given in full); a path
+    with one value (``_distinct``: a name said short and in full is one, given in full; an engine by
+    its own name: "llama.cpp" and "llama-cpp-python" are two); a path
     named with two values ("# MLX vs llama.cpp on M2 Max": two engines) is left out, as a scope
     naming several decides none (``Scope._value``). ``skip``: paths not taken."""
     values: dict[str, list[object]] = {}
     for m in found:
         if m.path not in skip:
             values.setdefault(m.path, []).append(m.value)
-    return {path: one[0] for path, vs in values.items() if len(one := _distinct(vs)) == 1}
+    return {path: one[0] for path, vs in values.items() if len(one := _distinct_of(path, vs)) == 1}
+
+
+def _distinct_of(path: str, values: list[object]) -> list[object]:
+    """``_distinct`` of a path's values, but an engine's by its own name: "llama.cpp" and
+    "llama-cpp-python" are two engines, not one said short and in full."""
+    if path == "engine":
+        return list({_key(v): v for v in reversed(values)}.values())[::-1]
+    return _distinct(values)
 
 
 def _key(v: object) -> object:
@@ -1207,7 +1216,9 @@ def _measured_prompts(lines: list[tuple[int, str]]) -> bool:
 
 
 #: the workload a line of a paragraph or list states for its own numbers (``_line_scopes``)
-_LINE_PATHS = frozenset({"concurrency", "prompt", "block_max", "tokens_generated", "cap"})
+_LINE_PATHS = frozenset(
+    {"concurrency", "prompt", "block_max", "tokens_generated", "cap", "other.request_rate"}
+)
 
 
 #: a line's label that opens with a kind of task and then names only what was measured ("- Code
@@ -1256,6 +1267,13 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, st
             line = Scope(n, n, 9)
             _add(line.body, names)
             scope.children.append(line)
+            # a workload setting a measuring line states is that line's, not its block's ("- Request
+            # rate 4: 610 tok/s" under "- Unlimited rate: 1900 tok/s")
+            for path, value in names:
+                if path in _LINE_PATHS and value in scope.body.get(path, []):
+                    scope.body[path].remove(value)
+                    if not scope.body[path]:
+                        del scope.body[path]
 
 
 #: the level of a label over other labels (``Context``): inside a section (1-6), over the labels and

@@ -540,29 +540,54 @@ _NOT_BOUND = re.compile(
 )
 
 
-#: words that make a bound a threshold of a scale, a definition or a requirement, not a result:
-#: "below 30 tok/s is too slow", ">50 tok/s | Excellent — feels instant", "interactive (above ~30
-#: tps for chat)", "defined by TTFT > 10 seconds", "Models Requiring >24 GB", "I would need 45+ GB",
-#: "we recommend … at least 80GB"
+#: words that make a bound a threshold of a scale, a definition, a condition or a requirement, not a
+#: result, when they stand in the bound's own clause: "below 30 tok/s is too slow", "defined by TTFT >
+#: 10 seconds", "Models requiring >24 GB", "Models that need more than 24 GB … will not fit", "I would
+#: need 45+ GB", "we recommend … at least 80GB", "If you get less than 10 tok/s, check …"
 _THRESHOLD = re.compile(
     r"\btoo\s+(?:slow|fast|long|short|much|little)\b|\bfeels?\b|\b(?:un)?usable\b|\binteractive\b|"
     r"\b(?:excellent|painful|comfortable|acceptable|tolerable|unbearable|elite)\b|"
     r"\b(?:defined|considered|counts?|classed|qualif(?:y|ies|ied))\s+(?:by|as)\b|\bthresholds?\b|"
-    # a need in the conditional or as advice, and a class of models by what they need ("Models
-    # requiring >24 GB"); not what a model was found to need ("it needs at least 12 GB of VRAM")
+    # a need in the conditional, as advice or of a class of models; not what a model was found to
+    # need ("it needs at least 12 GB of VRAM")
     r"\bcut-?offs?\b|\b(?:would|will|you|you'd|may|might)\s+need\b|\bneeds?\s+to\b|\brequiring\b|"
+    r"\b(?:that|which|who)\s+(?:need|require)s?\b|\b(?:won't|will\s+not|doesn't|does\s+not)\s+fit\b|"
     r"\brequirements?\b|\brecommend\w*|\bshould\s+(?:be|have|fit)\b|\bideally\b|"
-    r"建议|推荐|可接受|流畅|卡顿|推奨|快適",
+    r"\b(?:if|when|unless)\s+(?:you|your)\b|"
+    r"建议|推荐|可接受|卡顿|推奨|快適",
     re.IGNORECASE,
 )
+#: a verb reporting what a run did: the bound beside it is a result ("it generated at least 25
+#: tok/s", "decode stayed above 100 tok/s", "reaching only up to 6 tok/s")
+_RESULT_VERB = re.compile(
+    r"\b(?:reach\w*|generat\w*|ran|runs|stay\w*|stayed|hit|hits|got|gets|achiev\w*|measured|held|"
+    r"peak\w*|averag\w*|produc\w*|decod\w*|process\w*|was|were|is)\b|达到|生成|运行",
+    re.IGNORECASE,
+)
+#: what ends a clause around a bound: a comma, a colon, a semicolon, a full stop, a dash, "and"/"but"
+_BOUND_CLAUSE = re.compile(r"[,;:，；：。]|\.\s|\s[—–-]\s|\s(?:and|but|while|whereas|then)\s", re.IGNORECASE)
 
 
-def threshold(sentence: str) -> bool:
-    """Whether a sentence (or a table row) holding a bound makes it a threshold, a definition or a
-    requirement (``_THRESHOLD``), no result of a run: the bound is listed, no statement checks the
-    post's claims against it (the corpus's bounds of this kind were each judged "inconsistent"
-    against the post's own measurements)."""
-    return _THRESHOLD.search(sentence) is not None
+#: a table column rating what a row's values feel like ("| Speed | Feel |", "| Speed | Experience |",
+#: "| Speed | Verdict |"): its rows are a scale's thresholds
+RATING_COLUMN = re.compile(r"^\W*(?:feel|feels|experience|verdict|rating|perceived|ux|impression)\W*$", re.I)
+
+
+def threshold(sentence: str, at: int | None = None) -> bool:
+    """Whether a bound at offset ``at`` of ``sentence`` is a threshold, a definition, a condition or
+    a requirement (``_THRESHOLD`` in its own clause, ``_BOUND_CLAUSE``), no result of a run: the
+    bound is listed, no statement checks the post's claims against it (every such bound of the
+    corpus was judged "inconsistent" against the post's own measurements).  A clause whose verb
+    reports a run before the bound ("it generated at least 25 tok/s") holds a result whatever word
+    it has; "below 30 tok/s is too slow" (the verb after the bound) stays a threshold.  With no
+    ``at``, the whole text (a table row's other cells)."""
+    if at is None:
+        return _THRESHOLD.search(sentence) is not None
+    lo = max([0, *(m.end() for m in _BOUND_CLAUSE.finditer(sentence, 0, at))])
+    hi = next((m.start() for m in _BOUND_CLAUSE.finditer(sentence, at)), len(sentence))
+    if _RESULT_VERB.search(sentence, lo, at) and not _THRESHOLD.search(sentence, lo, at):
+        return False
+    return _THRESHOLD.search(sentence, lo, hi) is not None
 
 
 def bound_of(text: str, n: Number) -> str | None:
@@ -1519,6 +1544,13 @@ def family(unit: str | None) -> str | None:
     return _FAMILY.get(unit or "")
 
 
+#: words saying a compute figure is the hardware's, not a run's: "peak", "theoretical", "on paper",
+#: "rated", "spec sheet", "datasheet"
+_SPEC_WORDS = re.compile(
+    r"\bpeak\b|\btheoretical\w*|\bon paper\b|\brated\b|\bspec(?:s|ification)?\b|spec sheet|datasheet"
+)
+
+
 def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     """The metric a number in ``unit`` is, from the words near it (``_METRIC_WORDS``): the keyword
     nearest before the number wins ("VRAM peaked at 11.7 GiB and the working set at 18.8 GiB": the
@@ -1531,6 +1563,10 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     # this sentence only before it, this clause only after it ("+108% ... acceptance" later on)
     low = re.split(r"[.!?;](?:\s|$)|[。！？]", before.lower())[-1]
     tail = re.split(r"[.!?;,(](?:\s|$)|[。！？，]|\s[—–]\s", after.lower()[:30])[0]
+    if fam == "compute" and _SPEC_WORDS.search(low + " " + tail):
+        # "On paper the RTX 4090 can reach 165 TFLOPS", "rated at 989 TFLOPS", "the theoretical peak
+        # goes up to 59.4 TFLOPS": a spec's words in its sentence outweigh a verb of reaching
+        return "peak_tflops"
     if re.match(r"\s*[^\W\d][^\W\d ]*(?:\s[^\W\d]+){0,3}\s*[:：]", tail) and not (
         fam == "ratio" and re.match(r"\s*accept", tail)  # "100% acceptance: 37.19 -> 79.39 tok/s"
     ):

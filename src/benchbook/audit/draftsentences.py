@@ -535,6 +535,9 @@ _RESPECTIVELY = re.compile(
 #: what stands between the two values of a pair joined as a comparison ("62 versus 31", "62 tok/s
 #: vs 31"): the joining word, after the first value's unit
 _PAIR_GAP = re.compile(rf"\s*(?:[^\s\d]{{1,8}}\s*)?(?:{JOINED.pattern})\s*", re.I)
+#: what stands between two names a sentence compares in order ("vLLM is 2x faster than SGLang",
+#: "llama.cpp vs Ollama", "vLLM and SGLang")
+_NAMES_COMPARED = re.compile(r"\b(?:than|vs\.?|versus|and|over|against)\b|&|/", re.IGNORECASE)
 #: the conditions whose names a "respectively" sentence's values follow
 _RESPECTIVE_PATHS = ("hardware", "engine", "model", "quant", "backend", "build")
 
@@ -554,21 +557,29 @@ def _respective(
     if len(values) < 2:
         return {}
     spans = [(s0, values[0].start)]
+    joined = False  # a pair after two names the sentence compares ("A is 2x faster than B")
     if not _RESPECTIVELY.search(sentence):
         # "vLLM is 2x faster than SGLang, 62 versus 31 tok/s": a pair joined as a comparison after
         # the two names is in their order, as "respectively" says (each took the nearer "SGLang")
         between = text[values[0].end : values[1].start] if len(values) == 2 else ""
         if not _PAIR_GAP.fullmatch(between):
             return {}
+        joined = True
     elif s0 > 0:
         p0, prev = sentence_at(text, max(0, s0 - 2), bounds)
         if p0 < s0:
             spans.append((p0, p0 + len(prev)))
     for lo, hi in spans:
         for path in _RESPECTIVE_PATHS:
-            names = list(dict.fromkeys(m.value for m in named if m.path == path and lo <= m.start < hi))
-            if len(names) == len(values):
-                return {n.start: {path: v} for n, v in zip(values, names, strict=True)}
+            said = [m for m in named if m.path == path and lo <= m.start < hi]
+            names = list(dict.fromkeys(m.value for m in said))
+            if len(names) != len(values):
+                continue
+            if joined and not _NAMES_COMPARED.search(text, said[0].start, said[-1].start):
+                # "Compared to SGLang, vLLM is 2x faster: 62 versus 31": the reference named first,
+                # the subject after; the order says nothing
+                return {}
+            return {n.start: {path: v} for n, v in zip(values, names, strict=True)}
     return {}
 
 
@@ -747,7 +758,9 @@ class Sentences(Sides):
                     and placed
                     and placed[-1][0].start >= s0
                     and _THAN_SIDE.search(between := scanned[placed[-1][0].end : n.start])
-                    and rate_named(between) is None  # "… slower than that: generation at 40 tok/s"
+                    # "… slower than that: generation at 40 tok/s", "the 40 tok/s of token generation"
+                    and rate_named(between) is None
+                    and rate_named(after) is None
                 ):
                     # "prefill reached 18,600 tok/s — 19× faster than the M4's 942 tok/s": the other
                     # side of a comparison is of the phase its first side names
@@ -778,7 +791,7 @@ class Sentences(Sides):
                 # over another), not on each value of the metric: listed, for the user to state
                 self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
-            if relation is not None and threshold(sentence):
+            if relation is not None and threshold(sentence, n.start - s0):
                 # "below 30 tok/s is too slow", "I would need 45+ GB of RAM": a scale's threshold or
                 # a requirement, no result: listed
                 self.out.unplaced.append((line, n.text, sentence[:300]))
@@ -872,10 +885,12 @@ class Sentences(Sides):
         for m in rest:
             self.named[m.path] = m.value
         if self.in_heading:
-            # a heading naming two engines or machines ("# MLX vs llama.cpp on M2 Max") names
-            # neither for its section: the last named is no more its subject than the first
-            once = named_once(rest)
-            for path in {m.path for m in rest} - set(once):
+            # a heading naming two engines or machines ("# MLX vs llama.cpp on M2 Max", "# MLX vs
+            # llama.cpp on an RTX 4090": all its names, before its numbers too) names neither for its
+            # section: the last named is no more its subject than the first
+            said = [m for m in named if m.path not in CLAUSE_ONLY and own(m.start)]
+            once = named_once(said)
+            for path in {m.path for m in said} - set(once):
                 self.named.pop(path, None)
         for path in ("engine", "hardware"):
             # "vLLM and SGLang reached 112 and 141 tok/s respectively": a paragraph whose claims are

@@ -53,7 +53,7 @@ from .draftnames import (
     sized_model,
     without_remark,
 )
-from .draftprose import Number, bound_of, family, numbers, threshold, unit_of
+from .draftprose import RATING_COLUMN, Number, bound_of, family, numbers, threshold, unit_of
 from .draftsides import Sides
 from .draftwords import NOT_A_PROMPT, count
 from .post import Block
@@ -1792,7 +1792,10 @@ class Tables(Sides):
                 ):
                     continue  # "1.85× on math | up to 1.85×": the row's multiple again, that claim
                 relation = bound_of(row[j], n) if n.range is None else None
-                if relation is not None and threshold(" | ".join([*header, self.post.line(line)])):
+                if relation is not None and (
+                    threshold(" | ".join(c for k, c in enumerate(row) if k != j))
+                    or any(RATING_COLUMN.match(h) for k, h in enumerate(header) if k != j)
+                ):
                     # ">50 tok/s | Excellent — feels instant", "| Speed | Feel |": a scale's row, no
                     # result: listed
                     self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
