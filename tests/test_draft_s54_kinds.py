@@ -242,6 +242,8 @@ def test_a_difference_in_a_unit_relates_the_pair_that_gives_it(tmp_path):
     assert s.note == "sides found by value: the one pair of the claims before it giving the stated number"
     assert [c for c in cf.claims if c.metric in ("vram", "tokens") and c.value in (1.2, 400)] == []
     assert 400 in [int(u.number) for u in cf.draft.unplaced if u.number.isdecimal()]
+    # the draft model's quant from its file name ("-md Qwen2.5-0.5B-Instruct-Q8_0.gguf")
+    assert _cond(cf, by_value[110.3])["other"]["draft_quant"] == "Q8_0"
 
 
 def test_a_difference_with_no_sides_stated_is_a_claim_of_it(tmp_path):

@@ -484,7 +484,10 @@ def conditions_of(tool: str, words: list[str]) -> dict:
                 put_path(out, "other." + flag.lstrip("-").replace("-", "_"), value or True)
         elif kind == "draft" and value:
             if not re.fullmatch(r"\[\w+\]", value):  # vLLM's "[ngram]": no model
-                put_path(out, path, model_and_quant(value)[0])
+                draft, quant = model_and_quant(value)
+                put_path(out, path, draft)
+                if quant:  # "-md Qwen2.5-0.5B-Instruct-Q8_0.gguf": the draft's quant (SOURCES.md)
+                    put_path(out, "other.draft_quant", quant)
             out["decoding"] = "speculative"
         elif kind == "spec" and value:
             put_path(out, path, value)
