@@ -330,7 +330,7 @@ def test_command_lines_to_conditions():
         "flash_attn": True,
         "type_k": "q8_0",
         "block_max": 8,
-        "other": {"draft_model": "Qwen3-0.6B"},
+        "other": {"draft_model": "Qwen3-0.6B", "draft_quant": "Q8_0"},  # the draft file's quant
         "decoding": "speculative",
     }
     assert b.conditions == {"engine": "vLLM", "model": "Qwen3-30B-A3B", "quant": "FP8", "ctx": 32768}

@@ -277,7 +277,7 @@ def test_a_commands_sections_one_command_ran_the_results_below(tmp_path):
     plain, spec = _cond(cf, by_value[21.4]), _cond(cf, by_value[33.9])
     assert plain["decoding"] == "plain" and "block_max" not in plain and "other" not in plain
     assert spec["decoding"] == "speculative" and spec["block_max"] == 16
-    assert spec["other"] == {"draft_model": "Qwen2.5-0.5B"}
+    assert spec["other"] == {"draft_model": "Qwen2.5-0.5B", "draft_quant": "Q8_0"}
     assert spec["ctx"] == 8192 and spec["offload"] == {"n_gpu_layers": 99}
 
 
