@@ -225,6 +225,9 @@ def test_a_count_of_cards_with_the_vendor_in_any_case_is_no_multiple(tmp_path):
     assert _cond(cf, by_value[40])["hardware"] == "8x NVIDIA Quadro P6000"
     # control: a sentence wrapped onto a line in lower case goes on
     assert _cond(cf, by_value[45])["hardware"] == "NVIDIA GeForce RTX 4090"
+    # control: and onto a line opening with a name, after a line ending mid-sentence
+    cf = _drafted("# llama.cpp\n\nGeneration ran at 45 tok/s on the\nRTX 4090 with Q4_K_M.\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["hardware"] == "NVIDIA GeForce RTX 4090"
 
 
 _NEWUSER = ROOT / "tests" / "fixtures" / "draft" / "newuser53_4090_spec.md"

@@ -523,9 +523,11 @@ _THAN_SIDE = re.compile(
     r"\b(?:faster|slower|quicker|higher|lower|more|less|better|worse)\s+than\b|\bcompared\s+(?:to|with)\b",
     re.I,
 )
-#: a line opening a new item of a paragraph, not going on with a wrapped sentence: a capital, a
-#: list mark, a digit
+#: a line opening a new item of a paragraph, not going on with a wrapped sentence: a list mark, or
+#: a capital or a digit after a line that ends as an item does (``_ITEM_END``: "On Intel CPU, 8
+#: tokens/s" / "On Apple M1 …"; not "45 tok/s on the" / "RTX 4090 …")
 _ITEM_START = re.compile(r"[-*+•]\s|\d|[A-Z]")
+_ITEM_END = re.compile(r"(?:\d|%|/s|/sec|[.:;!?)]|\b(?:ms|s|GB|MB|GiB|MiB|tokens?|tps))\W*$", re.IGNORECASE)
 #: a bracket opening a number of its own ("(>60% max theoretical)", "(~2x)")
 _BRACKETED_NUMBER = re.compile(r"[(（\[]\s*[<>≤≥~≈+-]?\s*\d")
 #: a sentence stating its values in the order of names given before them
@@ -641,7 +643,11 @@ class Sentences(Sides):
             return origin_at(sentence, at - s0) is None
 
         labelled = tuple(at for at, _ in starts if _LABEL_LINE.match(text, at))
-        item_starts = tuple(at for at, _ in starts[1:] if _ITEM_START.match(text, at))
+        item_starts = tuple(
+            at
+            for (_, prev), (at, _) in zip(pieces, starts[1:], strict=False)
+            if _ITEM_START.match(text, at) and (text[at] in "-*+•" or _ITEM_END.search(prev))
+        )
         # acceptance counts in words ("181 of 250 drafted tokens accepted"): the counts of the rate
         # beside them, else a claim of the counts; their numbers are neither's value
         counted = accept_counts(scanned) if "ccept" in scanned else []
