@@ -61,6 +61,8 @@ def test_each_condition_a_claim_does_not_write_names_its_line(tmp_path):
         "model": "line 12, command",
         "offload.n_gpu_layers": "line 12, command",
         "other.draft_model": "line 12, command",
+        # the -md file's name gives the draft's quant (q8_0), as the -m file's gives the target's
+        "other.draft_quant": "line 12, command",
         "quant": "line 12, command",
     }
     # a table row: its prompt is its own cell; what the table shares comes with the group

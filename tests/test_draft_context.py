@@ -342,7 +342,8 @@ def test_a_command_folded_one_flag_per_line_sets_its_section(tmp_path):
         "decoding": "speculative",
         "block_max": 16,
         "prompt": "python",
-        "other": {"draft_model": "Qwen2.5-Coder-0.5B-Instruct"},
+        # --model-draft's file name gives the draft's quant as --model's gives the target's
+        "other": {"draft_model": "Qwen2.5-Coder-0.5B-Instruct", "draft_quant": "Q8_0"},
     }
 
 
