@@ -77,6 +77,10 @@ LABELS: dict[str, tuple[str, str]] = {
             "spec tokens",
             "speculative tokens",
             "draft length",
+            # a speculative table's K, the tokens drafted a step (vLLM's num_speculative_tokens,
+            # the papers' K/γ: "| K | Eagle 1 | Eagle 3 |")
+            "k",
+            "γ",
         ),
         ("block_max", "int"),
     ),
@@ -127,7 +131,7 @@ LABELS: dict[str, tuple[str, str]] = {
     **dict.fromkeys(("depth", "d", "ndepth", "nkv", "kv depth", "kv position"), ("depth", "int")),
     # a batch size: llama.cpp's ``-b`` (tokens); a serving engine's is its concurrency
     # (``draftcommand.serving_batch``, after the engine is known)
-    **dict.fromkeys(("batch", "b", "nbatch", "batch size", "batchsize"), ("batch", "int")),
+    **dict.fromkeys(("batch", "b", "bs", "nbatch", "batch size", "batchsize"), ("batch", "int")),
     **dict.fromkeys(("ubatch", "ub", "nubatch"), ("ubatch", "int")),
     **dict.fromkeys(("fa", "flash attn", "flash attention", "flashattn"), ("flash_attn", "fa")),
     **dict.fromkeys(("ctk", "typek", "type k", "k cache"), ("type_k", "str")),

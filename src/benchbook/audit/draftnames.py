@@ -412,6 +412,9 @@ DECODING_PHRASE = re.compile(
     r"(?P<plain>\b(?:without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
     r"without speculat\w*|w/o\s+spec\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|w/o MTP|MTP off|"
     r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive|"
+    # the base model's own speed ("The base model speed:", "base throughput") beside its drafted runs
+    # (not "base model" alone: the target a draft model drafts for, or a model without instruct tuning)
+    r"base(?:[- ]model)?(?:'s)?\s+(?:speed|throughput|performance|results?|rates?|numbers)|"
     # the verifier alone ("Target only", "main model only", "target model alone")
     r"(?:target|main|verifier)(?:[- ]model)?[- ](?:only|alone)(?!\s+(?:on|in|at|runs?|ran)\b)|"
     # "MTP model with spec disabled", "drafting disabled", "with MTP turned off"

@@ -1403,6 +1403,12 @@ TTFT_WORDS = (
     r"(?:\s*(?:latency|delay|time|延迟|遅延))?|time to first|初始延迟"
 )
 
+#: the words naming a mean acceptance length (the tokens accepted per verify step), in a sentence
+#: or a label: "accept length", "acc len", "Accpt Len", "avg. acc. len", "mean accepted tokens",
+#: "τ"/"tau" (EAGLE's and Spec-Bench's papers); shared with ``toollines`` and ``draftsentences``
+ACCEPT_LENGTH_WORDS = (
+    r"\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\bmean\s+accepted\s+(?:length|tokens)\b|τ|\btau\b"
+)
 #: words near a number -> the metric it is (first match wins, in this order)
 #: a model's load in the drafter's languages ("load time", 로드/로딩 시간, ロード, 加载, загрузка)
 LOAD_WORDS = r"\bload|로딩|로드|ロード|加载|загрузк"
@@ -1480,7 +1486,8 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ),
     ("ratio", r".", "share"),
     ("multiple", r".", "speedup"),
-    ("tokens", r"(?:avg|average|mean)\.?\s+accept\w*\s+len", "mean_accepted_length"),
+    # (an "accept length" is a mean with or without the word: "acc len" column, "Accept Length")
+    ("tokens", ACCEPT_LENGTH_WORDS, "mean_accepted_length"),
     ("tokens", r".", "tokens"),
     ("layers", r".", "layers"),
     # a storage device's: its input and output ("Effective I/O Bandwidth"), a read off it ("the sequential

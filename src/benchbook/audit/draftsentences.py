@@ -40,6 +40,7 @@ from .draftcore import (
 )
 from .draftnames import CLAUSE_ONLY, CPU, Mention, clause_bounds, from_side, machine_size, mentions
 from .draftprose import (
+    ACCEPT_LENGTH_WORDS,
     CAPITALS_ONLY,
     LENGTH_PAIR,
     Number,
@@ -273,7 +274,7 @@ _ACCEPT_AFTER = re.compile(
 #: "avg. acc. len = 2.2", "τ = 3.05"
 _ACCEPT_LENGTH_BEFORE = re.compile(
     # the papers' abbreviations in capitals: "AL=6.42", "MAL 3.1", "AAL: 2.9" (mean accepted length)
-    r"(?:\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\baccepted\s+(?:tokens|length)\b|\bτ|\btau\b|"
+    rf"(?:{ACCEPT_LENGTH_WORDS}|\baccepted\s+(?:tokens|length)\b|"
     r"(?-i:\b[MA]?AL\b))"
     r"[\s:=\"*]*(?:(?:is|was|of|at|about|around)\s+)*$",
     re.IGNORECASE,

@@ -53,7 +53,16 @@ from .draftnames import (
     sized_model,
     without_remark,
 )
-from .draftprose import RATING_COLUMN, Number, bound_of, family, numbers, threshold, unit_of
+from .draftprose import (
+    ACCEPT_LENGTH_WORDS,
+    RATING_COLUMN,
+    Number,
+    bound_of,
+    family,
+    numbers,
+    threshold,
+    unit_of,
+)
 from .draftsides import Sides
 from .draftwords import NOT_A_PROMPT, count
 from .post import Block
@@ -109,7 +118,9 @@ _RELATING_HEADER = re.compile(
     # words from their start: "ratio" is no "Generation", "gain" no "Again"
     r"\bvs\.?\b|\b(?:versus|spee?d-?up|slow-?down|gain|change|delta|diff|ratio|relative|improvement|uplift|"
     r"faster|slower|boost|loss|regression|beschleunigung|ускорени|прирост)|Δ|(?<!\.)\bx\b|×|"
-    r"倍率|改善|高速化|加速比|提升|差异|差距|배율|향상|차이",
+    r"倍率|改善|高速化|加速比|提升|差异|差距|배율|향상|차이|"
+    # one column's numbers over another's ("E1 over vanilla", "E3 over E1": a spreadsheet's ratio column)
+    r"\S\s+over\s+\S",
     re.IGNORECASE,
 )
 #: a row label naming the baseline of a table's comparisons
@@ -196,7 +207,8 @@ def _relating_column(header: str, cells: list[str]) -> bool:
 #: a relating header whose plain numbers are multiples ("Speedup": 1.412, "Eval Relative Performance":
 #: 1.946, "加速比", "배율"), not changes in % nor a setting
 _MULTIPLE_HEADER = re.compile(
-    r"\b(?:spee?d-?up|relative|faster|slower)|×|(?<!\.)\bx\b|倍率|加速比|倍|배율|배", re.IGNORECASE
+    r"\b(?:spee?d-?up|relative|faster|slower)|×|(?<!\.)\bx\b|倍率|加速比|倍|배율|배|\S\s+over\s+\S",
+    re.IGNORECASE,
 )
 #: a relating column's cell naming its row as the one the others are relative to ("baseline", "ref")
 _BASELINE_CELL = re.compile(
@@ -537,6 +549,41 @@ def _spanned_header(header: list[str], body: list[list[str]]) -> tuple[list[str]
     return out, runs
 
 
+#: a cell that is one plain number ("2.36", "1,024"): a value, never a column's name
+_BARE_NUMBER = re.compile(r"\s*[~≈]?\s*\d[\d.,]*\s*")
+
+
+def two_row_header(block: Block) -> Block:
+    """A table pasted from a spreadsheet into a GitHub issue, its header in two rows: the first names
+    a measurement once over the columns it spans and leaves the rest blank ("  | AL |   |", "  |
+    TPOT ms |   |   |"), the second, below the rule, names each column ("K | Eagle 1 | Eagle 3 |
+    Gain %"); the numbers follow.  Returns the table with one header, each column named by its
+    own name and the spanning name in parentheses ("Eagle 1 (AL)", "vanilla (TPOT ms)", as a unit
+    is written after a header); a blank column (a spacer) ends the span ("E1 over vanilla" after it
+    names a ratio, not a TPOT).  Any other table is returned as it is.  Issue 29's corpus: h395."""
+    rows = block.rows
+    if len(rows) < 3:
+        return block
+    top, names, first = rows[0], rows[1], rows[2]
+    filled = [j for j, c in enumerate(top) if c.strip()]
+    if not filled or top[0].strip() or 2 * len(filled) > len(top):
+        return block
+    if sum(1 for c in names if c.strip()) < 2 or any(_BARE_NUMBER.fullmatch(c) for c in names):
+        return block  # the second row is a row of values: the first is a header with blanks
+    if not any(_BARE_NUMBER.fullmatch(c) for c in first[1:]):
+        return block
+    merged: list[str] = []
+    span = ""
+    for j, name in enumerate(names):
+        above = top[j].strip() if j < len(top) else ""
+        if above:
+            span = above
+        elif not name.strip():
+            span = ""  # a spacer column ends the span
+        merged.append(f"{name.strip()} ({span})" if span and name.strip() else name.strip() or span)
+    return replace(block, rows=[merged, *rows[2:]], row_lines=block.row_lines[1:])
+
+
 def _mean_columns(header: list[str], runs: dict[int, int]) -> dict[int, list[int]]:
     """The columns stating the mean of a run of columns (``_spanned_header``): "mean eval time"
     after three "eval time" columns -> that column: the run's columns."""
@@ -841,6 +888,9 @@ def _tokens_column(header: str, cells: list[str]) -> str | None:
     """ "tokens" for a column of whole numbers under a header naming tokens in any script and no
     rate ("総トークン", "Total tokens"; not "トークン速度", "tok/s"); else None.  A header a table's
     label names (``LABELS``: "Tokens", "Output tokens") is the tokens generated, a condition."""
+    accept_length = re.search(rf"{ACCEPT_LENGTH_WORDS}|(?-i:\b[MA]?AL\b)", header, re.IGNORECASE)
+    if accept_length and cells and all(re.fullmatch(r"\s*\d+(?:\.\d+)?\s*", c) for c in cells):
+        return "tokens"  # "acc len", "AL", "τ": a mean of tokens accepted per verify step
     if not re.search(
         r"トークン|토큰|令牌|токен|\btokens?\b", header, re.IGNORECASE
     ) and not _LENGTH_ROW.search(header):
@@ -1170,6 +1220,7 @@ class Tables(Sides):
 
     # --- tables -----------------------------------------------------------------------------------
     def table(self, block: Block) -> None:
+        block = two_row_header(block)
         pair = cell_pair(self.para_text)
         if pair is not None:
             block = _split_pairs(block, pair)

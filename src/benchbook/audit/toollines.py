@@ -51,7 +51,16 @@ import re
 from dataclasses import replace
 
 from ..ingest.serverlog import TIMING_LINE
-from .draftprose import LOAD_WORDS, PROGRESS, TTFT_WORDS, family, metric_of, numbers, unit_of
+from .draftprose import (
+    ACCEPT_LENGTH_WORDS,
+    LOAD_WORDS,
+    PROGRESS,
+    TTFT_WORDS,
+    family,
+    metric_of,
+    numbers,
+    unit_of,
+)
 from .draftwords import settings_in_words
 from .resultlines import Result
 
@@ -155,9 +164,7 @@ _RATE_WORDS = re.compile(
 
 #: a label naming the tokens accepted per verify step (SGLang's "Acceptance length", "accept length",
 #: "mean accepted length"): tokens, whatever unit is written
-_ACCEPT_LENGTH = re.compile(
-    r"accept\w*\s+(?:length|len)\b|mean\s+accepted\s+(?:length|tokens)", re.IGNORECASE
-)
+_ACCEPT_LENGTH = re.compile(ACCEPT_LENGTH_WORDS, re.IGNORECASE)
 #: a label naming a length in tokens ("Average input length", "output length"): tokens where no unit
 #: is written
 _LENGTH_LABEL = re.compile(
@@ -329,8 +336,8 @@ def label_metric(label: str, unit: str) -> str | None:
     if fam == "size" and re.match(r"\s*vram\s*,", low):
         return "vram"  # exllama's "VRAM, Model:", "VRAM, Inference:": the GPU memory each part took
     if fam == "tokens":
-        if _ACCEPT_LENGTH.search(low):
-            return "mean_accepted_length"
+        if _ACCEPT_LENGTH.search(low) or re.search(r"\b[MA]?AL\b", label):
+            return "mean_accepted_length"  # (the papers' capitals: "AL", "MAL", "Eagle 3 (AL)")
         if re.search(r"\baccepted\s+(?:draft\s+)?tokens?\b", low):
             return "accepted_tokens"
         if re.search(r"\b(?:draft|drafted)\s+tokens?\b", low):

@@ -1,0 +1,97 @@
+"""Kinds fixed in issue 29's session 55 (read from the thirty-second held-out set's misses, h393–h397),
+each with controls: a spreadsheet pasted into a GitHub issue (its header in two rows, the first
+naming a measurement over the columns it spans) was read as one header of blanks, so none of its
+numbers were claims; a serving benchmark's "bs" column set nothing; an "acc len"/"AL" column was
+plain tokens; "The base model speed:" above a baseline table under a speculative title gave it
+speculative decoding; "E1 over vanilla" ratio columns became conditions of every cell."""
+
+from __future__ import annotations
+
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+def _by_value(cf):
+    return {c.value: c for c in cf.claims}
+
+
+#: GitHub's rendering of cells pasted from a spreadsheet: the merged header "TTFT ms" over three
+#: columns, the columns' own names below the rule, a blank spacer column, then a ratio column
+SHEET = (
+    "# vLLM vs SGLang\n\n"
+    "  | TTFT ms |   |   |  \n"
+    "-- | -- | -- | -- | --\n"
+    "Concurrency | vLLM | SGLang |   | SGLang over vLLM\n"
+    "1 | 35.2 | 30.1 |   | 1.169435216\n"
+    "8 | 80.4 | 61.0 |   | 1.318032787\n"
+)
+
+
+def test_a_spreadsheet_header_in_two_rows_names_each_column(tmp_path):
+    """Every cell under "vLLM"/"SGLang" is a TTFT in ms of its engine at its row's concurrency
+    (the spanning "TTFT ms" is each column's measurement and unit); the column after the spacer is
+    a ratio of the row's two cells, statements, never a condition of the claims."""
+    cf = _drafted(SHEET, tmp_path)
+    by_value = _by_value(cf)
+    assert sorted(by_value) == [30.1, 35.2, 61.0, 80.4]
+    for v in by_value.values():
+        assert (v.metric, v.unit) == ("ttft", "ms")
+    # (a post naming no drafting decodes plainly)
+    assert _cond(cf, by_value[61.0]) == {"engine": "SGLang", "concurrency": 8, "decoding": "plain"}
+    assert _cond(cf, by_value[35.2]) == {"engine": "vLLM", "concurrency": 1, "decoding": "plain"}
+    ratios = {s.value: sorted(s.of) for s in cf.statements}
+    ids = {v: c.id for v, c in by_value.items()}
+    assert ratios == {
+        1.169435216: sorted([ids[35.2], ids[30.1]]),
+        1.318032787: sorted([ids[80.4], ids[61.0]]),
+    }
+
+
+def test_a_header_row_with_blanks_over_values_stays_the_header(tmp_path):
+    """Control: a header with blank cells over a row of numbers (no second row of names) is the
+    table's one header, as before."""
+    text = "| Model | tok/s | |\n|---|---|---|\n| Qwen3-8B | 41.5 | |\n| Qwen3-14B | 23.0 | |\n"
+    cf = _drafted(text, tmp_path)
+    assert sorted(c.value for c in cf.claims) == [23.0, 41.5]
+    assert {_cond(cf, c)["model"] for c in cf.claims} == {"Qwen3-8B", "Qwen3-14B"}
+
+
+def test_a_bs_column_is_the_requests_served_at_once(tmp_path):
+    """SpecForge/SGLang's "bs": requests at once (``concurrency``); one stream's rate at bs 1 is
+    ``decode_tps``, the rate summed over 4 is ``throughput``; under a llama.cpp command the same
+    column is llama.cpp's ``-b`` (``batch``)."""
+    text = "The base model speed:\n\nbs | throughput\n-- | --\n1 | 222.47\n4 | 566.21\n"
+    cf = _drafted("# Throughput with EAGLE3\n\n" + text, tmp_path)
+    by_value = _by_value(cf)
+    assert (by_value[222.47].metric, _cond(cf, by_value[222.47])["concurrency"]) == ("decode_tps", 1)
+    assert (by_value[566.21].metric, _cond(cf, by_value[566.21])["concurrency"]) == ("throughput", 4)
+    # "The base model speed:" names the baseline, whatever the title's EAGLE3
+    assert {_cond(cf, c)["decoding"] for c in cf.claims} == {"plain"}
+    text = "```\nllama-bench -m qwen3-8b-q4_k_m.gguf\n```\n\n| bs | pp t/s |\n|---|---|\n| 512 | 1510.3 |\n"
+    cf = _drafted(text, tmp_path)
+    assert _cond(cf, cf.claims[0])["batch"] == 512
+
+
+def test_base_model_alone_names_no_decoding(tmp_path):
+    """Control: "the base model" alone is the target a draft model drafts for (or a model without
+    instruct tuning), no baseline: the EAGLE3 run keeps its speculative decoding."""
+    cf = _drafted("With EAGLE3 on the base model we get 171.5 tok/s.\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["decoding"] == "speculative"
+
+
+def test_an_acceptance_length_column_by_its_abbreviations(tmp_path):
+    """ "acc len" and the papers' capital "AL" head mean acceptance lengths (tokens per verify
+    step), not token counts; a "K" column is the tokens drafted a step (``block_max``)."""
+    text = "EAGLE3 results:\n\nK | tok/s | acc len\n-- | -- | --\n3 | 159.78 | 1.86\n5 | 172.99 | 2.20\n"
+    cf = _drafted(text, tmp_path)
+    by_value = _by_value(cf)
+    assert (by_value[1.86].metric, by_value[1.86].unit) == ("mean_accepted_length", "tokens")
+    assert _cond(cf, by_value[2.2])["block_max"] == 5
+    cf = _drafted("| K | AL |\n|---|---|\n| 2 | 2.36 |\n| 3 | 2.79 |\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [
+        ("mean_accepted_length", 2.36),
+        ("mean_accepted_length", 2.79),
+    ]
+    # control: a whole count of tokens stays tokens
+    cf = _drafted("| Prompt | Output tokens | tok/s |\n|---|---|---|\n| code | 512 | 41.0 |\n", tmp_path)
+    assert {c.metric for c in cf.claims} == {"decode_tps"}
