@@ -95,3 +95,48 @@ def test_an_acceptance_length_column_by_its_abbreviations(tmp_path):
     # control: a whole count of tokens stays tokens
     cf = _drafted("| Prompt | Output tokens | tok/s |\n|---|---|---|\n| code | 512 | 41.0 |\n", tmp_path)
     assert {c.metric for c in cf.claims} == {"decode_tps"}
+
+
+def test_the_backend_a_post_says_it_chose(tmp_path):
+    """ "ROCm vs. Vulkan: Why we chose Vulkan" under a setup list's "Driver Environment: ROCm 7.2.2":
+    the backend chosen ran the numbers; control: a post that chooses none keeps its setup's."""
+    setup = "## Setup\n\n- GPU: AMD Radeon 8060S\n- Driver Environment: ROCm 7.2.2\n\n"
+    chose = "## ROCm vs. Vulkan: Why we chose Vulkan\n\nThe Vulkan backend outperformed ROCm.\n\n"
+    result = "## Results\n\nDecode: 45.5 t/s with llama.cpp.\n"
+    cf = _drafted(setup + chose + result, tmp_path)
+    assert _cond(cf, cf.claims[0])["backend"] == "Vulkan"
+    cf = _drafted(setup + result, tmp_path)
+    assert _cond(cf, cf.claims[0])["backend"] == "ROCm"
+
+
+def test_a_metric_corner_makes_the_rows_metrics(tmp_path):
+    """ "| 指标 | 最终配置 | 原始配置 (vLLM) |" (metric | final setup | original setup): each column is a
+    setup, its "引擎"/"模型" rows name its engine (a version and "Docker" after the name: the
+    build) and model, the other rows are its results."""
+    text = (
+        "| 指标 | 最终配置 | 原始配置 (vLLM) |\n|---|---|---|\n"
+        "| 引擎 | llama.cpp | vLLM 0.17.1 Docker |\n"
+        "| 模型 | Qwen3.5-35B-A3B | Qwen3.5-27B-AWQ |\n"
+        "| Decode 速度 | 190 tok/s | 5 tok/s |\n"
+        "| 翻译延迟 | 0.2s | 60s |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    by_value = _by_value(cf)
+    assert by_value[190.0].metric == "decode_tps"
+    assert (by_value[60.0].metric, by_value[60.0].unit) == ("latency", "s")
+    slow = _cond(cf, by_value[5.0])
+    assert (slow["engine"], slow["build"], slow["model"], slow["quant"]) == (
+        "vLLM",
+        "0.17.1",
+        "Qwen3.5-27B",
+        "AWQ",
+    )
+    assert (_cond(cf, by_value[0.2])["engine"], _cond(cf, by_value[0.2])["model"]) == (
+        "llama.cpp",
+        "Qwen3.5-35B-A3B",
+    )
+    # in English: "| Metric | Ollama | LM Studio |" over one metric's row and a settings row
+    text = "| Metric | Ollama | LM Studio |\n|---|---|---|\n"
+    text += "| Engine | ollama | LM Studio |\n| Decode | 41 | 44 |\n"
+    cf = _drafted(text, tmp_path)
+    assert {c.value: _cond(cf, c)["engine"] for c in cf.claims} == {41.0: "Ollama", 44.0: "LM Studio"}

@@ -130,6 +130,15 @@ _BACKEND_NAMES = {
 }
 
 
+#: a backend the post says it chose ("Why we chose Vulkan", "we went with the CUDA backend", "so we
+#: settled on ROCm"): of the backends it names, the one that ran its numbers
+_CHOSEN_BACKEND = re.compile(
+    r"\b(?:chose|chosen|picked|went\s+with|opted\s+for|settled\s+on|switched\s+to|stuck\s+with)\s+"
+    r"(?:the\s+)?(?P<b>cuda|vulkan|metal|rocm|hip|sycl|opencl)\b",
+    re.IGNORECASE,
+)
+
+
 def _backends(text: str, out: list[tuple[str, object]]) -> None:
     for m in _BACKEND_WORDS.finditer(text):
         word = m.group("f") or m.group("k") or m.group("c") or m.group("v") or m.group("t")
@@ -1569,6 +1578,12 @@ class Context:
             # "official WinGet build 9553 (9e3b928fd)", "b4980" and no engine named: llama.cpp's
             # build numbers (``draftnames.builds_engine``), so its engine
             self.root.declared["engine"] = ["llama.cpp"]
+            self.root.known.clear()
+        chosen = {_BACKEND_NAMES[m.group("b").lower()] for m in _CHOSEN_BACKEND.finditer(post.text)}
+        if len(chosen) == 1:
+            # "ROCm vs. Vulkan: Why we chose Vulkan" beside "Driver Environment: ROCm 7.2.2": the one
+            # backend the post says it chose ran its numbers, whatever else its setup lists
+            self.root.declared["backend"] = list(chosen)
             self.root.known.clear()
         cpu = _cpu_only(post, self.root)
         if cpu:  # "IQ3_S: faster CPU prompt processing … on a Ryzen-7950X CPU"

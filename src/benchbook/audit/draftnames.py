@@ -1180,7 +1180,8 @@ _ENGINE_VERSION_CELL = re.compile(
     # an engine's generation ("vLLM V1", "vLLM V0": its old and new engine) or a branch's name
     # ("SGLang gemma4-mtp": lower case, a dash, a digit)
     r"|[Vv]\d(?![\w.])|(?-i:(?!(?:tp|dp|pp|ep)\d)(?=[a-z0-9.]*\d)[a-z][a-z0-9.]*(?:-[a-z0-9.]+)+))"
-    r"\)?(?:\s*\([^()]*\))?",
+    # how it was installed after it ("vLLM 0.17.1 Docker", "SGLang 0.4.6 (pip)"): no part of the version
+    r"\)?(?:\s+(?:docker|container|image|wheel|pip))?(?:\s*\([^()]*\))?",
     re.IGNORECASE,
 )
 

@@ -714,7 +714,7 @@ def _names_metric(label: str) -> bool:
     return bool(
         _header_unit(label)
         or _metric_header(label)
-        or re.search(r"accept|latency|ttft|throughput|吞吐|速度", label, re.IGNORECASE)
+        or re.search(r"accept|latency|ttft|throughput|吞吐|速度|延迟|遅延|耗时|延時", label, re.IGNORECASE)
     )
 
 
@@ -903,6 +903,13 @@ def _tokens_column(header: str, cells: list[str]) -> str | None:
     return "tokens" if ok else None
 
 
+#: a table's corner cell saying its rows are metrics ("Metric", "指标", "指標", "Kennzahl", "Метрика",
+#: "지표"): configurations are its columns
+_METRIC_CORNER = re.compile(
+    r"\W*(?:metrics?|指标|指標|評価指標|kennzahl|metrik|метрика|показатель|지표|메트릭)\W*", re.I
+)
+
+
 def _transposed(rows: list[list[str]]) -> str | None:
     """How a table is laid out when its metrics are rows: "rows" (the first column names metrics,
     "Avg tok/s", "MTP accept", in two or more rows and in more rows than the header names
@@ -912,6 +919,8 @@ def _transposed(rows: list[list[str]]) -> str | None:
     header, body = rows[0], rows[1:]
     if len(header) == 2 and _names_metric(header[0]) and re.fullmatch(r"[~≈]?\s*[\d.,]+\s*", header[1]):
         return "keyvalue"
+    if len(header) > 2 and _METRIC_CORNER.fullmatch(_unmarked(header[0])) and len(body) >= 2:
+        return "rows"  # "| 指标 | 最终配置 | 原始配置 (vLLM) |": its corner says the rows are metrics
     if any(_names_metric(h) and not _RELATING_HEADER.search(h) for h in header[1:]):
         return None  # a "% Difference" column relates the configurations: no metric of its own
     # a row's first cell names a metric ("Avg tok/s"), it is no value ("12 tok/s" under "Speed")
