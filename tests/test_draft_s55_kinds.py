@@ -140,3 +140,21 @@ def test_a_metric_corner_makes_the_rows_metrics(tmp_path):
     text += "| Engine | ollama | LM Studio |\n| Decode | 41 | 44 |\n"
     cf = _drafted(text, tmp_path)
     assert {c.value: _cond(cf, c)["engine"] for c in cf.claims} == {41.0: "Ollama", 44.0: "LM Studio"}
+
+
+def test_a_comment_line_in_a_fence_names_the_engine_below_it(tmp_path):
+    """ "# SGLang" over SGLang's serving benchmark summary and "# vLLM" over vLLM's, in one fence of a
+    post naming both: each summary's numbers are its engine's; a comment stating a number, or
+    naming no engine, labels nothing."""
+    text = (
+        "vLLM is version 0.6.3 and SGLang is the latest main.\n\n```\n# SGLang\n"
+        "Output token throughput (tok/s):         10896.87\n"
+        "# vLLM\nOutput token throughput (tok/s):         9021.40\n"
+        "# warm-up of 30 s\nMean TTFT (ms):                          4878.89\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    by_value = _by_value(cf)
+    assert _cond(cf, by_value[10896.87])["engine"] == "SGLang"
+    assert _cond(cf, by_value[9021.4])["engine"] == "vLLM"
+    # "# warm-up of 30 s" names no engine: the vLLM label above it still holds
+    assert _cond(cf, by_value[4878.89])["engine"] == "vLLM"

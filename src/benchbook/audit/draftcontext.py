@@ -1190,6 +1190,22 @@ def _label_line(text: str) -> list[tuple[str, object]]:
     return [(k, v) for k, v in stated([(0, t)], "text") if k in CARRIED and k != "decoding"]
 
 
+#: a comment line of a code block naming what follows it ("# SGLang", "// vLLM 0.6.3", "-- llama.cpp:")
+_COMMENT_LABEL = re.compile(r"\s*(?:#+|//|--)\s*(?P<t>[^\s#/-][^#]{0,39}?)\s*[:：]?\s*")
+
+
+def _comment_label(text: str) -> list[tuple[str, object]]:
+    """What a code block's comment line naming one engine ("# SGLang" over SGLang's serving
+    benchmark output, "# vLLM 0.6.3") states for the lines below it, up to the next such line: the
+    engine, and the build, machine or model it names besides; empty for any other line (a comment
+    stating a number with a unit, or naming no engine or two)."""
+    m = _COMMENT_LABEL.fullmatch(text)
+    if m is None or any(n.unit for n in numbers(m.group("t"))):
+        return []
+    said = [(k, v) for k, v in stated([(0, m.group("t"))], "text") if k in CARRIED and k != "decoding"]
+    return said if sum(k == "engine" for k, _ in said) == 1 else []
+
+
 #: the start of a list item's line ("- ", "* ", "+ ", "1. ")
 _LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d{1,2}[.)])\s")
 
@@ -1531,6 +1547,15 @@ class Context:
                     if own is not None:
                         _add(own.body, said)
                         inner.children.append(own)
+            if block.kind == "code" and len(lines) > 1:
+                # "# SGLang" over SGLang's output, "# vLLM" over vLLM's, in one fence: each comment
+                # line naming an engine is the label of the lines below it, up to the next one
+                marks = [(n, got) for n, t in block.lines if (got := _comment_label(t))]
+                last_line = max(n for n, _ in block.lines)
+                for k, (n, got) in enumerate(marks):
+                    labelled = Scope(n, marks[k + 1][0] - 1 if k + 1 < len(marks) else last_line, 9)
+                    _add(labelled.body, got)
+                    scope.children.append(labelled)
             stack[-1].children.append(scope)
             for line, got in commands:
                 model = next((_key(v) for k, v in got if k == "model"), None)
