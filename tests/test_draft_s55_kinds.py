@@ -158,3 +158,26 @@ def test_a_comment_line_in_a_fence_names_the_engine_below_it(tmp_path):
     assert _cond(cf, by_value[9021.4])["engine"] == "vLLM"
     # "# warm-up of 30 s" names no engine: the vLLM label above it still holds
     assert _cond(cf, by_value[4878.89])["engine"] == "vLLM"
+
+
+def test_names_of_models_and_engines_as_their_tools_write_them(tmp_path):
+    """llama-bench's "gpt-oss ?B MXFP4 MoE" (llama.cpp knew no size) names no model: the ``-m``
+    file's does; Gemma's "IT" variant in capitals (a Japanese particle glued after it) is part of
+    the name; "tensorrt_llm", the package's name, is TensorRT-LLM."""
+    text = (
+        "```\nllama-bench -fa 1 -m ggml-org_gpt-oss-120b-GGUF_gpt-oss-120b-mxfp4-00001-of-00003.gguf\n```\n\n"
+        "| model | size | params | backend | ngl | fa | test | t/s |\n"
+        "| --- | ---: | ---: | --- | --: | -: | --: | --: |\n"
+        "| gpt-oss ?B MXFP4 MoE | 59.02 GiB | 116.83 B | ROCm | 99 | 1 | tg128 | 41.52 ± 0.03 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert {_cond(cf, c)["model"] for c in cf.claims} == {"gpt-oss-120b"}
+    # control: a size llama.cpp knew is the cell's model
+    cf = _drafted(text.replace("gpt-oss ?B", "gpt-oss 120B"), tmp_path)
+    assert {_cond(cf, c)["model"] for c in cf.claims} == {"gpt-oss-120B"}
+    cf = _drafted("Gemma 4 31B ITをRTX 4090で試した。decode 約80 tok/s。\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["model"] == "Gemma 4 31B IT"
+    cf = _drafted(
+        "# problem with tensorrt_llm performance\n\nGeneration throughput: 12.057 tok/s\n", tmp_path
+    )
+    assert _cond(cf, cf.claims[0])["engine"] == "TensorRT-LLM"

@@ -173,6 +173,7 @@ _ENGINES = {
     "trtllm": "TensorRT-LLM",
     "trt-llm": "TensorRT-LLM",
     "tensorrt llm": "TensorRT-LLM",
+    "tensorrt_llm": "TensorRT-LLM",  # its Python package's name ("problem with tensorrt_llm performance")
     "text-generation-inference": "TGI",
     "tgi": "TGI",
     "lmdeploy": "LMDeploy",
@@ -260,7 +261,10 @@ _MODEL = re.compile(
     + MODEL_FAMILIES
     # (or with dashes and the release's date: "Magistral-Small-2509", "Devstral-Small-2505")
     + r")[\s-](?:Small|Medium|Large|Nemo|Mini|Tiny)[\s-]\d+(?:\.\d+)?(?![\w.-])"
-    r")(?P<variant>\s(?:[A-Z][a-z]+-)?(?:Instruct|Chat|Coder|Distill|Thinking|Abliterated|Uncensored)(?![\w-]))?"
+    # (Gemma's instruction-tuned "IT" in capitals: "Gemma 4 31B IT", "Gemma 4 31B ITを", a Japanese
+    # particle glued after it)
+    r")(?P<variant>\s(?:[A-Z][a-z]+-)?(?:Instruct|Chat|Coder|Distill|Thinking|Abliterated|Uncensored|IT)"
+    r"(?![A-Za-z0-9_-]))?"
     r"(?:\s*(?<=[\s\dBb])(?P<quant>(?:UD-)?I?Q\d(?:_(?:R\d+|[A-Z]+|\d+))*?|MXFP[468]|NVFP4|BF16|FP8|"
     # a quantisation method with its bits ("AutoRound INT4", "GPTQ 4-bit", "AWQ")
     r"(?:AutoRound|AWQ|GPTQ)(?:[\s-](?:INT\d|\d-?bit))?))?"
@@ -1024,6 +1028,10 @@ def model_cell(cell: str) -> tuple[str, str | None]:
         # old llama.cpp names a file type "mostly Q4_0" (llama.cpp's llama_model_ftype_name before
         # GGUF v3): the word is the type's, not the model's ("LLaMA 7B mostly Q4_0")
         text = re.sub(r"\s+mostly$", "", text, flags=re.I)
+    if re.search(r"\s\?B$", text):
+        # llama-bench's "gpt-oss ?B MXFP4 MoE": llama.cpp knew the architecture, not the size (its
+        # llm_type_name "?B"): no model's name; the command's model file names it
+        return "", quant
     if " " not in text:  # a repository's or file's name: its packaging and quantisation apart
         name, found = model_and_quant(text)
         if name:  # not a quantisation alone ("Q4_K_M" in a model column)
