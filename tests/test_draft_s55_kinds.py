@@ -181,3 +181,38 @@ def test_names_of_models_and_engines_as_their_tools_write_them(tmp_path):
         "# problem with tensorrt_llm performance\n\nGeneration throughput: 12.057 tok/s\n", tmp_path
     )
     assert _cond(cf, cf.claims[0])["engine"] == "TensorRT-LLM"
+
+
+def test_machines_by_their_vendors_names(tmp_path):
+    """ "1x RTX4000 Ada" is NVIDIA's "RTX 4000 Ada Generation"; "the AI Max 395" (no brand) AMD's
+    "Ryzen AI Max+ 395"; a table of metrics as rows over "| 5070 Ti | 4090 | Delta |" names a card
+    per column (the "Delta" row relates them, no machine)."""
+    cf = _drafted("Hardware: 1x RTX4000 Ada\n\nDecode: 41.2 tok/s\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["hardware"] == "NVIDIA RTX 4000 Ada Generation"
+    cf = _drafted("# Will the AI Max 395 128GB run gpt-oss-120b?\n\nDecode: 41.2 tok/s\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["hardware"] == "AMD Ryzen AI Max+ 395"
+    text = (
+        "| Metric | 5070 Ti | 4090 | Delta |\n|---|---|---|---|\n"
+        "| TTFT p50 | 1190.24ms | 714.44ms | **-40.0%** |\n| TPOT p50 | 12.35ms | 10.31ms | **-16.5%** |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert {c.value: _cond(cf, c)["hardware"] for c in cf.claims} == {
+        1190.24: "NVIDIA GeForce RTX 5070 Ti",
+        12.35: "NVIDIA GeForce RTX 5070 Ti",
+        714.44: "NVIDIA GeForce RTX 4090",
+        10.31: "NVIDIA GeForce RTX 4090",
+    }
+
+
+def test_a_sections_model_is_not_a_longer_versions_short_name(tmp_path):
+    """ "### Qwen3-4B" and "### Qwen3.5-4B" name two models: "Qwen3-4B" is no short form of
+    "Qwen3.5-4B" (their words differ by a version, not by words left out), so each section's
+    numbers are its own model's; control: "Qwen3.6 35B" is "Qwen3.6-35B-A3B" said short."""
+    text = (
+        "Snapshots for Qwen3-4B and Qwen3.5-4B on RTX 4090.\n\n### Qwen3-4B\n\nDecode: 97.02 tok/s\n\n"
+        "### Qwen3.5-4B\n\nDecode: 81.05 tok/s\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert {c.value: _cond(cf, c)["model"] for c in cf.claims} == {97.02: "Qwen3-4B", 81.05: "Qwen3.5-4B"}
+    cf = _drafted("# Qwen3.6 35B on a 3090\n\nWith Qwen3.6-35B-A3B we got 41.5 tok/s.\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["model"] == "Qwen3.6-35B-A3B"

@@ -732,8 +732,11 @@ def _distinct_of(path: str, values: list[object]) -> list[object]:
 
 
 def _key(v: object) -> object:
-    """A value compared for "two different values" (names by their lower-case words)."""
-    return re.sub(r"[\W_]+", " ", v.lower()).strip() if isinstance(v, str) else (type(v), v)
+    """A value compared for "two different values" (names by their lower-case words; a dot between
+    digits stays in its word: "Qwen3.5-4B" is no fuller "Qwen3-4B", a version is one word)."""
+    if not isinstance(v, str):
+        return (type(v), v)
+    return re.sub(r"(?:(?<!\d)\.|\.(?!\d)|[^\w.]|_)+", " ", v.lower()).strip()
 
 
 #: the label a setup declaration starts with (``declaration``): the machine, the software, the

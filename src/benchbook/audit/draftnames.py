@@ -66,7 +66,8 @@ _HARDWARE = re.compile(
     r"|(?:AMD\s+)?Radeon\s(?P<igpu>\d{3,4}[MS])\b"
     # an APU whose graphics run the model ("Ryzen AI Max+ 395"); not a desktop CPU beside a GPU
     # ("RTX 4070 Super + Ryzen 7 9700X": the GPU is the machine that is measured)
-    r"|(?:AMD\s+)?Ryzen\s(?P<ryzen>AI\sMax\+?\s\d{3})(?![\w+-])"
+    # ("AI Max 395", "AI Max+ 395": the part without its brand)
+    r"|(?:(?:AMD\s+)?Ryzen\s|(?<![\w-])(?=AI\sMax\+?\s\d{3}(?![\w+-])))(?P<ryzen>AI\sMax\+?\s\d{3})(?![\w+-])"
     # the workstation cards too ("Arc Pro B70", "Arc Pro B60", "Arc Pro A60")
     r"|(?:Intel\s+)?Arc\s(?P<arcpro>Pro\s)?(?P<arc>[AB]\d{2,3}M?)\b"
     r"|(?:AMD\s+)?(?:Radeon\s+)?(?:Pro\s+)?(?P<wpro>W[5-7][89]00)(?![\w-])"  # workstation: "W7900"
@@ -493,7 +494,10 @@ def hardware_name(m: re.Match) -> str:
         line = "NVIDIA" if re.match(r"PRO|A|\d000$", number) else "NVIDIA GeForce"
         name = f"{line} {g['rtx'].upper()} {number}{suffix}"
         if g["gen"]:
-            name += " " + re.sub(r"\s+", " ", g["gen"])
+            # NVIDIA's name for the Ada workstation cards is "RTX 4000 Ada Generation", however short
+            # a post writes it ("1x RTX4000 Ada")
+            gen = re.sub(r"\s+", " ", g["gen"])
+            name += " " + ("Ada Generation" if gen.lower() == "ada" else gen)
         if g["mobile"]:  # "GTX 1650 Ti Mobile", "RTX 4060 Laptop GPU": the laptop part is another chip
             # NVIDIA names a laptop part "… Laptop GPU" ("RTX 5070 Ti Laptop" written short is the same)
             name += " Laptop GPU" if g["mobile"].lower().startswith("laptop") else " " + g["mobile"]
@@ -507,7 +511,8 @@ def hardware_name(m: re.Match) -> str:
     elif g["igpu"]:
         name = f"AMD Radeon {g['igpu'].upper()}"  # "Radeon 8060S": an APU's graphics
     elif g["ryzen"]:
-        name = "AMD Ryzen " + re.sub(r"\s+", " ", g["ryzen"])
+        # the 395 is AMD's "Ryzen AI Max+ 395" however written ("AI Max 395"; the 390 and 385 have no "+")
+        name = "AMD Ryzen " + re.sub(r"Max\s(?=395)", "Max+ ", re.sub(r"\s+", " ", g["ryzen"]))
     elif g["arc"]:
         name = f"Intel Arc {'Pro ' if g['arcpro'] else ''}{g['arc'].upper()}"
     elif g["wpro"]:

@@ -247,7 +247,13 @@ def _cells_condition(cells: list[str]) -> str | None:
     for path, pat in _CELL_KINDS:
         if all(pat.fullmatch(c.strip().strip("*`")) for c in cells):
             return path
-    if all(any(m.path == "hardware" and m.start == 0 for m in mentions(c.strip())) for c in cells):
+    # (a card by its number alone, "| 5070 Ti | 4090 |" transposed into a column: ``hardware_of``;
+    # beside them, a row relating them, "Delta", names none)
+    machines = [c for c in cells if not _RELATING_HEADER.fullmatch(c.strip().strip("*`"))]
+    if machines and all(
+        any(m.path == "hardware" and m.start == 0 for m in mentions(c.strip())) or hardware_of(c)
+        for c in machines
+    ):
         return "hardware"
     backends = [mentions(c.strip().strip("*`")) for c in cells]
     if all(ms and ms[0].path == "backend" and ms[0].start == 0 for ms in backends) and all(
