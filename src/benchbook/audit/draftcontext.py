@@ -1555,8 +1555,9 @@ class Context:
                 # line naming an engine is the label of the lines below it, up to the next one
                 marks = [(n, got) for n, t in block.lines if (got := _comment_label(t))]
                 last_line = max(n for n, _ in block.lines)
-                for k, (n, got) in enumerate(marks):
-                    labelled = Scope(n, marks[k + 1][0] - 1 if k + 1 < len(marks) else last_line, 9)
+                for m_i, (n, got) in enumerate(marks):
+                    end = marks[m_i + 1][0] - 1 if m_i + 1 < len(marks) else last_line
+                    labelled = Scope(n, end, 9)
                     _add(labelled.body, got)
                     scope.children.append(labelled)
             stack[-1].children.append(scope)
