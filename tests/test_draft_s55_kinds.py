@@ -216,3 +216,36 @@ def test_a_sections_model_is_not_a_longer_versions_short_name(tmp_path):
     assert {c.value: _cond(cf, c)["model"] for c in cf.claims} == {97.02: "Qwen3-4B", 81.05: "Qwen3.5-4B"}
     cf = _drafted("# Qwen3.6 35B on a 3090\n\nWith Qwen3.6-35B-A3B we got 41.5 tok/s.\n", tmp_path)
     assert _cond(cf, cf.claims[0])["model"] == "Qwen3.6-35B-A3B"
+
+
+def test_an_ollama_chat_names_its_engine_model_and_prompt(tmp_path):
+    """ "$ ollama run gpt-oss:20b --verbose" then ">>> what is an apple? give a short answer": the
+    verbose summary below is Ollama's, of that model, for that prompt; ">>> /set parameter …" is
+    Ollama's command, no prompt, and a Python session's ">>> import torch" no chat."""
+    text = (
+        "```\n$ ollama run gpt-oss:20b --verbose\n>>> what is an apple? give a short answer\n"
+        "An apple is a fruit.\n\neval count:           93 token(s)\neval rate:            36.97 tokens/s\n"
+        ">>> /set parameter num_ctx 65536\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    rate = _by_value(cf)[36.97]
+    assert rate.metric == "decode_tps"
+    cond = _cond(cf, rate)
+    assert (cond["engine"], cond["model"], cond["prompt"]) == (
+        "Ollama",
+        "gpt-oss-20B",
+        "what is an apple? give a short answer",
+    )
+    cf = _drafted("```\n>>> import torch\n>>> x = 1\neval rate: 36.97 tokens/s\n```\n", tmp_path)
+    assert "prompt" not in _cond(cf, cf.claims[0])
+
+
+def test_an_average_output_rate_is_a_throughput(tmp_path):
+    """EvalScope's "Avg Output Rate (tokens/sec)" over concurrent requests is the output rate summed
+    over them (``throughput``), as vLLM's "Output token throughput"; control: a "Decode" column is
+    one stream's rate."""
+    text = "| Engine | Avg Output Rate (tokens/sec) |\n|---|---|\n| vLLM | 2358.71 |\n| SGLang | 2675.66 |\n"
+    cf = _drafted(text, tmp_path)
+    assert {c.metric for c in cf.claims} == {"throughput"}
+    cf = _drafted(text.replace("Avg Output Rate", "Decode"), tmp_path)
+    assert {c.metric for c in cf.claims} == {"decode_tps"}

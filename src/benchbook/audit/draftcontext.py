@@ -52,6 +52,7 @@ from .draftnames import (
     header_decoding,
     heading_engine,
     mentions,
+    ollama_model,
     placement,
     side_builds,
 )
@@ -208,6 +209,11 @@ _PROMPT_WORDS = re.compile(
 #: a chat run at the terminal named in a block ("ollama run gemma2:27b", "llama-cli -m …",
 #: "mlx_lm.generate"): there the text typed to it under a label ``_CHAT_LABEL`` ("message: tell me a
 #: joke", "Input: …") is the prompt; elsewhere "Message:" is any message (an error's)
+#: what a user typed at Ollama's prompt (``ollama run …`` then ">>> what is an apple?"); not one of
+#: its commands (">>> /set parameter num_ctx 65536") nor Python's (">>> import torch", "f(x)")
+_REPL_PROMPT = re.compile(r"^\s*>>>\s+(?!/)(?!(?:import|from|print)\b)(?P<v>[^\s\d(=][^()=]{2,119}?)\s*$")
+#: Ollama's chat run at the terminal and the model tag it runs ("$ ollama run gpt-oss:20b --verbose")
+_OLLAMA_RUN = re.compile(r"^\s*(?:[$>#]\s*)?ollama\s+run\s+(?P<tag>[^\s\"']+)")
 _CHAT_RUN = re.compile(r"\b(?:ollama\s+run|llama-cli|llama-run|mlx_lm[._]generate|mlx_lm\.chat)\b", re.I)
 _CHAT_LABEL = re.compile(
     r"^\s*(?:[-*+•]\s+)?[*_]*(?:message|query|question|input)[*_]*\s*[:：][*_]*\s*"
@@ -282,7 +288,7 @@ def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> Non
     where the block runs a chat at the terminal, ``_CHAT_RUN``), as written."""
     chat = any(_CHAT_RUN.search(t) for _, t in lines)
     for _, t in lines:
-        m = _PROMPT_LABEL.match(t) or (_CHAT_LABEL.match(t) if chat else None)
+        m = _PROMPT_LABEL.match(t) or (_CHAT_LABEL.match(t) or _REPL_PROMPT.match(t) if chat else None)
         if m:
             out.append(("prompt", m.group("v").strip().strip("\"'「」“”*_`").strip()))
             continue
@@ -386,6 +392,22 @@ def _stated(
                 if model:
                     in_model = _path_names(model.group(1).strip("'\""))
                     out += [(x.path, x.value) for x in in_model if x.path in ("model", "quant")]
+        for _, t in rest:
+            ollama = _OLLAMA_RUN.match(t)
+            if ollama:
+                # "$ ollama run gpt-oss:20b --verbose": Ollama ran the model its tag names
+                out.append(("engine", "Ollama"))
+                tagged = ollama_model(ollama.group("tag"))
+                if tagged is not None:
+                    out.append(("model", tagged[0]))
+                    if tagged[1]:
+                        out.append(("quant", tagged[1]))
+        if any(_CHAT_RUN.search(t) for _, t in rest):
+            # what the user typed at the chat (">>> what is an apple? give a short answer"): the prompt
+            for _, t in rest:
+                typed = _REPL_PROMPT.match(t) or _CHAT_LABEL.match(t)
+                if typed:
+                    out.append(("prompt", typed.group("v").strip().strip("\"'“”")))
         script_settings("\n".join(t for _, t in rest), out)  # "torch_dtype=torch.float16"
         text = spec_summary(" ".join(t for _, t in rest), out)
         for pat, what in REQUEST_SETTINGS:  # and a request's parameters

@@ -308,8 +308,9 @@ def label_metric(label: str, unit: str) -> str | None:
             return "peak_throughput"
         if re.search(r"\btotal\s+tok(?:en)?s?\s+throughput", low):
             return "total_throughput"
-        if re.search(r"throughput|吞吐|\boutput\s+tok(?:en)?s?\s*/\s*s", low):
-            return "throughput"  # vLLM's "Output token throughput", a table's "Output Tok/s"
+        if re.search(r"throughput|吞吐|\boutput\s+tok(?:en)?s?\s*/\s*s|\boutput\s+(?:token\s+)?rate\b", low):
+            # vLLM's "Output token throughput", a table's "Output Tok/s", EvalScope's "Avg Output Rate"
+            return "throughput"
         if re.search(r"\b(?:prompt|prefill|pp|input)\b|预填充|プロンプト|프롬프트", low):
             return "prefill_tps"
     if fam == "time":
