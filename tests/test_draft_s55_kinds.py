@@ -249,3 +249,15 @@ def test_an_average_output_rate_is_a_throughput(tmp_path):
     assert {c.metric for c in cf.claims} == {"throughput"}
     cf = _drafted(text.replace("Avg Output Rate", "Decode"), tmp_path)
     assert {c.metric for c in cf.claims} == {"decode_tps"}
+
+
+def test_a_quantisation_with_its_bits_after_a_dash(tmp_path):
+    """ "Qwen3-235B-A22B-GPTQ-Int4" is GPTQ at Int4 (Qwen's repositories: GPTQ-Int4, GPTQ-Int8),
+    not GPTQ; a tool's "Quantization:  FP8" line in its output names the weights' type."""
+    cf = _drafted("## Qwen3-235B-A22B-GPTQ-Int4 on two nodes\n\nDecode: 17.0 tok/s\n", tmp_path)
+    cond = _cond(cf, cf.claims[0])
+    assert (cond["model"], cond["quant"]) == ("Qwen3-235B-A22B", "GPTQ-Int4")
+    text = "```\nModel:                  Nemotron-Nano-31B\nQuantization:           FP8\n"
+    text += "Request throughput (req/sec):                     0.0842\n```\n"
+    cf = _drafted(text, tmp_path)
+    assert _cond(cf, cf.claims[0])["quant"] == "FP8"

@@ -38,7 +38,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .draftcommand import agreed, command_lines, conditions_of, has_path, put_path, serving_client
+from .draftcommand import (
+    agreed,
+    command_lines,
+    conditions_of,
+    has_path,
+    model_and_quant,
+    put_path,
+    serving_client,
+)
 from .draftcore import LABELS, label_key, origin_of
 from .draftnames import (
     CPU,
@@ -377,7 +385,19 @@ def _stated(
         for _, t in rest:
             report = _REPORT_LINE.match(t)
             if report:
-                paths = ("model", "quant") if report.group("label").lower() == "model" else ("hardware",)
+                label = report.group("label").lower()
+                # (trtllm-bench's "Quantization:           FP8": the weights' type)
+                paths = (
+                    ("model", "quant")
+                    if label == "model"
+                    else ("quant",)
+                    if label == "quantization"
+                    else ("hardware",)
+                )
+                if label == "quantization":
+                    quant = model_and_quant(report.group("value").strip().strip('",'))[1]
+                    out += [("quant", quant)] if quant else []
+                    continue
                 in_path = _path_names(report.group("value").strip().strip('",'))
                 out += [
                     (x.path, x.value) for x in in_path or mentions(report.group("value")) if x.path in paths
@@ -606,7 +626,8 @@ def _cell_flags(block: Block) -> list[tuple[str, object]]:
 #: a line of pasted output reporting the machine or the model under its label (``_stated``)
 _REPORT_LINE = re.compile(
     # a JSON key too ('"model": "~/models/mlx-community/Qwen3-0.6B-8bit",')
-    r"^\W*(?:\w+:\s+)?(?P<label>hardware|gpu|device\s?\d*|model|ggml_vulkan:\s\d+)\"?\s*[:=]\s*(?P<value>.+)$",
+    r"^\W*(?:\w+:\s+)?(?P<label>hardware|gpu|device\s?\d*|model|quantization|ggml_vulkan:\s\d+)\"?\s*[:=]\s*"
+    r"(?P<value>.+)$",
     re.IGNORECASE,
 )
 
