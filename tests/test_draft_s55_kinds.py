@@ -261,3 +261,16 @@ def test_a_quantisation_with_its_bits_after_a_dash(tmp_path):
     text += "Request throughput (req/sec):                     0.0842\n```\n"
     cf = _drafted(text, tmp_path)
     assert _cond(cf, cf.claims[0])["quant"] == "FP8"
+
+
+def test_llama_cpp_on_apple_silicon_guesses_metal(tmp_path):
+    """llama.cpp on an Apple M chip with no backend named ran Metal (its default on macOS): a guess,
+    marked as one; MLX on the same machine gets none, and a backend the post names stands."""
+    cf = _drafted("llama.cpp on an M3 Max: 41.2 tok/s decode.\n", tmp_path)
+    c = cf.claims[0]
+    assert _cond(cf, c)["backend"] == "Metal"
+    assert cf.draft.conditions_from[c.id]["backend"][1].startswith("guess:")
+    cf = _drafted("MLX on an M3 Max: 41.2 tok/s decode.\n", tmp_path)
+    assert "backend" not in _cond(cf, cf.claims[0])
+    cf = _drafted("llama.cpp (CPU-only build) on an M3 Max: 12.2 tok/s decode.\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["backend"] == "CPU"

@@ -2178,6 +2178,18 @@ def fill(post: Post, entries: list, groups: list) -> None:
                 cond["backend"] = "CPU"  # a row of a CPU ("AMD Ryzen 9 5950X"): the CPU backend ran it
                 e.origins["backend"] = "guess: the hardware is a CPU"
         engine = cond.get("engine") or shared.get("engine")
+        if (
+            isinstance(hardware, str)
+            and _APPLE_GPU.search(hardware)
+            and isinstance(engine, str)
+            and _METAL_ENGINES.fullmatch(engine)
+            and not has_path(cond, "backend")
+            and not has_path(shared, "backend")
+        ):
+            # llama.cpp (and Ollama, ds4) on Apple silicon: its Metal backend, on by default on macOS
+            # (llama.cpp's GGML_METAL), where the post names none
+            cond["backend"] = "Metal"
+            e.origins["backend"] = "guess: llama.cpp's default backend on Apple silicon"
         if "build" in cond and (
             not builds_engine(cond["build"], engine) or not ctx.build_fits(cond["build"], engine)
         ):
@@ -2242,6 +2254,13 @@ def _ollama_tag(post: Post, entries: list, groups: list) -> str | None:
     if m is None or any((x.fields.get("conditions") or {}).get("engine") for x in [*entries, *groups]):
         return None
     return None if any(x.path == "engine" for x in mentions(post.text)) else m.group(0)
+
+
+#: an Apple silicon chip ("Apple M3 Max", "Apple M2 Ultra (Mac Studio)"): its GPU runs through Metal
+_APPLE_GPU = re.compile(r"\bApple M[1-9]\b")
+#: engines whose only GPU backend on a Mac is Metal (llama.cpp, the apps running it, antirez's ds4); not
+#: MLX's, whose expected files name no backend
+_METAL_ENGINES = re.compile(r"llama\.cpp|ik_llama\.cpp|Ollama|ds4")
 
 
 #: where ``decoding: plain`` of a post that names no drafting comes from (``fill``)
