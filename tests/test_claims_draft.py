@@ -789,6 +789,7 @@ def test_conditions_named_in_prose_and_an_inline_command_go_to_their_claims(tmp_
             "quant": "Q4_K_M",
             "hardware": "Apple M2 Max",
             "engine": "Ollama",  # b4980 is a llama.cpp release tag, no build of Ollama
+            "backend": "Metal",  # a guess: llama.cpp's (Ollama's) default on Apple silicon
         },
     }
     (s,) = cf.statements

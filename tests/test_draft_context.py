@@ -231,6 +231,7 @@ def test_a_model_column_of_sizes_takes_the_posts_one_family_and_llama_cli_p_is_t
         "engine": "llama.cpp",
         "prompt": "Tell me a long story.",
         "decoding": "plain",
+        "backend": "Metal",  # a guess: llama.cpp's default backend on Apple silicon
     }
     assert got == [(80.5, {**common, "model": "Qwen3.5-0.8B"}), (20.5, {**common, "model": "Qwen3.5-9B"})]
     cf = _drafted(

@@ -70,7 +70,8 @@ def test_label_cells_key_equals_number():
     """A label cell "key=N" of a known label (``LABELS``) states that setting; an unknown key, or a
     label of text, states none."""
     assert cell_conditions("conc=8") == {"concurrency": 8}
-    assert cell_conditions("bs = 16") == {}  # "bs" is no label the drafter knows
+    assert cell_conditions("seed = 16") == {}  # "seed" is no label the drafter knows
+    assert cell_conditions("bs = 16") == {"batch": 16}  # "bs": llama-bench's batch size (-b)
     assert cell_conditions("ctx=8k") == {"ctx": 8192}
     assert cell_conditions("ISL=1024") == {"prompt": "1024 tokens"}
     assert cell_conditions("OSL: 128") == {"tokens_generated": 128}
