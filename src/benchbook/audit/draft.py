@@ -123,7 +123,9 @@ class _Drafter(Tables, Sentences):
         model = lb.get("model_type")
         if model:
             # llama-bench's "llama 7B Q4_0": the model, the quantisation apart (``model_cell``)
-            cond["model"], quant = model_cell(str(model))
+            name, quant = model_cell(str(model))
+            if name:  # not llama-bench's "deepseek4 ?B Q8_0": the post's model stands
+                cond["model"] = name
             if quant:
                 cond["quant"] = quant
             found = r"\b(I?Q\d\w*)(?:\s*-\s*(Small|Medium|Large|XS|XXS|S|M|L))?"

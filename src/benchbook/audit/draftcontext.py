@@ -478,7 +478,17 @@ def _stated(
     _prompts(rest, out)
     _backends(text, out)
     _builds(text, out)
+    side = _BRANCH_HEADING.fullmatch(text.strip().strip("#*_: ")) if heading else None
+    if side is not None:  # "### Main branch" over a sweep's table: the build it ran
+        out.append(("build", side.group(0)))
     return commands, _counted_devices(lines, list(dict.fromkeys(out)))
+
+
+#: a heading that is one side of a change to the code alone ("Main branch", "master", "This PR",
+#: "PR #929", "PR branch"): the build of the runs under it, as written
+_BRANCH_HEADING = re.compile(
+    r"(?:main|master)(?:\s+branch)?|(?:this\s+)?PR(?:\s*#?\d+)?(?:\s+branch)?", re.IGNORECASE
+)
 
 
 #: a device a llama.cpp backend lists at start ("Device 0: AMD Instinct MI100, gfx908…", "  Device
@@ -1388,6 +1398,9 @@ def _add(into: dict[str, list[object]], names: list[tuple[str, object]]) -> None
         into.setdefault(path, []).append(value)
 
 
+#: llama-bench's model cell for an architecture whose size llama.cpp does not know ("deepseek4 ?B",
+#: its llm_type_name "?B")
+_UNSIZED_ARCH = re.compile(r"(?<![\w.-])[\w.-]+\s\?B(?!\w)")
 #: a table header naming the draft model's column ("Draft model", "Draft", "draft (quant)")
 _DRAFT_COLUMN = re.compile(r"^\W*draft(?:\s+model)?\b", re.IGNORECASE)
 
@@ -1472,8 +1485,10 @@ class Context:
                 drafts = {
                     j for j, h in enumerate(block.rows[0] if block.rows else []) if _DRAFT_COLUMN.search(h)
                 }
+                # llama-bench's "deepseek4 ?B Q8_0": an architecture of unknown size, no model's name
+                # (``model_cell``), which would hide the title's or the command's
                 table_lines = [
-                    (n, " ".join(c for j, c in enumerate(r) if j not in drafts))
+                    (n, _UNSIZED_ARCH.sub(" ", " ".join(c for j, c in enumerate(r) if j not in drafts)))
                     for n, r in zip(block.row_lines, block.rows, strict=False)
                 ]
                 commands, names = _stated(table_lines or lines, "text")

@@ -205,8 +205,10 @@ NAMED_CONDITION = re.compile(
     r"batch(?:[ _-]size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)"
     r"\s*(?:=|:|of|is)?\s*"
     # a count in thousands written with K ("ctx 37K", "depth 4k")
-    r"(?P<n>\d+(?:\.\d+)?(?=[kK]\b)|\d+)(?P<k>[kK]\b)?"
-    r"(?![\d.]|\s*(?:tok|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
+    # (its K kept: "context of 65k tokens" is 65536, never 65)
+    r"(?P<n>\d+(?:\.\d+)?(?=[kK]\b)|\d+)(?P<k>[kK]\b)?(?![kK])"
+    # (not a rate or size after it: "batch 8 tok/s"; a count of tokens is the setting's own unit)
+    r"(?![\d.]|\s*(?:tok(?:en)?s?\s*/|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
     re.IGNORECASE,
 )
 

@@ -57,7 +57,8 @@ _HARDWARE = re.compile(
     r")?(?:"
     # Quadro cards by their names ("Quadro P6000", "Quadro RTX 8000"): workstation parts, no GeForce
     r"(?:NVIDIA\s+)?Quadro\s(?P<quadro>(?:RTX\s)?[A-Z]{0,2}\d{3,4})(?![\w-])|"
-    rf"{_NV}(?P<rtx>RTX|GTX)\s?(?P<rtxn>(?:PRO\s)?A?\d{{3,4}})(?:\s?(?P<rtxs>Ti|SUPER|Super)\b)?"
+    # (a dash between, as in "RTX-4080", is the same card)
+    rf"{_NV}(?P<rtx>RTX|GTX)[\s-]?(?P<rtxn>(?:PRO\s)?A?\d{{3,4}})(?:\s?(?P<rtxs>Ti|SUPER|Super)\b)?"
     # a workstation card's generation and edition ("RTX PRO 6000 Blackwell Max-Q Workstation
     # Edition", "RTX 6000 Ada Generation"): NVIDIA names the models by them
     r"(?:\s(?P<gen>Blackwell|Ada(?:\sGeneration)?)\b)?"
@@ -125,6 +126,7 @@ _HARDWARE = re.compile(
 _ENGINES = {
     "llama.cpp": "llama.cpp",
     "llamacpp": "llama.cpp",
+    "llama-cpp": "llama.cpp",  # a package's spelling used for the engine ("llama-cpp의 --cpu-moe 옵션")
     "ik_llama.cpp": "ik_llama.cpp",
     "vllm": "vLLM",
     "sglang": "SGLang",
@@ -326,11 +328,13 @@ _VERSIONED_MODEL = re.compile(
     # with a size after it ("Gemma 4 E4B"; "Falcon 40 times" is no model)
     # (a series letter: V, R, K, M: "DeepSeek-V3", "Kimi-K2", "MiniMax-M2")
     r"(?:-?(?:[VvRrKkMm]\d+(?:\.\d+)?|\d+(?:\.\d+)?[a-zA-Z]?)"
+    # ("DeepSeek-Lite": ik_llama.cpp's name for DeepSeek-V2-Lite, no version written)
+    r"|(?<=[Dd]eep[Ss]eek)-Lite(?![\w.-])"
     r"|\s(?:[VvRrKk]\d+(?:\.\d+)?|\d+\.\d+[a-zA-Z]?(?!\s*(?:[a-zA-Z]+/|tok|%|x\b|ms\b|s\b|[kMG]i?B)))"
     r"|\s\d+(?=\s+E?\d+(?:\.\d+)?[Bb]\b))"
     # the variant's words ("GLM-4.5-Air", "GLM 4.5 Air", "Phi-4-mini-instruct", "DeepSeek-V3.1-Terminus",
     # "Kimi K2 Thinking"): those weights
-    r"(?:[-\s](?:VL|Coder|Vision|Omni|Instruct|Chat|MoE|Turbo|Air|Flash|Next|Thinking|Reasoning|Terminus|Exp"
+    r"(?:[-\s](?:VL|Coder|Vision|Omni|Instruct|Chat|MoE|Turbo|Air|Flash|Lite|Next|Thinking|Reasoning|Terminus|Exp"
     # (IBM's hybrid "H" models: "Granite 4.0 H Micro", "granite-4.0-h-tiny")
     r"|Preview|Micro|Tiny|Nano|H(?![\w.]))|-(?i:mini|small|medium|large|instruct|reasoning|thinking|chat|it|h|micro|tiny))*"
     r"(?:[\s-]E?\d+(?:\.\d+)?[Bb](?:[\s-][Aa]\d+(?:\.\d+)?[Bb])?)?"

@@ -1245,11 +1245,35 @@ def numbers(text: str) -> list[Number]:
         out = [replace(n, unit=None) if any(a <= n.start < b for a, b in pairs) else n for n in out]
     # "2× L40S", "4x H100": a count of cards (``draftnames``' hardware names), no multiple
     out = [replace(n, unit=None) if n.unit == "x" and _CARDS_AFTER.match(text, n.end) else n for n in out]
+    out = _about_both_ends(text, out)
     # "3秒左右", "5秒程度", "150밀리초 정도": an "about" word after the number and its unit
     return [
         replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n
         for n in out
     ]
+
+
+#: between the two ends of a range each end of which has its own remark ("About 6% (short context) to
+#: 13% (context of 65k tokens)"): the remark, then "to"
+_REMARKED_TO = re.compile(r"\s*[(（][^()（）]{1,60}[)）]\s*(?:to|-|–)\s*")
+
+
+def _about_both_ends(text: str, found: list[Number]) -> list[Number]:
+    """The second end of a range written as two numbers with their remarks, "About 6% (short
+    context) to 13% (long context)": two claims (each end's own conditions), both as approximate as
+    the "about" before the first says."""
+    out = list(found)
+    for i in range(1, len(out)):
+        a, b = out[i - 1], out[i]
+        if (
+            a.about
+            and not b.about
+            and a.unit is not None
+            and a.unit == b.unit
+            and _REMARKED_TO.fullmatch(text, a.end, b.start)
+        ):
+            out[i] = replace(b, about=True)
+    return out
 
 
 #: "per second" written before a count of tokens ("每秒 10.2 個詞元", "每秒钟约 30 个token", "초당 25 토큰",

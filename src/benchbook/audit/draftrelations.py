@@ -37,7 +37,16 @@ _LESS = (
 #: advantage", "40% TTFT improvement", "15% 的性能提升", "19~27% 성능 향상")
 _CHANGED = (
     r"성능이?|性能|パフォーマンス|performance|perf|speed|throughput|ttft|tpot|itl|latency|"
-    r"decode|prefill|(?:token\s+)?generation|inference"
+    r"decode|prefill|(?:token\s+)?generation|inference|pp|tg|prompt\s+processing"
+)
+#: a remark in parentheses between a percentage and its comparison word ("13% (context of 65k
+#: tokens) improvement")
+_REMARK_AFTER = r"(?:\s*[(（][^()（）]{0,60}[)）])?"
+#: the second percentage of a pair one comparison word serves ("6% (short context) to 13% (long)
+#: improvement", "~10% PP and ~2% TG improvement"): the word after it is the first's too
+_PAIRED_AFTER = (
+    rf"(?:\s*(?:to|and|or|[-–~])\s*[~≈]?\s*[+\-−]?\d+(?:\.\d+)?\s?%{_REMARK_AFTER}"
+    rf"\s*(?:(?:{_CHANGED})\s+)?)?"
 )
 #: metrics a lower value of is better: an improvement of them is a decrease
 _LOWER_BETTER = r"ttft|tpot|itl|latency"
@@ -289,8 +298,8 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             # a word for performance or for what changed may stand between: "19~27% 성능 향상", "15%
             # 的性能提升", "a 45% performance advantage", "40% TTFT improvement"
             m = re.match(
-                rf"\s*(?P<about>{_ABOUT_AFTER})?\s*(?:(?:的\s*)?(?P<what>{_CHANGED})\s*)?"
-                rf"(?:(?P<less>{_LESS})|(?P<more>{_MORE}))(?:\b|(?<=[^\x00-\x7f]))",
+                rf"\s*(?P<about>{_ABOUT_AFTER})?{_REMARK_AFTER}\s*(?:(?:的\s*)?(?P<what>{_CHANGED})\s*)?"
+                rf"{_PAIRED_AFTER}(?:(?P<less>{_LESS})|(?P<more>{_MORE}))(?:\b|(?<=[^\x00-\x7f]))",
                 tail,
                 re.IGNORECASE,
             )

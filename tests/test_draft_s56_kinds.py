@@ -1,0 +1,115 @@
+"""Kinds fixed in issue 29's session 56 (read from the thirty-third held-out set's misses, h398–h406,
+once a thirty-fourth set replaced it as the clean one), each with controls: llama-bench's
+"deepseek4 ?B Q8_0" model cell wrote an empty model over the title's; "RTX-4080" (a dash) and
+"DeepSeek-Lite"/"DeepSeek-V2-Lite" were no names; "context of 65k tokens" was a context of 65;
+"6% (short context) to 13% (…) improvement for PP" and "~10% PP and ~2% TG improvement" were
+shares, not changes; a "### Main branch" heading over a sweep's table named no build."""
+
+from __future__ import annotations
+
+from benchbook.audit.draftcore import NAMED_CONDITION, named_count
+from benchbook.audit.draftnames import mentions
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+def _names(text: str) -> list[tuple[str, object]]:
+    return [(m.path, m.value) for m in mentions(text)]
+
+
+def test_a_llama_bench_model_cell_of_unknown_size_leaves_the_titles_model(tmp_path):
+    """llama-bench writes "?B" where it knows the architecture and not the size (llama.cpp's
+    llm_type_name): the row names no model, so the title's "DeepSeek V4" stands, never an empty
+    model; its quant "Q8_0" is still the row's."""
+    text = (
+        "# metal: DeepSeek V4 sparse prefill\n\n```\n"
+        "| model | size | params | backend | threads | test | t/s |\n"
+        "| --- | ---: | ---: | --- | ---: | ---: | ---: |\n"
+        "| deepseek4 ?B Q8_0 | 91.94 GiB | 284.33 B | MTL,BLAS | 16 | tg128 | 25.70 ± 0.07 |\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    (tg,) = [c for c in cf.claims if c.metric == "decode_tps"]
+    cond = _cond(cf, tg)
+    assert (tg.value, cond["model"], cond["quant"]) == (25.70, "DeepSeek V4", "Q8_0")
+
+
+def test_a_card_written_with_a_dash_and_deepseek_lite_are_names():
+    """ "RTX-4080" is the card "RTX 4080" (GTX and workstation cards too); "DeepSeek-Lite" is
+    ik_llama.cpp's name for DeepSeek-V2-Lite, which is a model with its variant word "Lite"."""
+    assert _names("fully offloaded to my RTX-4080 GPU") == [("hardware", "NVIDIA GeForce RTX 4080")]
+    assert _names("a GTX-1080 Ti") == [("hardware", "NVIDIA GeForce GTX 1080 Ti")]
+    assert _names("With DeepSeek-Lite fully offloaded") == [("model", "DeepSeek-Lite")]
+    assert _names("DeepSeek-V2-Lite-Chat on CPU") == [("model", "DeepSeek-V2-Lite-Chat")]
+    # controls: a word after a dash is no card, "Lite" after another family names no model
+    assert _names("RTX-ready laptops") == []
+    assert _names("Qwen-Lite is fast") == []
+
+
+def test_a_context_in_thousands_keeps_its_k():
+    """ "context of 65k tokens" is a context of 65536 tokens (``count``: a power of two in
+    thousands), never 65; "context 8192 tokens" is 8192; a rate after the number is no setting."""
+    got = {m.group(0): named_count(m) for m in NAMED_CONDITION.finditer("at a context of 65k tokens")}
+    assert got == {"context of 65k": 65536}
+    got = {m.group(0): named_count(m) for m in NAMED_CONDITION.finditer("with context 8192 tokens")}
+    assert got == {"context 8192": 8192}
+    assert list(NAMED_CONDITION.finditer("batch 8 tok/s")) == []
+
+
+def test_a_percentage_pair_before_one_improvement_word_is_two_changes(tmp_path):
+    """ "About 6% (short context) to 13% (context of 65k tokens) improvement for PP": two prefill
+    changes, each about (the remark in parentheses between a percentage and its word passed over);
+    "~10% PP and ~2% TG improvement": a prefill change and a decode change.  Control: "uses 30% of
+    the VRAM" stays a share."""
+    text = (
+        "# DeepSeek FA optimizations\n\nWith DeepSeek-Lite on my RTX-4080 I see\n"
+        "* About 6% (short context) to 13% (context of 65k tokens) improvement for PP\n\n"
+        "With all MoE tensors on the CPU I see a ~10% PP and ~2% TG improvement at 65k tokens.\n\n"
+        "The model uses 30% of the VRAM.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = [(c.metric, c.value, bool(c.about)) for c in cf.claims]
+    assert got == [
+        ("prefill_change", 6.0, True),
+        ("prefill_change", 13.0, True),
+        ("prefill_change", 10.0, True),
+        ("decode_change", 2.0, True),
+        ("share", 30.0, False),
+    ]
+    cond = _cond(cf, cf.claims[0])
+    assert (cond["model"], cond["hardware"]) == ("DeepSeek-Lite", "NVIDIA GeForce RTX 4080")
+
+
+def test_a_branch_heading_names_the_build_of_the_table_under_it(tmp_path):
+    """ "### Main branch" over a table, "### This PR" over another: each table's runs are of that
+    build, as written.  Control: "### Results" names none."""
+    table = (
+        "|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |\n"
+        "|-------|--------|--------|----------|----------|----------|----------|\n"
+        "|   512 |    128 |      0 |    0.512 | {} |    2.560 | {} |\n"
+    )
+    text = (
+        "# FA\n\n### Main branch\n\n"
+        + table.format("1000.5", "50.5")
+        + "\n### This PR\n\n"
+        + table.format("1100.5", "55.5")
+        + "\n### Results\n\n"
+        + table.format("1200.5", "60.5")
+    )
+    cf = _drafted(text, tmp_path)
+    builds = {c.value: _cond(cf, c).get("build") for c in cf.claims if c.metric != "duration"}
+    assert builds == {
+        1000.5: "Main branch",
+        50.5: "Main branch",
+        1100.5: "This PR",
+        55.5: "This PR",
+        1200.5: None,
+        60.5: None,
+    }
+
+
+def test_llama_cpp_written_as_its_packages_name_is_the_engine():
+    """ "llama-cpp" (the name of its packages and container images) is llama.cpp; its bindings
+    ("llama-cpp-python", "llama-cpp-rs") stay engines of their own."""
+    assert _names("llama-cpp의 --cpu-moe 옵션을 활용해") == [("engine", "llama.cpp")]
+    assert _names("pip install llama-cpp-python") == [("engine", "llama-cpp-python")]
+    assert _names("the llama-cpp-rs bindings") == [("engine", "llama-cpp-rs")]
