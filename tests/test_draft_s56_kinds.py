@@ -88,7 +88,7 @@ def test_a_branch_heading_names_the_build_of_the_table_under_it(tmp_path):
         "|   512 |    128 |      0 |    0.512 | {} |    2.560 | {} |\n"
     )
     text = (
-        "# FA\n\n### Main branch\n\n"
+        "# FA\n\nThis PR is about 5% faster for PP.\n\n### Main branch\n\n"
         + table.format("1000.5", "50.5")
         + "\n### This PR\n\n"
         + table.format("1100.5", "55.5")
@@ -98,6 +98,7 @@ def test_a_branch_heading_names_the_build_of_the_table_under_it(tmp_path):
     cf = _drafted(text, tmp_path)
     builds = {c.value: _cond(cf, c).get("build") for c in cf.claims if c.metric != "duration"}
     assert builds == {
+        5.0: None,  # the post's own change, above both sections: of neither side
         1000.5: "Main branch",
         50.5: "Main branch",
         1100.5: "This PR",
@@ -113,3 +114,49 @@ def test_llama_cpp_written_as_its_packages_name_is_the_engine():
     assert _names("llama-cpp의 --cpu-moe 옵션을 활용해") == [("engine", "llama.cpp")]
     assert _names("pip install llama-cpp-python") == [("engine", "llama-cpp-python")]
     assert _names("the llama-cpp-rs bindings") == [("engine", "llama-cpp-rs")]
+
+
+def test_a_platform_named_with_its_chip_is_that_chip(tmp_path):
+    """ "on AMD Strix Halo" in the title and "the AMD Strix Halo (Radeon 8060S)" in the text: the
+    Radeon 8060S ran the model (``_PLATFORM_CHIPS``).  Control: a post naming the platform alone
+    keeps it."""
+    text = (
+        "# 460 t/s on AMD Strix Halo\n\nWe benchmark the AMD Strix Halo (Radeon 8060S).\n\n"
+        "Decode: 43.1 t/s.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert {_cond(cf, c)["hardware"] for c in cf.claims} == {"AMD Radeon 8060S"}
+    cf = _drafted("# On AMD Strix Halo\n\nDecode: 43.1 t/s.\n", tmp_path)
+    assert {_cond(cf, c)["hardware"] for c in cf.claims} == {"AMD Strix Halo"}
+
+
+def test_unsloths_dynamic_quant_by_its_bits_is_a_quant_and_its_full_name_wins(tmp_path):
+    """ "Qwen 3.6 35B A3B (UD-Q4)" names the quant UD-Q4 (a table's "Q4" is that one); "a UD-Q8
+    quant" beside "Qwen3.6-27B-UD-Q8_K_XL" is the full name's.  Control: "UD-Q4-foo" is no quant."""
+    assert _names("the Qwen 3.6 35B A3B (UD-Q4) model") == [("model", "Qwen 3.6 35B A3B"), ("quant", "UD-Q4")]
+    assert _names("UD-Q4-foo") == []
+    text = (
+        "# Qwen3.6 on 2x3090\n\nModel: Unsloth's Qwen3.6-27B-UD-Q8_K_XL, a UD-Q8 quant.\n\n"
+        "Decode: 31.5 t/s.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert {_cond(cf, c).get("quant") for c in cf.claims} == {"UD-Q8_K_XL"}
+
+
+def test_a_draft_column_says_each_rows_decoding_and_draft_model(tmp_path):
+    """ "| Draft |" over "None": that row decodes plainly; over "Q2.5 1.5B" or "1.5B Q8": the row
+    drafts with that model (its quant the draft's), whose size is never the target's."""
+    text = (
+        "# Spec on Strix Halo\n\n| Config | Model | Draft | TG (t/s) |\n|---|---|---|---|\n"
+        "| Baseline | Qwen 3.6 Q4 | None | 17.7 |\n| Spec_N5 | Qwen 3.6 Q4 | Q2.5 1.5B | 17.8 |\n"
+        "| Regress | Qwen 3.6 Q4 | 1.5B Q8 | 17.5 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    conds = {c.value: _cond(cf, c) for c in cf.claims}
+    got = {v: (c["model"], c["decoding"], c.get("other", {}).get("draft_model")) for v, c in conds.items()}
+    assert got == {
+        17.7: ("Qwen 3.6", "plain", None),
+        17.8: ("Qwen 3.6", "speculative", "Q2.5-1.5B"),
+        17.5: ("Qwen 3.6", "speculative", "1.5B"),
+    }
+    assert _cond(cf, cf.claims[2])["other"]["draft_quant"] == "Q8"

@@ -1401,6 +1401,36 @@ def _add(into: dict[str, list[object]], names: list[tuple[str, object]]) -> None
 #: llama-bench's model cell for an architecture whose size llama.cpp does not know ("deepseek4 ?B",
 #: its llm_type_name "?B")
 _UNSIZED_ARCH = re.compile(r"(?<![\w.-])[\w.-]+\s\?B(?!\w)")
+#: a platform's code name -> the chips sold under it (AMD's and NVIDIA's product pages): a post
+#: naming the platform and one of them means that chip
+_PLATFORM_CHIPS = {
+    "AMD Strix Halo": frozenset(
+        {
+            "AMD Radeon 8060S",
+            "AMD Radeon 8050S",
+            "AMD Ryzen AI Max+ 395",
+            "AMD Ryzen AI Max 390",
+            "AMD Ryzen AI Max 385",
+        }
+    ),
+}
+
+
+def _platform_chips(post: Post) -> dict[str, str]:
+    """platform -> the chip of it (``_PLATFORM_CHIPS``) a post names, where it names the platform and
+    exactly one of its chips ("Strix Halo" and "Radeon 8060S": that chip ran the model)."""
+    text = "\n".join(t for b in post.blocks for _, t in b.lines)
+    if not any(p.split()[-1] in text for p in _PLATFORM_CHIPS):
+        return {}
+    named = {m.value for m in mentions(text) if m.path == "hardware"}
+    out = {}
+    for platform, chips in _PLATFORM_CHIPS.items():
+        said = named & chips
+        if platform in named and len(said) == 1:
+            out[platform] = next(iter(said))
+    return out
+
+
 #: a table header naming the draft model's column ("Draft model", "Draft", "draft (quant)")
 _DRAFT_COLUMN = re.compile(r"^\W*draft(?:\s+model)?\b", re.IGNORECASE)
 
@@ -1425,6 +1455,8 @@ class Context:
         self.bound: dict[tuple[str, object], _Models] = {}
         #: the prompts the post defines under a short name ("Prompt 1: …"), for the lines citing them
         self.named_prompts = named_prompts(post.blocks)
+        #: a platform's code name -> the one chip of it the post names (``_PLATFORM_CHIPS``)
+        self.chips = _platform_chips(post)
         stack = [self.root]
         list_lead: list[tuple[str, object]] = []  # what a lead-in names for the list items below it
         titled = False
@@ -1460,6 +1492,9 @@ class Context:
                     version=_VERSION_HEADING.fullmatch(title) is not None,
                 )
                 _add(section.head, names)
+                if _BRANCH_HEADING.fullmatch(title.strip().strip("#*_: ")):
+                    # "### Main branch": one side of the change, the build of that section's runs only
+                    section.local.add("build")
                 stack[-1].children.append(section)
                 stack.append(section)
                 continue
@@ -1964,15 +1999,29 @@ def _fuller_quant_of(named: list[object]) -> Callable[[object], object]:
         if not isinstance(quant, str):
             return quant
         mine = quant.upper()
-        if mine in full and not any(k == "UD-" + mine for k in full):
+        if (
+            mine in full
+            and not any(k == "UD-" + mine for k in full)
+            and not (mine.startswith("UD-") and any(k.startswith(mine + "_") for k in full))
+        ):
             # "q4_k_m" of a command's file name where the post writes "Q4_K_M": the post's spelling
             return full[mine] if quant.islower() else quant
-        cut = re.fullmatch(r"I?Q\d", mine) is not None and mine.startswith("I")
+        # (an i-quant cut to its bits, "IQ3"; Unsloth's dynamic quant likewise, "a UD-Q8 quant" of
+        # the post's "UD-Q8_K_XL")
+        cut = (
+            re.fullmatch(r"I?Q\d", mine) is not None
+            and mine.startswith("I")
+            or (re.fullmatch(r"UD-I?Q\d", mine) is not None)
+        )
         found = {
             k: v
             for k, v in full.items()
             if k != mine
-            and (k.removeprefix("UD-") == mine or cut and k.removeprefix("UD-").startswith(mine + "_"))
+            and (
+                k.removeprefix("UD-") == mine
+                or cut
+                and (k.removeprefix("UD-").startswith(mine + "_") or k.startswith(mine + "_"))
+            )
         }
         return next(iter(found.values())) if len(found) == 1 else quant
 
@@ -2127,6 +2176,8 @@ def fill(post: Post, entries: list, groups: list) -> None:
             cond["model"] = fuller(cond["model"])
         if isinstance(cond.get("quant"), str):
             cond["quant"] = fuller_quant(cond["quant"])
+        if isinstance(cond.get("hardware"), str) and cond["hardware"] in ctx.chips:
+            cond["hardware"] = ctx.chips[cond["hardware"]]  # "Strix Halo": the "Radeon 8060S" named
         if (
             drafting is not None
             and g.line in baselined
@@ -2244,6 +2295,8 @@ def fill(post: Post, entries: list, groups: list) -> None:
             cond["model"] = fuller(cond["model"])
         if isinstance(cond.get("quant"), str):
             cond["quant"] = fuller_quant(cond["quant"])
+        if isinstance(cond.get("hardware"), str) and cond["hardware"] in ctx.chips:
+            cond["hardware"] = ctx.chips[cond["hardware"]]  # "Strix Halo": the "Radeon 8060S" named
         if "conditions" in e.fields:
             e.fields["conditions"] = cond
         elif cond:

@@ -373,7 +373,9 @@ _SIZED_QUANT = re.compile(
 #: file variant carrying MTP heads ("MTP-UD-Q4_K_XL")
 _QUANT_WORD = re.compile(
     rf"(?:(?<![\w.-])|(?<=[\s(]MTP-))(?:UD-)?(?=T?I?Q\d_){QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?(?![A-Za-z0-9-]|_\d)"
-    r"|(?<![\w.-])MXFP[468](?![\w-])",
+    r"|(?<![\w.-])MXFP[468](?![\w-])"
+    # Unsloth's dynamic quant written by its bits alone ("Qwen 3.6 35B A3B (UD-Q4)"): "UD-" says it is one
+    r"|(?<![\w.-])UD-I?Q\d(?![\w.-])",
     re.ASCII,
 )
 #: a quantisation in words, the model's weights': a bit width the words call a quantisation or a
@@ -1005,7 +1007,9 @@ def sized_model(cond: dict) -> None:
         return
     # the column of sizes whatever its header ("Size", "# of parameters"); a quant written after
     # the size ("7B 4-bit", "13B Q4_0") is the row's quant
-    for key in [k for k in ("size", "params", "parameters", "model_size") if k in other] + list(other):
+    # (a draft model's column is the draft's size: "| Draft | 1.5B Q8 |")
+    keys = [k for k in ("size", "params", "parameters", "model_size") if k in other] + list(other)
+    for key in [k for k in keys if not k.startswith("draft")]:
         m = _SIZE_CELL.fullmatch(str(other.get(key) or ""))
         if m is not None:
             cond["model"] = f"{model}-{m.group(1)}{m.group(2).upper()}"

@@ -1122,6 +1122,8 @@ _BATCHED_LABELS = {
 }
 
 
+#: a draft model's cell saying the row has none ("None", "-", "n/a", "off")
+_NO_DRAFT = re.compile(r"(?i)none|no|off|n/?a|[-—–]")
 #: a header naming counts ("Drafted", "Accepted", "Output tokens", "Requests", "n_drafted")
 _COUNT_HEADER = re.compile(r"(?i)\b(?:drafted|accepted|tokens?|counts?|requests?|reqs|runs?|n_\w+)\b")
 #: a column of acceptance rates or lengths ("Acceptance", "Accept rate", "accept len", "α")
@@ -1705,11 +1707,18 @@ class Tables(Sides):
                     value, quant = model_cell(value)
                     if quant and "quant" not in cond:
                         set_path(cond, "quant", quant)
-                elif path == "other.draft_model" and isinstance(value, str):
-                    # a draft model's cell "0.5B (Q8_0)": its quant is the draft's (SOURCES.md)
-                    value, quant = model_cell(re.sub(r"\s*[(（]([^()（）]*)[)）]\s*$", r" \1", value))
-                    if quant:
-                        set_path(cond, "other.draft_quant", quant)
+                elif path in ("other.draft_model", "other.draft") and isinstance(value, str):
+                    if _NO_DRAFT.fullmatch(value.strip().strip("*_`")):
+                        # "| Draft |" over "None": the row decodes plainly, with no draft model
+                        path, value = "decoding", "plain"
+                    else:
+                        # a draft model's cell "0.5B (Q8_0)": its quant is the draft's (SOURCES.md)
+                        path = "other.draft_model"
+                        value, quant = model_cell(re.sub(r"\s*[(（]([^()（）]*)[)）]\s*$", r" \1", value))
+                        if quant:
+                            set_path(cond, "other.draft_quant", quant)
+                        if "decoding" not in cond:
+                            set_path(cond, "decoding", "speculative")  # a draft model drafts
                 elif (
                     path.startswith("other.")
                     and isinstance(value, str)
