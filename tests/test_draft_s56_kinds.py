@@ -160,3 +160,20 @@ def test_a_draft_column_says_each_rows_decoding_and_draft_model(tmp_path):
         17.5: ("Qwen 3.6", "speculative", "1.5B"),
     }
     assert _cond(cf, cf.claims[2])["other"]["draft_quant"] == "Q8"
+
+
+def test_a_repository_name_without_a_size_gives_its_model_and_quant(tmp_path):
+    """ "Model: DeepSeek-V4-Flash-oQ8 (151.5 GB)": the model DeepSeek-V4-Flash in oMLX's oQ8 (its
+    repositories' last part), over the title's shorter "DeepSeek V4"; "GLM-4.5-Air-FP8" likewise.
+    Control: "DeepSeek-R1-0528" is one model (a release's date, no quant)."""
+    assert _names("DeepSeek-V4-Flash-oQ8") == [("model", "DeepSeek-V4-Flash"), ("quant", "oQ8")]
+    assert _names("GLM-4.5-Air-FP8") == [("model", "GLM-4.5-Air"), ("quant", "FP8")]
+    assert _names("DeepSeek-R1-0528") == [("model", "DeepSeek-R1-0528")]
+    text = (
+        "# DeepSeek V4 speedups\n\nModel: DeepSeek-V4-Flash-oQ8 (151.5 GB)  \n"
+        "Machine: Mac Studio, M3 Ultra, 512 GB unified memory\n\nDecode: 29.1 tok/s\n"
+    )
+    cf = _drafted(text, tmp_path)
+    (tg,) = [c for c in cf.claims if c.metric == "decode_tps"]
+    cond = _cond(cf, tg)
+    assert (cond["model"], cond["quant"], cond["hardware"]) == ("DeepSeek-V4-Flash", "oQ8", "Apple M3 Ultra")

@@ -329,7 +329,10 @@ _OLLAMA_SIZE = re.compile(r"\d+(?:\.\d+)?[bm](?![A-Za-z0-9])", re.IGNORECASE)
 #: file variant carrying MTP heads (``-MTP``), Unsloth's dynamic quants' mark (``-UD``); an MLX
 #: repository's bits (``-4bit``, ``-8bit``: its quantisation, the ``bits`` group); bitsandbytes' mark
 #: before them (Unsloth's ``-bnb-4bit``)
-_PACKAGING = re.compile(r"(?i)[-_](?:GGUF|MLX|EXL2|safetensors|hf|MTP|UD|bnb|(?P<bits>\d{1,2}-?bits?))$")
+#: (oMLX's own quantisations, "oQ8", "oQ4e", as its repositories end: "DeepSeek-V4-Flash-oQ8")
+_PACKAGING = re.compile(
+    r"(?i)[-_](?:GGUF|MLX|EXL2|safetensors|hf|MTP|UD|bnb|(?P<bits>\d{1,2}-?bits?|(?-i:oQ)\d{1,2}e?))$"
+)
 
 
 def _unpackaged(name: str) -> tuple[str, str | None]:

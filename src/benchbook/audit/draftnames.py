@@ -347,6 +347,11 @@ _VERSIONED_MODEL = re.compile(
     r"(?!\s+(?:models?\s+)?(?:family|series|lineup|models)\b)",
     re.ASCII,
 )
+#: a repository's or file's name of a model with no size, its quantisation or packaging after it
+#: ("DeepSeek-V4-Flash-oQ8", "DeepSeek-V4-Flash-4bit"): the model and the quant (``model_and_quant``)
+_REPOSITORY_NAME = re.compile(
+    r"(?<![\w./:-])(?i:" + MODEL_FAMILIES + r")[\w.]*(?:-[\w.]+)+(?![\w.:/-]*\w)", re.ASCII
+)
 #: a model named by its size before its family ("a 7B LLaMA model", "the 13B Llama 2"): the family
 #: (and version) with the size after it, as the field writes the name ("LLaMA 7B")
 _SIZE_FAMILY = re.compile(
@@ -642,6 +647,13 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if not any(a <= m.start() < b or a < m.end() <= b for a, b in spans):
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", f"{m.group('family')} {m.group('size')}"))
+    for m in _REPOSITORY_NAME.finditer(text):  # "DeepSeek-V4-Flash-oQ8": a repository's name, no size
+        if any(a <= m.start() < b or a < m.end() <= b for a, b in spans):
+            continue
+        name, quant = model_and_quant(m.group(0))
+        if quant and name != m.group(0) and _VERSIONED_MODEL.fullmatch(name):
+            spans.append((m.start(), m.end()))
+            out += [Mention(m.start(), "model", name), Mention(m.start(), "quant", quant)]
     for m in _VERSIONED_MODEL.finditer(text):  # "DeepSeek V3", "Gemma 4 E4B": no size _MODEL reads
         if not any(a <= m.start() < b or a < m.end() <= b for a, b in spans):
             if _DRAFT_NAME.search(m.group("name")) or _DRAFT_MARK.match(text, m.end()):
