@@ -177,3 +177,44 @@ def test_a_repository_name_without_a_size_gives_its_model_and_quant(tmp_path):
     (tg,) = [c for c in cf.claims if c.metric == "decode_tps"]
     cond = _cond(cf, tg)
     assert (cond["model"], cond["quant"], cond["hardware"]) == ("DeepSeek-V4-Flash", "oQ8", "Apple M3 Ultra")
+
+
+def test_a_phase_named_relating_column_relates_that_phases_columns(tmp_path):
+    """ "| PP speedup |" over "1.15x (+15.0%)" and "| TG delta |" over "+0.3%", beside Baseline and
+    Optimized columns of both phases: the ratio (and the change in parentheses) of the PP pair, the
+    change of the TG pair, never a rate of their own (the header's "PP" names what they relate,
+    not their unit).  Control: a "| PP gain |" column over "+4.5 t/s" keeps its cells' unit."""
+    text = (
+        "# Speedups\n\n| Context | Baseline PP | Optimized PP | PP speedup | Baseline TG | Optimized TG "
+        "| TG delta |\n|---:|---:|---:|---:|---:|---:|---:|\n"
+        "| 1k | 422.8 tok/s | 486.1 tok/s | 1.15x (+15.0%) | 29.1 tok/s | 29.2 tok/s | +0.3% |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    ids = {c.id: c.value for c in cf.claims}
+    assert sorted(ids.values()) == [29.1, 29.2, 422.8, 486.1]
+    got = [(s.kind, s.value, [ids[x] for x in s.of]) for s in cf.statements]
+    assert got == [
+        ("ratio", 1.15, [486.1, 422.8]),
+        ("percent_change", 15.0, [422.8, 486.1]),
+        ("percent_change", 0.3, [29.1, 29.2]),
+    ]
+    control = (
+        "# D\n\n| Run | PP | PP gain |\n|---|---|---|\n| a | 100.5 t/s | +4.5 t/s |\n| b | 105.0 t/s | |\n"
+    )
+    cf = _drafted(control, tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(100.5, "t/s"), (105.0, "t/s"), (4.5, "t/s")]
+    assert cf.statements == []
+
+
+def test_a_model_line_declares_the_sections_model_over_the_titles_words(tmp_path):
+    """ "Model: DeepSeek-V4-Flash-oQ8" in the benchmark's section declares its model and quant: the
+    table under it is in oQ8, not the MXFP4 the title names for its kernels."""
+    text = (
+        "# accelerate DeepSeek V4 with bundled MXFP4 MoE kernels\n\n## Benchmark\n\n"
+        "Model: DeepSeek-V4-Flash-oQ8 (151.5 GB)\n\n### Throughput\n\n"
+        "| Context | PP (t/s) |\n|---:|---:|\n| 1k | 422.8 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    (pp,) = [c for c in cf.claims if c.value == 422.8]
+    cond = _cond(cf, pp)
+    assert (cond["model"], cond["quant"]) == ("DeepSeek-V4-Flash", "oQ8")

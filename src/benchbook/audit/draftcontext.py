@@ -798,7 +798,7 @@ def _key(v: object) -> object:
 _DECLARATION_LABEL = (
     r"(?:(?:my|our|the|test(?:ing)?|benchmark|compute|host|inference)\s+)?(?:hardware|gpus?|cpu|system|set-?up|rig|machine|"
     r"environment|env|platform|build|engine|inference\s+engine|backend|runtime|software|"
-    r"config(?:uration)?|device|specs?|host|test\s?bed|(?:[\w.]+\s+)?version)"
+    r"config(?:uration)?|device|specs?|host|model|quant(?:i[sz]ation)?|test\s?bed|(?:[\w.]+\s+)?version)"
     r"|all\s+(?:tests?|benchmarks?|runs?|numbers|results|measurements)(?:\s+(?:were\s+)?(?:run|done|made))?"
     r"(?:\s+(?:on|with))?"
     r"|硬件|环境|测试环境|测试平台|平台|配置|显卡|引擎|后端|ハードウェア|環境|検証環境|実行環境|マシン"
@@ -2161,7 +2161,9 @@ def fill(post: Post, entries: list, groups: list) -> None:
             or not ctx.build_fits(cond["build"], cond.get("engine"))
         ):
             del cond["build"]  # "Llama.cpp: b4326" in the setup list, the table under "### MLX"
-        for path in _INHERITED:
+        # (a table's model and quant carried from the title, "… with bundled MXFP4 MoE kernels", yield
+        # to the section's declared ones: "Model: DeepSeek-V4-Flash-oQ8")
+        for path in (*_INHERITED, "model", "quant"):
             if isinstance(cond.get(path), str) and path in here and ctx.declared(g.line, path):
                 if not _names(post.line(g.line), path, cond[path]):
                     cond[path] = here[path]

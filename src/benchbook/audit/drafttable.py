@@ -1122,6 +1122,18 @@ _BATCHED_LABELS = {
 }
 
 
+#: a unit written in a header ("Δ (t/s)", "delta tok/s", "gain %", "ms"), not one its words imply
+_WRITTEN_UNIT = re.compile(r"(?i)t/s|tok(?:ens?)?/s|\bms\b|\(s\)|[KMG]i?B\b|%|×|\bx\b")
+#: a phase named in a header ("PP speedup", "TG delta", "Prefill gain")
+_PHASE_WORD = re.compile(r"(?i)\b(?:pp|tg|prefill|decode|prompt|generation|gen)\b")
+
+
+def _phase_of(header: str) -> str | None:
+    """ "pp" or "tg": the phase a header names (``_PHASE_WORD``), None for none or both."""
+    said = {"pp" if w.lower() in ("pp", "prefill", "prompt") else "tg" for w in _PHASE_WORD.findall(header)}
+    return said.pop() if len(said) == 1 else None
+
+
 #: a draft model's cell saying the row has none ("None", "-", "n/a", "off")
 _NO_DRAFT = re.compile(r"(?i)none|no|off|n/?a|[-—–]")
 #: a header naming counts ("Drafted", "Accepted", "Output tokens", "Requests", "n_drafted")
@@ -1512,6 +1524,19 @@ class Tables(Sides):
                 or next((u for r in body if j < len(r) and (u := _cell_unit(r[j]))), None)
                 or _timing_unit(h)
             )
+            column = [r[j] for r in body if j < len(r)]
+            said = {_cell_unit(c) for c in column if not _EMPTY.match(c)}
+            if (
+                unit not in ("x", "%")
+                and not _WRITTEN_UNIT.search(h)
+                and len(said) == 1
+                and said <= {"x", "%"}
+                and _PHASE_WORD.search(h)
+                and _relating_column(h, column)
+            ):
+                # "| PP speedup |" over "1.15x (+15.0%)", "| TG delta |" over "+0.3%": the phase its
+                # header names is what it relates, not its unit; its cells' multiples or changes are
+                unit = said.pop()
             if unit is None and _metric_header(h):
                 unit = "t/s"
             metric = "acceptance_rate" if unit == "ratio" else label_metric(h, unit) if unit else None
@@ -2219,6 +2244,11 @@ class Tables(Sides):
                 mine = [cells[r, k] for k in sorted(groups) if (r, k) in cells]
                 if related_fam is not None:
                     mine = [c for c in mine if fam.get(col_of[c]) == related_fam]
+                phase = _PHASE_WORD.search(header[j])
+                if phase is not None:
+                    # "| PP speedup |", "| TG delta |" beside both phases' columns: its phase's columns
+                    of_phase = [c for c in mine if _phase_of(header[col_of[c]]) == _phase_of(phase.group(0))]
+                    mine = of_phase or mine
                 same = [c for c in mine if fam.get(col_of[c]) == fam.get(col_of[mine[0]])] if mine else []
                 if len(same) == 1 and len((pieces or {}).get((r, col_of[same[0]]), [])) >= 2:
                     same = (pieces or {})[r, col_of[same[0]]]  # "Ollama 28 tok/s · vLLM 32 tok/s": its two
@@ -2269,6 +2299,18 @@ class Tables(Sides):
                     **source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
                 }
                 self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+                also = [m for m in numbers(row[j]) if m.unit == "%" and m.range is None and m is not n]
+                if kind == "ratio" and n.range is None and len(also) == 1 and stateable(also[0]):
+                    # "1.15x (+15.0%)": the same pair's change too, from the first side to the second
+                    pid = self.new_id(f"s-l{line}")
+                    change = {
+                        **fields,
+                        "kind": "percent_change",
+                        "of": fields["of"][::-1],
+                        "value": Num(also[0].text.removeprefix("+")),
+                        "unit": "%",
+                    }
+                    self.out.entries.append(Entry("statement", pid, {"id": pid, **change}))
 
     def cell_differences(self, header: str, cell: str, line: int, mine: list[str]) -> None:
         """The numbers of a relating cell in the unit of its row's cells ("+4.2s" of "**+4.2s
