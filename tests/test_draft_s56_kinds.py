@@ -218,3 +218,19 @@ def test_a_model_line_declares_the_sections_model_over_the_titles_words(tmp_path
     (pp,) = [c for c in cf.claims if c.value == 422.8]
     cond = _cond(cf, pp)
     assert (cond["model"], cond["quant"]) == ("DeepSeek-V4-Flash", "oQ8")
+
+
+def test_llama_bench_rows_without_a_depth_beside_rows_with_one_are_at_depth_0(tmp_path):
+    """llama-bench's "pp2048" beside "pp2048 @ d10000": depth 0 (its default ``-d 0``) and 10000;
+    a table with no depth anywhere states none."""
+    head = (
+        "| model | size | params | backend | threads | test | t/s |\n"
+        "| --- | ---: | ---: | --- | ---: | ---: | ---: |\n"
+    )
+    row = "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | Metal | 16 | {} | {} |\n"
+    text = "# Depths\n\n```\n" + head + row.format("pp2048", "235.00 ± 0.63")
+    cf = _drafted(text + row.format("pp2048 @ d10000", "222.04 ± 0.71") + "```\n", tmp_path)
+    got = {c.value: _cond(cf, c).get("depth") for c in cf.claims if c.metric == "prefill_tps"}
+    assert got == {235.0: 0, 222.04: 10000}
+    cf = _drafted(text + "```\n", tmp_path)
+    assert [_cond(cf, c).get("depth") for c in cf.claims if c.metric == "prefill_tps"] == [None]

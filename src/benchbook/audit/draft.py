@@ -111,7 +111,10 @@ class _Drafter(Tables, Sentences):
                 by_line.setdefault(int(rec.get("source_line") or 0), []).append(rec)
         return covered, by_line
 
-    def bench_claim(self, rec: dict) -> None:
+    def bench_claim(self, rec: dict, deep: bool = False) -> None:
+        """The claim of one llama-bench (or sweep-bench) record ``rec`` (``ingest``'s), its conditions
+        from the record's columns over the post's; ``deep``: the table holds rows at a depth ("pp2048
+        @ d10000"), so a row without one is at depth 0 (llama-bench's default ``-d 0``)."""
         lb = rec.get("llama_bench") or {}
         n_prompt, n_gen, depth = lb.get("n_prompt") or 0, lb.get("n_gen") or 0, lb.get("n_depth") or 0
         metric = "prefill_tps" if n_gen == 0 else "decode_tps" if n_prompt == 0 else "throughput"
@@ -160,7 +163,7 @@ class _Drafter(Tables, Sentences):
         fa = flash_attn_word(lb.get("flash_attn")) if lb.get("flash_attn") is not None else None
         if fa in ("on", "off"):
             cond["flash_attn"] = fa == "on"
-        if depth or ("sweep-bench" in tool and lb.get("n_depth") is not None):
+        if depth or deep or ("sweep-bench" in tool and lb.get("n_depth") is not None):
             cond["depth"] = depth  # a sweep's N_KV column states each row's depth, its first 0 too
         if n_gen:
             cond["tokens_generated"] = n_gen  # a tg test generates exactly n tokens
@@ -322,9 +325,11 @@ class _Drafter(Tables, Sentences):
         for block in self.post.blocks:
             lines = [ln for ln, _ in block.lines]
             if lines and set(lines) & covered:
-                for ln in lines:
-                    for rec in bench.get(ln, []):
-                        self.bench_claim(rec)
+                recs = [rec for ln in lines for rec in bench.get(ln, [])]
+                # a llama-bench table with "@ d10000" rows: its rows without are at depth 0
+                deep = any((rec.get("llama_bench") or {}).get("n_depth") for rec in recs)
+                for rec in recs:
+                    self.bench_claim(rec, deep)
                 rest = [(ln, t) for ln, t in block.lines if ln not in covered]
                 if block.kind != "code" or not rest:
                     continue
