@@ -234,3 +234,21 @@ def test_llama_bench_rows_without_a_depth_beside_rows_with_one_are_at_depth_0(tm
     assert got == {235.0: 0, 222.04: 10000}
     cf = _drafted(text + "```\n", tmp_path)
     assert [_cond(cf, c).get("depth") for c in cf.claims if c.metric == "prefill_tps"] == [None]
+
+
+def test_a_claim_of_another_engine_takes_no_settings_of_the_command_above(tmp_path):
+    """ "llama-server … --n-gpu-layers 12 -fa on" above "Ollama's speed was 9.8 tps": the command
+    ran llama.cpp, so none of its settings are the Ollama claim's; the claim under it that names
+    Ollama only as what it is unlike ("unlike Ollama, …") is llama.cpp's, with them."""
+    text = (
+        "# gpt-oss-120b on an RTX 4090\n\n```\n"
+        "llama-server -hf ggml-org/gpt-oss-120b-GGUF -c 0 --n-gpu-layers 12 -fa on --jinja\n```\n\n"
+        "Unlike Ollama, the GPU was busy: decoding ran at 12.98 tps.\n\n"
+        "Ollama's decoding speed was 9.8 tps.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    conds = {c.value: _cond(cf, c) for c in cf.claims}
+    assert conds[12.98]["engine"] == "llama.cpp"
+    assert conds[12.98]["offload"] == {"n_gpu_layers": 12}
+    assert conds[9.8]["engine"] == "Ollama"
+    assert "offload" not in conds[9.8] and "flash_attn" not in conds[9.8] and "other" not in conds[9.8]

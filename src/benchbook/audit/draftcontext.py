@@ -2226,6 +2226,15 @@ def fill(post: Post, entries: list, groups: list) -> None:
         had = {p for p in around if has_path(cond, p)}
         _fill(cond, around, lambda p, shared=shared: has_path(shared, p))
         taken = [p for p in around if p not in had and has_path(cond, p)]
+        engine = cond.get("engine") or shared.get("engine")
+        for p in list(taken):
+            scope = src[p][0] if p in src else None
+            ran = scope.head.get("engine", []) if scope is not None and scope.level == 7 else []
+            if p != "engine" and isinstance(engine, str) and ran and engine not in ran:
+                # "llama-server -ngl 0 …" above "ollama の推論速度は 9.8 tps": that command's settings
+                # are another engine's run, none of this claim's
+                _drop_path(cond, p)
+                taken.remove(p)
         for path in _INHERITED:
             if isinstance(cond.get(path), str) and path in around and ctx.declared(line, path):
                 if not _names(post.line(line), path, cond[path]):
@@ -2473,6 +2482,17 @@ def _fuller_machine(setup: object, own: object) -> bool:
         and not re.match(r"\d+x\s", str(setup))
         and not re.search(r"\+|\band\b", str(setup))
     )
+
+
+def _drop_path(cond: dict, path: str) -> None:
+    """Remove the dotted ``path`` from ``cond``, and a mapping it leaves empty."""
+    *outer, last = path.split(".")
+    node = cond
+    for part in outer:
+        node = node.get(part, {})
+    node.pop(last, None)
+    if outer and not node:
+        cond.pop(outer[0], None)
 
 
 def _fill(cond: dict, context: dict[str, object], taken) -> None:

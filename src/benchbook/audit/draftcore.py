@@ -717,10 +717,14 @@ class DraftCore:
     def conditions(self) -> dict:
         return merged({}, self.command)
 
-    def context(self, named: dict[str, object] | None = None) -> dict:
+    def context(self, named: dict[str, object] | None = None, engine: object = None) -> dict:
         """The command's conditions, and the conditions the section's prose named before
-        (``named``: ``self.named``) where the command sets none."""
+        (``named``: ``self.named``) where the command sets none.  ``engine``: the engine the claim's
+        own clause names; another than the command's ("llama-server …" above, "ollama の推論速度は
+        9.8 tps"): that command ran another engine, none of its settings are the claim's."""
         out = self.conditions()
+        if engine is not None and out.get("engine") not in (None, engine):
+            out = {}
         for path, value in (self.named if named is None else named).items():
             if path not in out:
                 set_path(out, path, value)

@@ -314,6 +314,14 @@ def _acceptance_fraction(text: str, n: Number) -> bool:
 _LABEL_LINE = re.compile(r"[^:.!?]{1,40}:\s")
 
 
+#: a name the clause contrasts its number with, not the number's own ("unlike Ollama", "不同于 vLLM")
+_UNLIKE_BEFORE = re.compile(r"(?i)(?:\bunlike|不同于)\s*(?:the\s+)?$")
+#: the same written after the name, in Japanese ("ollama で推論した場合と異なり", "vLLM と違って")
+_UNLIKE_AFTER = re.compile(
+    r"[^\s、。,.]{1,20}(?:\s?[^\s、。,.]{1,20}){0,3}?\s?(?:とは?異なり|とは?違って|とは違い)"
+)
+
+
 def _in_clause(
     named: list[Mention],
     clauses: list[int],
@@ -341,6 +349,8 @@ def _in_clause(
             continue
         if m.path in CLAUSE_ONLY and m.start > at and any(at < x <= m.start for x in labelled):
             continue
+        if _UNLIKE_BEFORE.search(text, max(0, m.start - 20), m.start) or _UNLIKE_AFTER.match(text, m.start):
+            continue  # "ollama で推論した場合と異なり … 9.41 tps", "unlike Ollama, …": the other setup's
         if lo <= m.start < hi:
             # one named before the number past a comma is the previous number's where one is named
             # after it with none between ("15.10 tok/sec without draft, 11.01 tok/sec with draft")
@@ -826,8 +836,9 @@ class Sentences(Sides):
             origin = origins[s0] and origin_at(sentence, n.start - s0)
             if origin:
                 cfields["origin"] = origin
+            clause = _in_clause(named, clauses, n.start, text, labelled, item_starts)
             cond = merged(
-                merged(self.context(), _in_clause(named, clauses, n.start, text, labelled, item_starts)),
+                merged(self.context(engine=clause.get("engine")), clause),
                 self.named_conditions(n.start, s0, sentence, clauses),
             )
             if origin:
