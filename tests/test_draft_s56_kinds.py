@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from benchbook.audit.draftcore import NAMED_CONDITION, named_count
 from benchbook.audit.draftnames import mentions
+from benchbook.audit.draftwords import settings_in_words
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
 
@@ -252,3 +253,23 @@ def test_a_claim_of_another_engine_takes_no_settings_of_the_command_above(tmp_pa
     assert conds[12.98]["offload"] == {"n_gpu_layers": 12}
     assert conds[9.8]["engine"] == "Ollama"
     assert "offload" not in conds[9.8] and "flash_attn" not in conds[9.8] and "other" not in conds[9.8]
+
+
+def test_sampling_settings_between_slashes():
+    """ "temp 0.6 / top_p 0.95 / top_k 20": all three settings (a slash between, as a comma is)."""
+    out: list = []
+    settings_in_words("Sampling: temp 0.6 / top_p 0.95 / top_k 20, full GPU", out)
+    assert out == [("sampling", "temperature 0.6, top_p 0.95, top_k 20")]
+
+
+def test_an_engine_cell_listing_the_runs_parts_names_its_engine_and_backend(tmp_path):
+    """ "| runtime |" over "LM Studio, MLX engine, same checkpoint": engine LM Studio, backend MLX;
+    over "LM Studio / Unsloth, GGUF": LM Studio; a cell of one engine stays as it is."""
+    text = (
+        "# Three runtimes\n\n| runtime | decode |\n|---|---|\n"
+        "| LM Studio, MLX engine, same checkpoint | ~30 tok/s |\n"
+        "| LM Studio / Unsloth, GGUF | 35 tok/s |\n| llama.cpp | 40 tok/s |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {c.value: (_cond(cf, c)["engine"], _cond(cf, c).get("backend")) for c in cf.claims}
+    assert got == {30.0: ("LM Studio", "MLX"), 35.0: ("LM Studio", None), 40.0: ("llama.cpp", None)}

@@ -1799,6 +1799,14 @@ class Tables(Sides):
                         if not has_path(cond, "build"):
                             set_path(cond, "build", versioned[1])
                     value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
+                    parts = re.split(r"\s*[,;]\s*|\s+/\s+", value) if isinstance(value, str) else []
+                    said = list(dict.fromkeys(m.value for m in mentions(value) if m.path == "engine"))
+                    if len(parts) >= 2 and said:
+                        # "LM Studio, MLX engine, same checkpoint": a list of the run's parts, the
+                        # first engine named the row's; an app's MLX engine is its backend
+                        value = said[0]
+                        if "MLX" in said[1:] and not has_path(cond, "backend"):
+                            set_path(cond, "backend", "MLX")
                 if value != "":
                     set_path(cond, path, value)
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):

@@ -434,7 +434,8 @@ def count(n: str, k: str | None) -> int | None:
 
 #: one more sampling setting a list names right after a temperature (", top_p 0.9", " and seed 1000")
 _SAMPLING_NEXT = re.compile(
-    r"(?:\s*,\s*|\s+and\s+|\s+)(top[_-]?[pk]|min[_-]?p|seed|repeat[_-]penalty)\s*[=:]?\s*(\d+(?:\.\d+)?)\b",
+    # (a slash or a pipe between, as a settings line writes them: "temp 0.6 / top_p 0.95 / top_k 20")
+    r"(?:\s*[,/|]\s*|\s+and\s+|\s+)(top[_-]?[pk]|min[_-]?p|seed|repeat[_-]penalty)\s*[=:]?\s*(\d+(?:\.\d+)?)\b",
     re.IGNORECASE,
 )
 
