@@ -46,9 +46,10 @@ def test_each_condition_a_claim_does_not_write_names_its_line(tmp_path):
         "build": "line 3, setup",
         "engine": "line 3, setup",
         "hardware": "line 3",
-        "model": "line 4, mention",
+        # ("Model: …" declares the setup, as "Hardware: …" does)
+        "model": "line 4, setup",
         "offload.n_gpu_layers": "line 12, mention",
-        "quant": "line 4, mention",
+        "quant": "line 4, setup",
     }
     assert cf.draft.conditions_from["decode-tps-l8"]["hardware"] == ("NVIDIA GeForce RTX 4090", "line 3")
     # the drafting run's sentence: the command above it (line 12) and the title's "Speculative"
@@ -102,7 +103,7 @@ def test_the_page_shows_origins_of_guesses_only(tmp_path):
     assert line == (
         '<br><small class="bb-conditions">conditions: hardware: NVIDIA GeForce RTX 4090 (line 3) · '
         "engine: llama.cpp (line 3, setup) · build: b4500 (line 3, setup) · model: Qwen2.5-7B-Instruct "
-        "(line 4, mention) · quant: Q4_K_M (line 4, mention) · offload.n_gpu_layers: 99 (line 12, mention) "
+        "(line 4, setup) · quant: Q4_K_M (line 4, setup) · offload.n_gpu_layers: 99 (line 12, mention) "
         "· decoding: plain</small>"
     )
     assert line in page.render(cf, audit_file(out).verdicts, out.name)

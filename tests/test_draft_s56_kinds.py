@@ -7,6 +7,7 @@ shares, not changes; a "### Main branch" heading over a sweep's table named no b
 
 from __future__ import annotations
 
+from benchbook.audit.draftcommand import conditions_of
 from benchbook.audit.draftcore import NAMED_CONDITION, named_count
 from benchbook.audit.draftnames import mentions
 from benchbook.audit.draftwords import settings_in_words
@@ -273,3 +274,44 @@ def test_an_engine_cell_listing_the_runs_parts_names_its_engine_and_backend(tmp_
     cf = _drafted(text, tmp_path)
     got = {c.value: (_cond(cf, c)["engine"], _cond(cf, c).get("backend")) for c in cf.claims}
     assert got == {30.0: ("LM Studio", "MLX"), 35.0: ("LM Studio", None), 40.0: ("llama.cpp", None)}
+
+
+SCRIPT = (
+    "# Throughput degradation on Qwen3-30B-A3B with EAGLE3\n\n"
+    "I got a throughput degrade (in H100*2). The command I used to benchmark:\n"
+    "```\npython bench_eagle3.py \\\n    --model Qwen/Qwen3-30B-A3B \\\n"
+    "    --speculative-algorithm EAGLE3 \\\n    --tp-size 2 \\\n    --cuda-graph-max-bs 64 \\\n"
+    "    --dtype bfloat16\n```\n\nThe base model speed:\n\n"
+    "bs | throughput\n-- | --\n1 | 222.47\n4 | 566.21\n"
+)
+
+
+def test_a_script_run_with_one_engines_flags_runs_that_engine(tmp_path):
+    """ "python bench_eagle3.py --speculative-algorithm EAGLE3 --tp-size 2 --cuda-graph-max-bs 64": a
+    script of no engine's name, run with flags only SGLang's server takes: SGLang, in the weights'
+    type "--dtype bfloat16" names; the post names no other engine, so the table's rows (under a
+    machine named in the paragraph above the script) are SGLang's too."""
+    cf = _drafted(SCRIPT, tmp_path)
+    got = {c.value: (_cond(cf, c).get("engine"), _cond(cf, c).get("quant")) for c in cf.claims}
+    assert got == {222.47: ("SGLang", "bfloat16"), 566.21: ("SGLang", "bfloat16")}
+
+
+def test_the_one_engine_guess_leaves_a_row_with_its_own_engine_cell(tmp_path):
+    """A "| Fork / Engine |" column of names no list knows ("Spiritbuun") beside "ik_llama": those
+    rows' engine is their cell's (``other.fork_engine``), never the one engine the post names."""
+    text = (
+        "# Five engines\n\n| Fork / Engine | Code TPS |\n|---|---|\n"
+        "| ik_llama.cpp (ubergarm) | 89.2 |\n| Spiritbuun | 59.7 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {c.value: (_cond(cf, c).get("engine"), _cond(cf, c).get("other")) for c in cf.claims}
+    assert got[59.7] == (None, {"fork_engine": "Spiritbuun"})
+
+
+def test_dtype_names_the_weights_type_where_no_quantisation_is_named():
+    """vLLM's "--dtype bfloat16" is the weights' type (the quant, as SOURCES.md writes it); a
+    "--quantization fp8" beside it is the quant; "--dtype auto" names none."""
+    assert conditions_of("vllm serve", ["Qwen/Qwen3-8B", "--dtype", "bfloat16"])["quant"] == "bfloat16"
+    both = conditions_of("vllm serve", ["Qwen/Qwen3-8B", "--dtype", "bfloat16", "--quantization", "fp8"])
+    assert both["quant"] == "fp8"
+    assert "quant" not in conditions_of("vllm serve", ["Qwen/Qwen3-8B", "--dtype", "auto"])

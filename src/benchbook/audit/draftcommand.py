@@ -98,6 +98,9 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--model-dir": ("model", "model"),
     "-d": ("depth", "int"),
     "--quantization": ("quant", "str"),
+    # vLLM's, SGLang's and transformers' weights' type ("--dtype bfloat16"): the model's precision,
+    # its quant where no quantisation is named (SOURCES.md: "quant: bfloat16")
+    "--dtype": ("quant", "dtype"),
     "--cpu-moe": ("other.cpu_moe", "flag"),
     "--max-tokens": ("cap", "int"),
     "--max-new-tokens": ("cap", "int"),
@@ -114,6 +117,8 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--dataset-name": ("prompt", "dataset"),
     "--max-num-seqs": ("concurrency", "int"),
 }
+#: the weights' types ``--dtype`` takes by name ("auto" names none)
+_DTYPES = frozenset({"bfloat16", "bf16", "float16", "fp16", "half", "float32", "fp32", "float"})
 #: MLX LM's benchmark's own flags (``mlx_lm.benchmark``), where llama.cpp's letters mean other things:
 #: ``-p``/``-g`` the prompt's and the generation's lengths in tokens, ``-b`` the sequences batched
 #: (requests at once), ``-n`` the trials averaged
@@ -459,6 +464,8 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             put_path(out, path, int(value))
         elif kind == "tokens" and re.fullmatch(r"\d+", value):
             put_path(out, path, f"{value} tokens")
+        elif kind == "dtype" and value.lower() in _DTYPES:
+            out.setdefault("quant", value.lower())
         elif kind == "fa":
             word = flash_attn_word(value) if value else "on"
             if word in ("on", "off"):

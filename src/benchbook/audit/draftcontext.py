@@ -339,6 +339,31 @@ def _path_names(path: str) -> list[Mention]:
 
 #: a Python script run from a shell prompt ("$ python ../exllamav3/eval/perf.py …"), and its model
 #: argument (``--model_dir``, ``--model``, ``-m``): a path
+#: flags only one serving engine's launcher takes (SGLang's server arguments, vLLM's engine arguments):
+#: a script run with two of one set runs that engine
+_ENGINE_FLAGS = {
+    "SGLang": frozenset(
+        {
+            "--speculative-algorithm",
+            "--speculative-draft-model-path",
+            "--speculative-eagle-topk",
+            "--speculative-num-draft-tokens",
+            "--cuda-graph-max-bs",
+            "--mem-fraction-static",
+            "--tp-size",
+            "--disable-radix-cache",
+        }
+    ),
+    "vLLM": frozenset(
+        {
+            "--tensor-parallel-size",
+            "--gpu-memory-utilization",
+            "--speculative-config",
+            "--max-num-batched-tokens",
+            "--enforce-eager",
+        }
+    ),
+}
 _SCRIPT_RUN = re.compile(r"\s*(?:[$>#]\s*)?python3?\s+(?P<script>\S+\.py)\b")
 _MODEL_ARG = re.compile(r"(?:--model[_-]?(?:dir|path)?|-m)[=\s]+(\S+)")
 
@@ -412,6 +437,17 @@ def _stated(
                 if model:
                     in_model = _path_names(model.group(1).strip("'\""))
                     out += [(x.path, x.value) for x in in_model if x.path in ("model", "quant")]
+        script = next((i for i, (_, t) in enumerate(rest) if _SCRIPT_RUN.match(t)), None)
+        if script is not None:
+            # "python bench_eagle3.py --speculative-algorithm EAGLE3 --tp-size 2 --dtype bfloat16": a
+            # script of no engine's repository, run with flags only one engine takes (``_ENGINE_FLAGS``)
+            joined = " ".join(t.rstrip("\\ ") for _, t in rest[script:])
+            said = set(re.findall(r"(?<![\w-])--[a-z][\w-]*", joined))
+            engines = [e for e, own in _ENGINE_FLAGS.items() if len(said & own) >= 2]
+            if len(engines) == 1 and not any(p == "engine" for p, _ in out):
+                out.append(("engine", engines[0]))
+                long_flags = re.findall(r"(?<![\w-])--[a-z][\w-]*(?:[=\s]+(?!--)[^\s\\]+)?", joined)
+                out += [x for x in _flag_settings(" ".join(long_flags)) if x[0] != "model"]
         for _, t in rest:
             ollama = _OLLAMA_RUN.match(t)
             if ollama:
@@ -1422,7 +1458,7 @@ def _platform_chips(post: Post) -> dict[str, str]:
     text = "\n".join(t for b in post.blocks for _, t in b.lines)
     if not any(p.split()[-1] in text for p in _PLATFORM_CHIPS):
         return {}
-    named = {m.value for m in mentions(text) if m.path == "hardware"}
+    named = {str(m.value) for m in mentions(text) if m.path == "hardware"}
     out = {}
     for platform, chips in _PLATFORM_CHIPS.items():
         said = named & chips
@@ -1725,6 +1761,13 @@ class Context:
                     if path == "build":
                         self.build_engines.setdefault(_key(build), set()).add(str(_key(engines[0])))
 
+    @functools.cached_property
+    def one_machine(self) -> bool:
+        """Whether the post names one machine at most (``mentions``): a block naming it in its lead-in
+        ("(in H100*2)" over a script) is then no machine's own section, what it states the post's."""
+        named = [m.value for m in mentions(self.post.text) if m.path == "hardware"]
+        return len(_distinct(named)) <= 1
+
     def build_fits(self, build: object, engine: object) -> bool:
         """Whether a claim of ``engine`` may carry ``build`` by the lines that name the build
         (``build_engines``): False where each of them names another engine ("Llama.cpp: b4326"
@@ -1773,6 +1816,7 @@ class Context:
                 and not child.common
                 or child.label
                 or "hardware" in child.head
+                and not self.one_machine
                 and (child.level >= 7 or len(machines) > 1 or self._results_in(child))
             )
             for path, values in (*child.head.items(), *child.body.items()):
@@ -2206,6 +2250,11 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if e.kind == "claim" and e.fields.get("metric") == "acceptance_rate" and e.group is None
     }
     tagged = _ollama_tag(post, entries, groups)
+    # the one engine the post names, where it names it only inside a block of one machine's (a script's
+    # flags under "(in H100*2)"): the engine of the claims that name none
+    scopes = (root.head, root.body, root.weak, root.declared)
+    only = _distinct([v for d in scopes for v in d.get("engine", [])])
+    one_engine = only[0] if len(only) == 1 and isinstance(only[0], str) else None
     for e in entries:
         if e.kind != "claim" or not e.fields.get("source_line"):
             continue
@@ -2300,6 +2349,17 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if tagged and not has_path(cond, "engine") and not has_path(shared, "engine"):
             cond["engine"] = "Ollama"
             e.origins["engine"] = f"guess: the post names no engine, and '{tagged}' is an Ollama model tag"
+        others = {**(shared.get("other") or {}), **(cond.get("other") or {})}
+        if (
+            one_engine
+            and not has_path(cond, "engine")
+            and not has_path(shared, "engine")
+            and not e.fields.get("origin")
+            # ("| Fork / Engine |" over names no list knows: the row's engine is its own cell's)
+            and not any(_ENGINE_LABEL.search(k) for k in others)
+        ):
+            cond["engine"] = one_engine
+            e.origins["engine"] = "guess: the one engine the post names"
         e.origins.update(_origins(ctx, src, around, taken, cond, line))
         _elsewhere(ctx, e.origins, cond, line)
         if isinstance(cond.get("model"), str):
@@ -2482,6 +2542,10 @@ def _fuller_machine(setup: object, own: object) -> bool:
         and not re.match(r"\d+x\s", str(setup))
         and not re.search(r"\+|\band\b", str(setup))
     )
+
+
+#: a label column's key naming the engine in words the drafter does not know ("fork_engine", "runtime")
+_ENGINE_LABEL = re.compile(r"engine|runtime|fork|framework|server|stack|inference")
 
 
 def _drop_path(cond: dict, path: str) -> None:

@@ -1525,18 +1525,18 @@ class Tables(Sides):
                 or _timing_unit(h)
             )
             column = [r[j] for r in body if j < len(r)]
-            said = {_cell_unit(c) for c in column if not _EMPTY.match(c)}
+            cell_units = {_cell_unit(c) for c in column if not _EMPTY.match(c)}
             if (
                 unit not in ("x", "%")
                 and not _WRITTEN_UNIT.search(h)
-                and len(said) == 1
-                and said <= {"x", "%"}
+                and len(cell_units) == 1
+                and cell_units <= {"x", "%"}
                 and _PHASE_WORD.search(h)
                 and _relating_column(h, column)
             ):
                 # "| PP speedup |" over "1.15x (+15.0%)", "| TG delta |" over "+0.3%": the phase its
                 # header names is what it relates, not its unit; its cells' multiples or changes are
-                unit = said.pop()
+                unit = cell_units.pop()
             if unit is None and _metric_header(h):
                 unit = "t/s"
             metric = "acceptance_rate" if unit == "ratio" else label_metric(h, unit) if unit else None
@@ -1799,13 +1799,15 @@ class Tables(Sides):
                         if not has_path(cond, "build"):
                             set_path(cond, "build", versioned[1])
                     value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
-                    parts = re.split(r"\s*[,;]\s*|\s+/\s+", value) if isinstance(value, str) else []
-                    said = list(dict.fromkeys(m.value for m in mentions(value) if m.path == "engine"))
-                    if len(parts) >= 2 and said:
+                    run_parts = re.split(r"\s*[,;]\s*|\s+/\s+", value) if isinstance(value, str) else []
+                    engines_said = list(
+                        dict.fromkeys(str(m.value) for m in mentions(str(value)) if m.path == "engine")
+                    )
+                    if len(run_parts) >= 2 and engines_said:
                         # "LM Studio, MLX engine, same checkpoint": a list of the run's parts, the
                         # first engine named the row's; an app's MLX engine is its backend
-                        value = said[0]
-                        if "MLX" in said[1:] and not has_path(cond, "backend"):
+                        value = engines_said[0]
+                        if "MLX" in engines_said[1:] and not has_path(cond, "backend"):
                             set_path(cond, "backend", "MLX")
                 if value != "":
                     set_path(cond, path, value)
