@@ -289,16 +289,16 @@ SCRIPT = (
 def test_a_script_run_with_one_engines_flags_runs_that_engine(tmp_path):
     """ "python bench_eagle3.py --speculative-algorithm EAGLE3 --tp-size 2 --cuda-graph-max-bs 64": a
     script of no engine's name, run with flags only SGLang's server takes: SGLang, in the weights'
-    type "--dtype bfloat16" names; the post names no other engine, so the table's rows (under a
-    machine named in the paragraph above the script) are SGLang's too."""
+    type "--dtype bfloat16" names; the post names one machine ("H100*2" in the lead-in over the
+    script), so that block is no machine's own section: what it states is the post's, its table's."""
     cf = _drafted(SCRIPT, tmp_path)
     got = {c.value: (_cond(cf, c).get("engine"), _cond(cf, c).get("quant")) for c in cf.claims}
     assert got == {222.47: ("SGLang", "bfloat16"), 566.21: ("SGLang", "bfloat16")}
 
 
-def test_the_one_engine_guess_leaves_a_row_with_its_own_engine_cell(tmp_path):
-    """A "| Fork / Engine |" column of names no list knows ("Spiritbuun") beside "ik_llama": those
-    rows' engine is their cell's (``other.fork_engine``), never the one engine the post names."""
+def test_a_row_of_an_unknown_engine_takes_no_other_rows_engine(tmp_path):
+    """A "| Fork / Engine |" column of names no list knows ("Spiritbuun") beside "ik_llama.cpp": that
+    row's engine is its cell's (``other.fork_engine``), never the one engine the post names."""
     text = (
         "# Five engines\n\n| Fork / Engine | Code TPS |\n|---|---|\n"
         "| ik_llama.cpp (ubergarm) | 89.2 |\n| Spiritbuun | 59.7 |\n"

@@ -2250,11 +2250,6 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if e.kind == "claim" and e.fields.get("metric") == "acceptance_rate" and e.group is None
     }
     tagged = _ollama_tag(post, entries, groups)
-    # the one engine the post names, where it names it only inside a block of one machine's (a script's
-    # flags under "(in H100*2)"): the engine of the claims that name none
-    scopes = (root.head, root.body, root.weak, root.declared)
-    only = _distinct([v for d in scopes for v in d.get("engine", [])])
-    one_engine = only[0] if len(only) == 1 and isinstance(only[0], str) else None
     for e in entries:
         if e.kind != "claim" or not e.fields.get("source_line"):
             continue
@@ -2349,17 +2344,6 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if tagged and not has_path(cond, "engine") and not has_path(shared, "engine"):
             cond["engine"] = "Ollama"
             e.origins["engine"] = f"guess: the post names no engine, and '{tagged}' is an Ollama model tag"
-        others = {**(shared.get("other") or {}), **(cond.get("other") or {})}
-        if (
-            one_engine
-            and not has_path(cond, "engine")
-            and not has_path(shared, "engine")
-            and not e.fields.get("origin")
-            # ("| Fork / Engine |" over names no list knows: the row's engine is its own cell's)
-            and not any(_ENGINE_LABEL.search(k) for k in others)
-        ):
-            cond["engine"] = one_engine
-            e.origins["engine"] = "guess: the one engine the post names"
         e.origins.update(_origins(ctx, src, around, taken, cond, line))
         _elsewhere(ctx, e.origins, cond, line)
         if isinstance(cond.get("model"), str):
@@ -2542,10 +2526,6 @@ def _fuller_machine(setup: object, own: object) -> bool:
         and not re.match(r"\d+x\s", str(setup))
         and not re.search(r"\+|\band\b", str(setup))
     )
-
-
-#: a label column's key naming the engine in words the drafter does not know ("fork_engine", "runtime")
-_ENGINE_LABEL = re.compile(r"engine|runtime|fork|framework|server|stack|inference")
 
 
 def _drop_path(cond: dict, path: str) -> None:
