@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from benchbook.audit.draftcommand import conditions_of
 from benchbook.audit.draftcore import NAMED_CONDITION, named_count
-from benchbook.audit.draftnames import mentions
+from benchbook.audit.draftnames import cell_names, mentions
 from benchbook.audit.draftwords import settings_in_words
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
@@ -315,3 +315,11 @@ def test_dtype_names_the_weights_type_where_no_quantisation_is_named():
     both = conditions_of("vllm serve", ["Qwen/Qwen3-8B", "--dtype", "bfloat16", "--quantization", "fp8"])
     assert both["quant"] == "fp8"
     assert "quant" not in conditions_of("vllm serve", ["Qwen/Qwen3-8B", "--dtype", "auto"])
+
+
+def test_a_format_cell_joined_to_its_quant_by_a_dash():
+    """ "| 포맷 |" (format) over "MLX-4bit" names the MLX engine, over "GGUF-Q4_K_M" the quant Q4_K_M;
+    a repository "mlx-community/…" is no such cell."""
+    assert cell_names("MLX-4bit") == {"engine": "MLX"}
+    assert cell_names("GGUF-Q4_K_M") == {"quant": "Q4_K_M"}
+    assert cell_names("mlx-community/Qwen3-4B-4bit") == {}

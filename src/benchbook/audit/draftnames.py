@@ -940,6 +940,10 @@ _CELL_QUANT_WORD = re.compile(
 )
 
 
+#: a weights' format joined to the quant after it by a dash ("MLX-4bit", "GGUF-Q4_K_M", "EXL2-4.0bpw")
+_FORMAT_DASH = re.compile(r"(?i)^\s*(MLX|GGUF|EXL[23])-(?=\d|I?Q\d|[BF]F?\d|FP\d)")
+
+
 def cell_names(cell: str) -> dict[str, object]:
     """The quantisation (``_CELL_QUANT_WORD``), hardware (``mentions``) and engine (``engines_in``)
     a table's label cell names beside other words, where the column's header is no known condition
@@ -947,6 +951,8 @@ def cell_names(cell: str) -> dict[str, object]:
     RTX 3090"}``; "vLLM NVFP4" -> ``{"quant": "NVFP4", "engine": "vLLM"}``); each only where the cell
     names one; empty when it names none."""
     out: dict[str, object] = {}
+    # a format and its quant joined by a dash ("| 포맷 |" over "MLX-4bit", "GGUF-Q4_K_M"): both words
+    cell = _FORMAT_DASH.sub(r"\1 ", cell)
     # one type named once: "f16+f16", "q8_0 / q4_0" are a KV cache's pair or a list
     quants = [m.group(0) for m in _CELL_QUANT_WORD.finditer(cell)]
     if len(quants) == 1 and not re.search(r"(?i)draft|\beagle|\bmtp\b", cell):  # a draft's quant
