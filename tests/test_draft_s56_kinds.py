@@ -323,3 +323,14 @@ def test_a_format_cell_joined_to_its_quant_by_a_dash():
     assert cell_names("MLX-4bit") == {"engine": "MLX"}
     assert cell_names("GGUF-Q4_K_M") == {"quant": "Q4_K_M"}
     assert cell_names("mlx-community/Qwen3-4B-4bit") == {}
+
+
+def test_a_rate_column_naming_its_workload_is_that_prompts(tmp_path):
+    """ "| Code TPS | Chat tok/s |": each column's rates ran that prompt (the word as written); a
+    "| Decode TPS |" column names a phase, no prompt."""
+    text = (
+        "# Bench\n\n| Engine | Code TPS | Chat tok/s | Decode TPS |\n|---|---|---|---|\n"
+        "| llama.cpp | 89.2 | 63.9 | 70.1 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert {c.value: _cond(cf, c).get("prompt") for c in cf.claims} == {89.2: "Code", 63.9: "Chat", 70.1: None}

@@ -1124,6 +1124,12 @@ _BATCHED_LABELS = {
 
 #: a unit written in a header ("Δ (t/s)", "delta tok/s", "gain %", "ms"), not one its words imply
 _WRITTEN_UNIT = re.compile(r"(?i)t/s|tok(?:ens?)?/s|\bms\b|\(s\)|[KMG]i?B\b|%|×|\bx\b")
+#: a rate column's header naming its workload before the rate ("Code TPS", "Chat tok/s", "Math
+#: t/s (avg)"): that column's prompt, the word as written
+_WORKLOAD_HEADER = re.compile(
+    r"(?i)(?P<w>code|coding|chat|narrative|math|reasoning|summar\w*|creative|writing|translation|qa|rag"
+    r"|agentic|json|prose|story)\s+(?:tps|tok/s|t/s|tokens?/s|speed|rate|throughput)(?:\s*\([^()]*\))?"
+)
 #: a phase named in a header ("PP speedup", "TG delta", "Prefill gain")
 _PHASE_WORD = re.compile(r"(?i)\b(?:pp|tg|prefill|decode|prompt|generation|gen)\b")
 
@@ -1588,6 +1594,9 @@ class Tables(Sides):
                 gfields.setdefault("conditions", {})["decoding"] = decoding
             for setting, said in header_settings(h).items():  # "MTP (n_max=6)": the column's draft size
                 set_path(gfields.setdefault("conditions", {}), setting, said)
+            workload = _WORKLOAD_HEADER.fullmatch(h.strip().strip("*_`"))
+            if workload is not None:  # "| Code TPS | Narr. TPS |": each column's prompt
+                gfields.setdefault("conditions", {})["prompt"] = workload.group("w")
             if j in sides:  # "| Before | After |": the build before or after the change measured
                 gfields.setdefault("conditions", {})["build"] = sides[j]
             engines = engines_in(_PAREN.sub("", h))
