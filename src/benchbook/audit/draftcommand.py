@@ -368,6 +368,18 @@ def put_path(out: dict, path: str, value) -> None:
     node[parts[-1]] = value
 
 
+def drop_path(conditions: dict, path: str) -> None:
+    """Remove the dotted ``path`` from the nested ``conditions`` (``put_path``'s inverse), and the
+    mapping it leaves empty."""
+    *outer, last = path.split(".")
+    node = conditions
+    for part in outer:
+        node = node.get(part, {})
+    node.pop(last, None)
+    if outer and not node:
+        conditions.pop(outer[0], None)
+
+
 def has_path(conditions: dict, path: str) -> bool:
     """Whether the nested conditions mapping ``conditions`` holds the dotted ``path``
     (``"offload.n_gpu_layers"``), a None value included (``put_path``'s reverse)."""

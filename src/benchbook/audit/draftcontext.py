@@ -42,6 +42,7 @@ from .draftcommand import (
     agreed,
     command_lines,
     conditions_of,
+    drop_path,
     has_path,
     model_and_quant,
     put_path,
@@ -337,8 +338,6 @@ def _path_names(path: str) -> list[Mention]:
     return next((hits for p in reversed(re.split(r"[/\\]", path)) if (hits := mentions(p))), [])
 
 
-#: a Python script run from a shell prompt ("$ python ../exllamav3/eval/perf.py …"), and its model
-#: argument (``--model_dir``, ``--model``, ``-m``): a path
 #: flags only one serving engine's launcher takes (SGLang's server arguments, vLLM's engine arguments):
 #: a script run with two of one set runs that engine
 _ENGINE_FLAGS = {
@@ -364,6 +363,8 @@ _ENGINE_FLAGS = {
         }
     ),
 }
+#: a Python script run from a shell prompt ("$ python ../exllamav3/eval/perf.py …"), and its model
+#: argument (``--model_dir``, ``--model``, ``-m``): a path
 _SCRIPT_RUN = re.compile(r"\s*(?:[$>#]\s*)?python3?\s+(?P<script>\S+\.py)\b")
 _MODEL_ARG = re.compile(r"(?:--model[_-]?(?:dir|path)?|-m)[=\s]+(\S+)")
 
@@ -1452,21 +1453,6 @@ _PLATFORM_CHIPS = {
 }
 
 
-def _platform_chips(post: Post) -> dict[str, str]:
-    """platform -> the chip of it (``_PLATFORM_CHIPS``) a post names, where it names the platform and
-    exactly one of its chips ("Strix Halo" and "Radeon 8060S": that chip ran the model)."""
-    text = "\n".join(t for b in post.blocks for _, t in b.lines)
-    if not any(p.split()[-1] in text for p in _PLATFORM_CHIPS):
-        return {}
-    named = {str(m.value) for m in mentions(text) if m.path == "hardware"}
-    out = {}
-    for platform, chips in _PLATFORM_CHIPS.items():
-        said = named & chips
-        if platform in named and len(said) == 1:
-            out[platform] = next(iter(said))
-    return out
-
-
 #: a table header naming the draft model's column ("Draft model", "Draft", "draft (quant)")
 _DRAFT_COLUMN = re.compile(r"^\W*draft(?:\s+model)?\b", re.IGNORECASE)
 
@@ -1491,8 +1477,6 @@ class Context:
         self.bound: dict[tuple[str, object], _Models] = {}
         #: the prompts the post defines under a short name ("Prompt 1: …"), for the lines citing them
         self.named_prompts = named_prompts(post.blocks)
-        #: a platform's code name -> the one chip of it the post names (``_PLATFORM_CHIPS``)
-        self.chips = _platform_chips(post)
         stack = [self.root]
         list_lead: list[tuple[str, object]] = []  # what a lead-in names for the list items below it
         titled = False
@@ -1762,11 +1746,30 @@ class Context:
                         self.build_engines.setdefault(_key(build), set()).add(str(_key(engines[0])))
 
     @functools.cached_property
+    def machines_named(self) -> list[object]:
+        """The machines the post names anywhere (``mentions``), each once (``_distinct``)."""
+        return _distinct([m.value for m in mentions(self.post.text) if m.path == "hardware"])
+
+    @functools.cached_property
     def one_machine(self) -> bool:
-        """Whether the post names one machine at most (``mentions``): a block naming it in its lead-in
-        ("(in H100*2)" over a script) is then no machine's own section, what it states the post's."""
-        named = [m.value for m in mentions(self.post.text) if m.path == "hardware"]
-        return len(_distinct(named)) <= 1
+        """Whether the post names one machine at most: a block naming it in its lead-in ("(in
+        H100*2)" over a script) is then no machine's own section, what it states the post's."""
+        return len(self.machines_named) <= 1
+
+    @functools.cached_property
+    def chips(self) -> dict[str, str]:
+        """A platform's code name -> the one chip of it the post names (``_PLATFORM_CHIPS``: "Strix
+        Halo" and "Radeon 8060S": that chip ran the model), where it names the platform and exactly
+        one of its chips."""
+        if not any(p.split()[-1] in self.post.text for p in _PLATFORM_CHIPS):
+            return {}  # no platform's name: no pass over the post's names
+        named = {str(v) for v in self.machines_named}
+        out = {}
+        for platform, chips in _PLATFORM_CHIPS.items():
+            said = named & chips
+            if platform in named and len(said) == 1:
+                out[platform] = next(iter(said))
+        return out
 
     def build_fits(self, build: object, engine: object) -> bool:
         """Whether a claim of ``engine`` may carry ``build`` by the lines that name the build
@@ -2277,7 +2280,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
             if p != "engine" and isinstance(engine, str) and ran and engine not in ran:
                 # "llama-server -ngl 0 …" above "ollama の推論速度は 9.8 tps": that command's settings
                 # are another engine's run, none of this claim's
-                _drop_path(cond, p)
+                drop_path(cond, p)
                 taken.remove(p)
         for path in _INHERITED:
             if isinstance(cond.get(path), str) and path in around and ctx.declared(line, path):
@@ -2526,17 +2529,6 @@ def _fuller_machine(setup: object, own: object) -> bool:
         and not re.match(r"\d+x\s", str(setup))
         and not re.search(r"\+|\band\b", str(setup))
     )
-
-
-def _drop_path(cond: dict, path: str) -> None:
-    """Remove the dotted ``path`` from ``cond``, and a mapping it leaves empty."""
-    *outer, last = path.split(".")
-    node = cond
-    for part in outer:
-        node = node.get(part, {})
-    node.pop(last, None)
-    if outer and not node:
-        cond.pop(outer[0], None)
 
 
 def _fill(cond: dict, context: dict[str, object], taken) -> None:

@@ -2263,11 +2263,11 @@ class Tables(Sides):
                 mine = [cells[r, k] for k in sorted(groups) if (r, k) in cells]
                 if related_fam is not None:
                     mine = [c for c in mine if fam.get(col_of[c]) == related_fam]
-                phase = _PHASE_WORD.search(header[j])
+                named = _PHASE_WORD.search(header[j])
+                phase = _phase_of(named.group(0)) if named else None  # its first phase word's
                 if phase is not None:
                     # "| PP speedup |", "| TG delta |" beside both phases' columns: its phase's columns
-                    of_phase = [c for c in mine if _phase_of(header[col_of[c]]) == _phase_of(phase.group(0))]
-                    mine = of_phase or mine
+                    mine = [c for c in mine if _phase_of(header[col_of[c]]) == phase] or mine
                 same = [c for c in mine if fam.get(col_of[c]) == fam.get(col_of[mine[0]])] if mine else []
                 if len(same) == 1 and len((pieces or {}).get((r, col_of[same[0]]), [])) >= 2:
                     same = (pieces or {})[r, col_of[same[0]]]  # "Ollama 28 tok/s · vLLM 32 tok/s": its two
