@@ -374,6 +374,12 @@ def _wanted(e: Entry, shared: dict) -> str | None:
     line_streams = e.fields.get("method") == "SGLang"
     concurrency = own.get("concurrency") if e.group is not None or line_streams else None
     streams = concurrency if isinstance(concurrency, int) else _streams(f"{label} {after}")
+    if streams is None and isinstance(own.get("concurrency"), int):
+        # "batch 8, input 128, output 256: 206.32 token/s" of a serving engine: the batch its
+        # words state is the claim's concurrency (``draftcommand.serving_batch``), 8 streams
+        n, before = own["concurrency"], quote.split(str(value))[0] if value is not None else label
+        if re.search(rf"(?i)\b(?:batch(?:[ _-]?size)?|bs)\s*(?:=|:|of)?\s*{n}(?![\d.])", before):
+            streams = n
     batched = any("batch" in str(k).lower() and str(v).isdigit() and int(v) > 1 for k, v in other.items())
     phase = _DECODE_PHASE.search(label) is not None and not _SUMMED.search(label)
     if _ONE_STREAM.search(f"{label} {after}") or (phase and metric == "decode_tps"):

@@ -1011,6 +1011,10 @@ _SIZE_CELL = re.compile(
     r"(?:[\s,/·]+(?P<q>\d+[- ]?bits?|u?int\d+|w\d+a\d+|fp\d+|bf16|f16|(?:UD-)?I?Q\d\w*))?\s*",
     re.IGNORECASE,
 )
+#: a column of model sizes in billions by its header ("Size (B)", "Params (B)": ``drafttable._key``)
+_IN_BILLIONS = re.compile(r"(?:size|params?|parameters|model_size)_b")
+#: a size cell under such a header: "1.5", "30 - A3" (an MoE's active parameters, as written)
+_BARE_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:[-/]\s*(A\d+(?:\.\d+)?B?))?\s*")
 #: a model name that already states its size ("Qwen3-8B", "Llama 2 13B", "Mixtral-8x7B")
 _SIZED_NAME = re.compile(r"\d(?:\.\d+)?\s?[BM](?![a-z])", re.IGNORECASE)
 
@@ -1027,8 +1031,17 @@ def sized_model(cond: dict) -> None:
     # the size ("7B 4-bit", "13B Q4_0") is the row's quant
     # (a draft model's column is the draft's size: "| Draft | 1.5B Q8 |")
     keys = [k for k in ("size", "params", "parameters", "model_size") if k in other] + list(other)
-    for key in [k for k in keys if not k.startswith("draft")]:
-        m = _SIZE_CELL.fullmatch(str(other.get(key) or ""))
+    for key in [k for k in keys if not k.startswith(("draft", "spec"))]:
+        cell = str(other.get(key) or "")
+        if _IN_BILLIONS.fullmatch(key) and (bare := _BARE_SIZE.fullmatch(cell)):
+            # "| Size (B) |" over "1.5", "30 - A3": the header's unit on the cell's number
+            cell = f"{bare.group(1)}B" + (f"-{bare.group(2)}" if bare.group(2) else "")
+            cond["model"] = f"{model}-{cell}"
+            del other[key]
+            if not other:
+                del cond["other"]
+            return
+        m = _SIZE_CELL.fullmatch(cell)
         if m is not None:
             cond["model"] = f"{model}-{m.group(1)}{m.group(2).upper()}"
             if m.group("q") and "quant" not in cond:

@@ -1141,7 +1141,19 @@ def _phase_of(header: str) -> str | None:
 
 
 #: a draft model's cell saying the row has none ("None", "-", "n/a", "off")
+#: apps that run MLX models through their own MLX engine: a row's "MLX" there is their backend
+MLX_HOSTS = frozenset({"LM Studio"})
 _NO_DRAFT = re.compile(r"(?i)none|no|off|n/?a|[-—–]")
+#: a label column naming each row's draft model ("Draft", "Draft model", "Spec Dec (B)": a size in
+#: billions) or its weights ("Draft quant", "Spec Quant")
+_DRAFT_COLUMN = re.compile(
+    r"(?i)\W*(?:draft(?:er)?(?:\s+model)?|spec(?:ulative)?[\s_-]*dec(?:oding)?(?:\s+model)?)\W*(?:\(\s*B\s*\))?\W*"
+)
+_BITS = re.compile(r"[\s*_`]*[2-8][\s*_`]*")
+_BARE = re.compile(r"\s*\d+(?:\.\d+)?\s*")
+_DRAFT_QUANT_COLUMN = re.compile(
+    r"(?i)\W*(?:draft|spec(?:ulative)?(?:[\s_-]*dec(?:oding)?)?)[\s_-]*quant\w*\W*"
+)
 #: a header naming counts ("Drafted", "Accepted", "Output tokens", "Requests", "n_drafted")
 _COUNT_HEADER = re.compile(r"(?i)\b(?:drafted|accepted|tokens?|counts?|requests?|reqs|runs?|n_\w+)\b")
 #: a column of acceptance rates or lengths ("Acceptance", "Accept rate", "accept len", "α")
@@ -1641,6 +1653,13 @@ class Tables(Sides):
         }
         # a label column naming both sides of a change in its cells (a table of metrics as rows, its
         # columns "Before" / "After" turned into rows): each row's build, as the header row's would be
+        # the columns naming a draft model on some rows: a row with none there decodes plainly
+        draft_columns = {
+            j
+            for j in range(width)
+            if _DRAFT_COLUMN.fullmatch(header[j] or "")
+            and any(j < len(r) and not _EMPTY.match(r[j]) for r in body)
+        }
         row_sides = {j: side_builds([r[j] if j < len(r) else "" for r in body]) for j in range(width)}
         for r, row in enumerate(body):
             line = block.line_of(r + 1, 0)
@@ -1657,6 +1676,10 @@ class Tables(Sides):
                     at = block.line_of(r + 1, j)
                     self.out.unplaced += [(at, n.text, self.post.line(at)[:300]) for n in numbers(cell)]
                     continue
+                if kinds[j] == "label" and j in draft_columns and "decoding" not in cond:
+                    if not cell.strip() or _NO_DRAFT.fullmatch(cell.strip().strip("*_`")):
+                        # "| Spec Dec (B) |" over "-" beside rows naming a draft: no draft, plain
+                        set_path(cond, "decoding", "plain")
                 if kinds[j] != "label" or _EMPTY.match(cell):
                     continue
                 labels.append(cell)
@@ -1680,6 +1703,10 @@ class Tables(Sides):
                     path, typ = "", "str"  # "| KV cache | 4500 |", "on": kept as written (other.)
                 # cells that are all quants, builds or hardware say what the column is, whatever its header
                 path = by_cells.get(j) or path or "other." + _key(header[j] or "row")
+                if path.startswith("other.") and _DRAFT_COLUMN.fullmatch(header[j] or ""):
+                    path = "other.draft_model"
+                elif path.startswith("other.") and _DRAFT_QUANT_COLUMN.fullmatch(header[j] or ""):
+                    path = "other.draft_quant"
                 typ = "str" if j in by_cells else typ
                 value: object = cell
                 if path == "hardware" and PROCESSOR_SPLIT.search(cell):
@@ -1748,11 +1775,17 @@ class Tables(Sides):
                     else:
                         # a draft model's cell "0.5B (Q8_0)": its quant is the draft's (SOURCES.md)
                         path = "other.draft_model"
+                        if re.search(r"\(\s*B\s*\)", header[j]) and _BARE.fullmatch(value):
+                            value = value.strip() + "B"  # "1.5" under "Spec Dec (B)": billions
                         value, quant = model_cell(re.sub(r"\s*[(（]([^()（）]*)[)）]\s*$", r" \1", value))
                         if quant:
                             set_path(cond, "other.draft_quant", quant)
                         if "decoding" not in cond:
                             set_path(cond, "decoding", "speculative")  # a draft model drafts
+                elif path in ("quant", "other.draft_quant") and _BITS.fullmatch(str(value)):
+                    # "| Quant |" over "4" (beside "Q4_K_M" in LM Studio's tables): weights of that
+                    # many bits, as "4bit" is written
+                    value = str(value).strip().strip("*_`") + "bit"
                 elif (
                     path.startswith("other.")
                     and isinstance(value, str)
@@ -1760,6 +1793,13 @@ class Tables(Sides):
                 ):
                     # "| Config |" over "GGUF Q4_K_M, 2x3090": the quant and hardware it names too
                     for named_path, named in cell_names(value).items():
+                        hosts = sorted(MLX_HOSTS & self.engines_named)
+                        if named_path == "engine" and named == "MLX" and len(hosts) == 1:
+                            # "| Type |" over "MLX" in a post "using LM Studio": the app ran the
+                            # row through its MLX engine (an "| Engine |" column's MLX stays the engine)
+                            named_path, named = "backend", "MLX"
+                            if "engine" not in cond:
+                                set_path(cond, "engine", hosts[0])
                         if named_path not in cond:
                             set_path(cond, named_path, named)
                     # "| Method |" over "Baseline", "EAGLE-3", "w/o spec": the row's decoding, over

@@ -183,6 +183,15 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "isl/osl",
     ),
+    # "input 128, output 256" (a serving run's lengths, each after its word; not a rate after it)
+    (
+        re.compile(
+            r"(?<![\w-])input\s+(?P<n>\d+)(?P<k>[kK])?\s*[,;/]\s*output\s+(?P<o>\d+)(?P<ok>[kK])?"
+            r"(?![\d.%]|\s*(?:tok|t/s|tps|token))",
+            re.I,
+        ),
+        "isl/osl",
+    ),
     (
         re.compile(
             r"(?<![\w-])(?:ISL|input[_ ]seq(?:uence)?[_ ]len(?:gth)?)\s*(?:=|:|of)?\s*"
@@ -298,6 +307,16 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             re.I,
         ),
         "version",
+    ),
+    # a release's own title or line: "chore: bump v0.4.1.post2", "Release v0.6.0", "bump version to
+    # 0.7.3" (the project's version, no engine named: the post's engine)
+    (
+        re.compile(
+            r"(?<![\w-])(?:bump(?:ed|s)?|release[ds]?)(?:\s+(?:version|ver\.?))?(?:\s+to)?\s+"
+            r"(?P<v>v\d+\.\d+(?:\.\d+)*(?:\.post\d+)?|\d+\.\d+\.\d+(?:\.post\d+)?)(?![A-Za-z0-9_]|\.\w)",
+            re.I,
+        ),
+        "release",
     ),
     # a setup list's "vLLM: 0.9.1", "SGLang version: 0.4.7", "MLX-LM: v0.24": after a colon, a
     # version in three parts, with its "v" or its word (not a result: "Ollama: 45.2 tok/s")
@@ -618,7 +637,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                     out.append(("batch", size))
             elif kind == "single":
                 out.append(("concurrency", 1))
-            elif kind == "version":
+            elif kind in ("version", "release"):
                 out.append(("build", m.group("v")))
             elif kind == "commit":
                 out.append(

@@ -1,0 +1,116 @@
+"""Kinds fixed in issue 29's session 57 (read from the thirty-fourth held-out set's misses, h407–h415,
+once a thirty-fifth set replaced it as the clean one), each with controls: a "Size (B)" column's bare
+"1.5" left the model without its size; a "Spec Dec (B)" column's "-" and "1.5" named no decoding;
+an MLX "Quant" of "4" was no quant; a "| Type |" of MLX in a post "using LM Studio" was the engine;
+a release's title "bump v0.4.1.post2" named no build; "batch 8, input 128, output 256: 206 token/s"
+of a serving engine was one stream's decode rate without its lengths."""
+
+from __future__ import annotations
+
+from benchbook.audit.draftwords import settings_in_words
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+_LMSTUDIO = (
+    "# Inference Benchmarks\nApple M4 Max 48GB using LM Studio\n\n"
+    "| Size (B) | Speed (T/s) | Model | Type | Quant | Spec Dec (B) | Spec Quant |\n"
+    "|---|---|---|---|---|---|---|\n"
+    "| 1.5 | 282 | qwen 2.5 | MLX | 4 | - | - |\n"
+    "| 7 | 70 | qwen 2.5 | GUFF | Q4_K_M | - | - |\n"
+    "| 14 | 55 | qwen 2.5 | MLX | 4 | 1.5 | 8 |\n"
+    "| 30 - A3 | 93 | qwen 3 | MLX | 6 | - | - |\n"
+)
+
+
+def test_a_size_column_in_billions_joins_the_model(tmp_path):
+    """ "| Size (B) |" over "1.5" beside "| Model |" over "qwen 2.5": the model of that size, the
+    family + size of SOURCES.md ("qwen 2.5-1.5B"); an MoE's "30 - A3" as written ("30B-A3")."""
+    cf = _drafted(_LMSTUDIO, tmp_path)
+    models = {c.value: _cond(cf, c)["model"] for c in cf.claims}
+    assert models == {282: "qwen 2.5-1.5B", 70: "qwen 2.5-7B", 55: "qwen 2.5-14B", 93: "qwen 3-30B-A3"}
+    # control: a size column with its unit in the cells is read as before ("7B")
+    text = "| Model | Size | tok/s |\n|---|---|---|\n| Llama | 7B | 40 |\n"
+    (c,) = _drafted(text, tmp_path).claims
+    assert _cond(_drafted(text, tmp_path), c)["model"] == "Llama-7B"
+
+
+def test_a_draft_size_column_gives_each_rows_decoding_and_bits_a_quant(tmp_path):
+    """ "| Spec Dec (B) | Spec Quant |" over "1.5 | 8": a draft model of 1.5B at 8 bits, the row
+    speculative; over "- | -" beside such rows: no draft, plain. A "| Quant |" of "4" is 4-bit
+    weights ("4bit"), "Q4_K_M" stays."""
+    cf = _drafted(_LMSTUDIO, tmp_path)
+    got = {
+        c.value: (
+            _cond(cf, c).get("decoding"),
+            _cond(cf, c)["quant"],
+            _cond(cf, c).get("other", {}).get("draft_model"),
+            _cond(cf, c).get("other", {}).get("draft_quant"),
+        )
+        for c in cf.claims
+    }
+    assert got == {
+        282: ("plain", "4bit", None, None),
+        70: ("plain", "Q4_K_M", None, None),
+        55: ("speculative", "4bit", "1.5B", "8bit"),
+        93: ("plain", "6bit", None, None),
+    }
+
+
+def test_mlx_in_a_type_column_of_an_lm_studio_post_is_its_backend(tmp_path):
+    """LM Studio runs MLX models through its MLX engine: a "| Type |" cell "MLX" in a post using
+    LM Studio is the row's backend, the engine LM Studio; its GGUF rows are LM Studio's too. A
+    column headed "Inference Engine" over "MLX" keeps MLX the engine (corpus p234)."""
+    cf = _drafted(_LMSTUDIO, tmp_path)
+    got = {c.value: (_cond(cf, c)["engine"], _cond(cf, c).get("backend")) for c in cf.claims}
+    assert got == {
+        282: ("LM Studio", "MLX"),
+        70: ("LM Studio", None),
+        55: ("LM Studio", "MLX"),
+        93: ("LM Studio", "MLX"),
+    }
+    text = (
+        "I use MLX and GGUF through LM Studio.\n\n| Model | Inference Engine | tg (t/s) |\n|---|---|---|\n"
+        "| Minimax-m2.1-4bit | MLX | 25 |\n| Minimax-m2.1-4bit | Llama.cpp | 32 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert {c.value: _cond(cf, c)["engine"] for c in cf.claims} == {25: "MLX", 32: "llama.cpp"}
+
+
+_RELEASE = (
+    "# chore: bump v0.4.1.post2\n\n### TLDR\n\n"
+    "batch 1, input 128, output 256: **30.29 token/s**\n"
+    "batch 8, input 128, output 256: **206.32 token/s**\n\n"
+    "```\npython3 -m sglang.launch_server --model deepseek-ai/DeepSeek-V3 --tp 8\n```\n"
+)
+
+
+def test_a_release_title_names_the_build_and_a_batch_line_its_lengths(tmp_path):
+    """A release's title "chore: bump v0.4.1.post2" is the build the post ran (of its one engine,
+    SGLang); "batch 8, input 128, output 256" gives each rate its prompt and tokens generated, and a
+    serving engine's batch of 8 is 8 streams at once: the aggregate rate, ``throughput``; a batch
+    of 1 is one stream's decode rate."""
+    cf = _drafted(_RELEASE, tmp_path)
+    got = {
+        c.value: (
+            c.metric,
+            _cond(cf, c).get("build"),
+            _cond(cf, c).get("concurrency"),
+            _cond(cf, c).get("tokens_generated"),
+            _cond(cf, c).get("prompt"),
+        )
+        for c in cf.claims
+    }
+    assert got == {
+        30.29: ("decode_tps", "v0.4.1.post2", 1, 256, "128 tokens"),
+        206.32: ("throughput", "v0.4.1.post2", 8, 256, "128 tokens"),
+    }
+    # controls: a version after no release word is no build; a rate after "output" is no length
+    said: list = []
+    settings_in_words("we bumped the batch to 8 in v0.4.1", said)
+    assert ("build", "v0.4.1") not in said
+    said = []
+    settings_in_words("input 128, output 256 tok/s", said)
+    assert ("tokens_generated", 256) not in said
+    said = []
+    settings_in_words("Release v0.6.0 is out", said)
+    assert ("build", "v0.6.0") in said
