@@ -114,3 +114,59 @@ def test_a_release_title_names_the_build_and_a_batch_line_its_lengths(tmp_path):
     said = []
     settings_in_words("Release v0.6.0 is out", said)
     assert ("build", "v0.6.0") in said
+
+
+def test_runs_listed_with_their_mean_are_runs_and_a_mean_statement(tmp_path):
+    """ "vLLM 0.7.2 (it/s): [71.87, 73.51, 71.03, 71.77] avg=72.045 it/s": tqdm's iterations a
+    second (lm_eval's requests: ``request_throughput``), four runs (``run_index`` 1–4) and a ``mean``
+    statement citing them, not a fifth claim; a list that lost its closing bracket is read the same.
+    Control: an "avg" that is not the list's mean is a claim of its own."""
+    text = (
+        "On a single H100.\n\n"
+        "vLLM 0.7.2 (it/s): [71.87, 73.51, 71.03, 71.77] avg=72.045 it/s\n"
+        "SGLang 0.4.3 (it/s): [69.22, 71.32, 72.04, 71.91 avg=71.1225 it/s\n"
+    )
+    cf = _drafted(text, tmp_path)
+    runs = {(c.value, c.metric, _cond(cf, c)["engine"], _cond(cf, c)["run_index"]) for c in cf.claims}
+    assert runs == {
+        (71.87, "request_throughput", "vLLM", 1),
+        (73.51, "request_throughput", "vLLM", 2),
+        (71.03, "request_throughput", "vLLM", 3),
+        (71.77, "request_throughput", "vLLM", 4),
+        (69.22, "request_throughput", "SGLang", 1),
+        (71.32, "request_throughput", "SGLang", 2),
+        (72.04, "request_throughput", "SGLang", 3),
+        (71.91, "request_throughput", "SGLang", 4),
+    }
+    by_id = {c.id: c.value for c in cf.claims}
+    means = {(s.kind, s.value, s.unit, tuple(by_id[x] for x in s.of)) for s in cf.statements}
+    assert means == {
+        ("mean", 72.045, "it/s", (71.87, 73.51, 71.03, 71.77)),
+        ("mean", 71.1225, "it/s", (69.22, 71.32, 72.04, 71.91)),
+    }
+    cf = _drafted("Runs (tok/s): [10.5, 11.5] avg=30.0 tok/s on an RTX 4090\n", tmp_path)
+    assert sorted(c.value for c in cf.claims) == [10.5, 11.5, 30.0] and cf.statements == []
+
+
+def test_an_lm_eval_command_names_its_backend_model_and_sampling(tmp_path):
+    """lm-evaluation-harness's ``--model vllm`` is the engine it drives, ``--model_args
+    pretrained=Qwen/Qwen2-1.5B-Instruct,dtype=auto`` the model, ``--gen_kwargs temperature=0`` the
+    sampling; its ``--seed`` seeds the harness (Python, NumPy, torch, few-shot), no sampler."""
+    from benchbook.audit.draftcommand import command_lines
+
+    line = (
+        "VLLM_USE_V1=1 lm_eval --model vllm --model_args pretrained=Qwen/Qwen2-1.5B-Instruct,dtype=auto "
+        "--tasks gsm8k_cot --num_fewshot 8 --gen_kwargs temperature=0 --batch_size auto --seed 123"
+    )
+    (cmd,) = command_lines([(1, line)])
+    assert cmd.conditions == {
+        "engine": "vLLM",
+        "model": "Qwen2-1.5B-Instruct",
+        "sampling": "temperature 0",
+        "other": {"dtype": "auto", "tasks": "gsm8k_cot", "num_fewshot": "8", "seeds": "123"},
+    }
+    (cmd,) = command_lines([(1, "lm_eval --model hf --model_args pretrained=EleutherAI/pythia-160m")])
+    assert (cmd.conditions["engine"], cmd.conditions["model"]) == ("Transformers", "pythia-160m")
+    # control: llama-server's --seed is its sampler's
+    (cmd,) = command_lines([(1, "llama-server -m x.gguf --temp 0 --seed 42")])
+    assert cmd.conditions["sampling"] == "temperature 0, seed 42"

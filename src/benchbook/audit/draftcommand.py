@@ -47,7 +47,9 @@ _TOOL = re.compile(
     # MLX LM's benchmark ("mlx_lm.benchmark --model ... -p 128 -g 128 -b 32", "python -m mlx_lm.benchmark")
     r"(?:python3?\s+-m\s+)?mlx_lm[._]benchmark|"
     # EvalScope's serving benchmark client ("evalscope perf --parallel 5 10 --dataset longalpaca …")
-    r"evalscope\s+perf)"
+    r"evalscope\s+perf|"
+    # lm-evaluation-harness over an engine ("lm_eval --model vllm --model_args pretrained=…")
+    r"(?:python3?\s+-m\s+)?lm[_-]eval)"
     r"(?:-(?P<build>[0-9a-f]{6,40}))?(?:\.exe)?(?=\s|$)"
 )
 #: flag -> (condition path, kind): kind int | str | fa | model | draft | flag | kv (both K and V)
@@ -191,8 +193,8 @@ def serving_client(tool: str) -> bool:
 def engine_of(tool: str) -> str | None:
     """llama.cpp | vLLM | SGLang | MLX: the engine a tool belongs to; None for a benchmark client
     of any server (``evalscope perf``)."""
-    if tool.startswith("evalscope"):
-        return None
+    if tool.startswith("evalscope") or "lm_eval" in tool or "lm-eval" in tool:
+        return None  # a client: lm_eval's engine is its ``--model`` (``_HARNESS_MODELS``)
     if "mlx_lm" in tool:
         return "MLX"
     if "vllm" in tool or "offline_inference" in tool:
@@ -457,7 +459,9 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             continue
         # vLLM and SGLang take ``--num_speculative_tokens`` for ``--num-speculative-tokens``
         own = (
-            _MLX_FLAGS
+            _HARNESS_FLAGS
+            if re.search(r"lm[_-]eval", tool)
+            else _MLX_FLAGS
             if out.get("engine") == "MLX"
             else _BATCHED_FLAGS
             if tool == "llama-batched-bench"
@@ -470,7 +474,7 @@ def conditions_of(tool: str, words: list[str]) -> dict:
         path, kind = spec
         if path == "batch" and out.get("engine") != "llama.cpp":
             path = "concurrency"  # a serving engine's batch size counts sequences (``serving_batch``)
-        if "," in value and kind != "config":  # llama-bench's list: no one value
+        if "," in value and kind not in ("config", "harness_args"):  # llama-bench's list: no one value
             continue
         if kind == "int" and re.fullmatch(r"\d+", value):
             put_path(out, path, int(value))
@@ -516,6 +520,25 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             out["decoding"] = "draft-self" if _SELF_DRAFTING.search(value) else "speculative"
         elif kind == "config" and value:
             _speculative_config(value, out)
+        elif kind == "harness_model" and value:
+            if value.lower() in _HARNESS_MODELS:
+                out["engine"] = _HARNESS_MODELS[value.lower()]
+            else:  # "openai-completions", "local-chat-completions": a server's API, no engine named
+                put_path(out, "other.lm_eval_model", value)
+        elif kind == "harness_args" and value:
+            # "pretrained=Qwen/Qwen2-1.5B-Instruct,dtype=auto,tensor_parallel_size=2": the model
+            # (vLLM's and SGLang's backends name it "pretrained" too), the rest as written
+            for pair in value.split(","):
+                key, _, arg = pair.partition("=")
+                if key.strip() in ("pretrained", "model") and arg:
+                    model, quant = model_and_quant(arg.strip())
+                    out["model"] = model
+                    if quant:
+                        out.setdefault("quant", quant)
+                elif key.strip() == "dtype" and arg.strip().lower() in _DTYPES:
+                    out.setdefault("quant", arg.strip().lower())
+                elif key.strip() and arg:
+                    put_path(out, "other." + key.strip(), arg.strip())
         elif kind == "flag":
             put_path(out, path, True)
         elif kind == "kv" and (kv := kv_cache_type(value)) is not None:
@@ -527,6 +550,29 @@ def conditions_of(tool: str, words: list[str]) -> dict:
         out["engine"] = "ik_llama.cpp"  # its tools keep llama.cpp's names; these flags are its own
     _named_others(tool, out)
     return out
+
+
+#: lm-evaluation-harness's own flags: ``--model`` names the backend it drives (``_HARNESS_MODELS``),
+#: ``--model_args`` the model and its loader's settings; ``--batch_size`` may be "auto" (kept as written)
+_HARNESS_FLAGS: dict[str, tuple[str, str]] = {
+    "--model": ("engine", "harness_model"),
+    "--model_args": ("model", "harness_args"),
+    "--model-args": ("model", "harness_args"),
+    # the harness's random seeds (Python, NumPy, torch, few-shot sampling), no sampler's seed
+    "--seed": ("other.seeds", "str"),
+}
+#: lm_eval's ``--model`` names (lm_eval/models/__init__.py's registry) -> the engine that runs it
+_HARNESS_MODELS = {
+    "vllm": "vLLM",
+    "vllm-vlm": "vLLM",
+    "sglang": "SGLang",
+    "sglang-generate": "SGLang",
+    "gguf": "llama.cpp",
+    "ggml": "llama.cpp",
+    "hf": "Transformers",
+    "huggingface": "Transformers",
+    "hf-auto": "Transformers",
+}
 
 
 #: flags only ik_llama.cpp's tools take (its README and ``common/common.cpp``): run-time repacking,
@@ -608,6 +654,14 @@ def _named_others(tool: str, out: dict) -> None:
         # "--random-output-len 128 --ignore-eos" (vLLM's, SGLang's benchmark clients): no request stops
         # early, each generates exactly its cap
         out["tokens_generated"] = out["cap"]
+    kwargs = other.get("gen_kwargs")
+    if isinstance(kwargs, str) and "=" in kwargs:
+        # lm_eval's "--gen_kwargs temperature=0,top_p=0.95": the sampler's settings, each its own
+        del other["gen_kwargs"]
+        for pair in kwargs.split(","):
+            key, _, arg = pair.partition("=")
+            if key.strip() and arg.strip():
+                other[key.strip()] = arg.strip()
     sampling = []
     for flag, word in (
         ("temp", "temperature"),

@@ -80,6 +80,12 @@ UNITS: dict[str, str] = {
     "requests/s": "req/s",
     "requests/sec": "req/s",
     "requests per second": "req/s",
+    # tqdm's iterations a second, where an iteration is one request (lm_eval's and vLLM's progress
+    # bars over prompts: "208.46it/s"); "s/it" is its inverse, a time
+    "it/s": "it/s",
+    "it/sec": "it/s",
+    "iterations per second": "it/s",
+    "iterations/s": "it/s",
     "QPS": "req/s",  # queries (requests) per second, as serving benchmarks name their request rate
     "RPS": "req/s",  # requests per second ("Req Tput (RPS)")
     "t/s": "t/s",
@@ -1564,6 +1570,7 @@ _FAMILY = {
     "IOPS": "iops",
     "TFLOPS": "compute",
     "req/s": "requests",
+    "it/s": "requests",
     "W": "power",
     "W/tok": "power_per_token",
 }

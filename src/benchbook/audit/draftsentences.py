@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
-from .draftcommand import command_lines
+from .draftcommand import command_lines, has_path
 from .draftcontext import FLAGS_ONLY, named_once, names_drafting
 from .draftcore import (
     NAMED_CONDITION,
@@ -219,7 +219,7 @@ def _listed_units(text: str, found: list[Number]) -> list[Number]:
 #: a rate's unit written alone as the name of what is measured ("общий TPS вырос с 84.21 до 609.52",
 #: "peak tok/s: 455 vs 246"): no number right before it
 _BARE_RATE = re.compile(
-    r"(?<![\w/])(?:TPS|tok/s|t/s|tokens?/s(?:ec(?:ond)?)?|tokens? per second|токенов/с|ток/с)(?![\w/])",
+    r"(?<![\w/])(?:TPS|tok/s|t/s|it/s|tokens?/s(?:ec(?:ond)?)?|tokens? per second|токенов/с|ток/с)(?![\w/])",
     re.IGNORECASE,
 )
 #: what joins the two numbers of a compared pair: "455 vs 246", "455 versus 246", "455 против 246"
@@ -596,6 +596,36 @@ def _respective(
     return {}
 
 
+#: the runs of one measurement printed as a list with their mean after it ("[71.87, 73.51, 71.03,
+#: 71.77] avg=72.045 it/s", a Python list; its closing bracket may be lost in a paste)
+_RUN_LIST = re.compile(
+    r"\[\s*(?P<list>\d+(?:\.\d+)?(?:\s*,\s*\d+(?:\.\d+)?)+)\s*\]?\s*,?\s*"
+    r"(?:avg|mean|average)\s*[=:]\s*(?P<mean>\d+(?:\.\d+)?)",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class RunLists:
+    """The ``_RUN_LIST``s of a paragraph: ``index``, a listed number's offset -> its place in the
+    list (its ``run_index``, 1, 2, …); ``means``, the offset of the mean after a list -> the offsets
+    of the list's numbers."""
+
+    index: dict[int, int] = field(default_factory=dict)
+    means: dict[int, list[int]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, text: str) -> RunLists:
+        out = cls()
+        if "[" not in text:
+            return out
+        for m in _RUN_LIST.finditer(text):
+            starts = [m.start("list") + x.start() for x in re.finditer(r"\d+(?:\.\d+)?", m.group("list"))]
+            out.index.update({at: k + 1 for k, at in enumerate(starts)})
+            out.means[m.start("mean")] = starts
+        return out
+
+
 class Sentences(Sides):
     """The drafter's sentences: numbers with units in prose, titles and headings -> claims, and the
     statements their sentences make."""
@@ -667,6 +697,7 @@ class Sentences(Sides):
         k_named = 0  # the mentions before the current number, taken into self.named
         placed: list[tuple[Number, str]] = []
         here: set[str] = set()  # the claims of ``placed``
+        run_lists = RunLists.of(scanned)
         origins: dict[int, str | None] = {}
         prev_end = 0
         for n in found:
@@ -822,6 +853,10 @@ class Sentences(Sides):
                 continue
             if self.mean_statement(n, metric, scanned, line, sentence, here):
                 continue  # "This gives a 89.76 tok/s average." of the rates listed before it
+            if n.start in run_lists.means:
+                members = [cid for x, cid in placed if x.start in run_lists.means[n.start]]
+                if len(members) >= 2 and self.listed_mean(n, members, line, sentence):
+                    continue  # "[71.87, 73.51, 71.03, 71.77] avg=72.045 it/s": the runs' mean
             fields = number_fields(n)
             value = fields.get("value") or "–".join(fields.get("range") or ())
             same = self.by_value.get((str(value), n.unit), [])
@@ -872,6 +907,8 @@ class Sentences(Sides):
                     # "QAT+MTP hits 70-80 tok/s (from 40 tok/s)", "63.3 → 96.1 tok/s, n-max 2": the
                     # drafting is where the change went; the run it started from drafted nothing
                     cond = {k: v for k, v in cond.items() if k != "block_max"} | {"decoding": "plain"}
+            if n.start in run_lists.index and not has_path(cond, "run_index"):
+                cond = {**cond, "run_index": run_lists.index[n.start]}  # the k-th run of its list
             if cond:
                 cfields["conditions"] = cond
             if metric == "acceptance_rate" and n.range is None:

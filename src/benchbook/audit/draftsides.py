@@ -1450,6 +1450,29 @@ class Sides(DraftCore):
         self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         return True
 
+    def listed_mean(self, n: Number, members: list[str], line: int, sentence: str) -> bool:
+        """The mean printed after a list of runs (``draftsentences.RunLists``: "[71.87, 73.51, 71.03,
+        71.77] avg=72.045 it/s"): a ``mean`` statement citing the listed runs' claims ``members``
+        when their mean rounds to it (within half a unit of its last digit), else nothing drafted
+        (the number is then a claim of its own).  True when drafted."""
+        value = plain_value(n.text)
+        values = [self._value(c) for c in members]
+        if value is None or n.unit is None or any(v is None for v in values):
+            return False
+        mean = sum(
+            (v or 0) * _factor(self.profile[c][0], n.unit) for v, c in zip(values, members, strict=True)
+        )
+        step = 10.0 ** -(len(n.text.split(".")[1]) if "." in n.text else 0)
+        if abs(mean / len(members) - value) > step / 2 + 1e-9:
+            return False
+        sid = self.new_id(f"s-l{line}")
+        fields: dict = {"kind": "mean", "statement": sentence[:QUOTE], "of": members, "value": Num(n.text)}
+        fields["unit"] = n.unit
+        fields["note"] = f"the mean of the {len(members)} runs listed before it"
+        fields.update(source_fields(line, sentence))
+        self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+        return True
+
     def mean_statement(
         self, n: Number, metric: str, text: str, line: int, sentence: str, here: set[str]
     ) -> bool:
