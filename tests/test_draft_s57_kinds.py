@@ -170,3 +170,56 @@ def test_an_lm_eval_command_names_its_backend_model_and_sampling(tmp_path):
     # control: llama-server's --seed is its sampler's
     (cmd,) = command_lines([(1, "llama-server -m x.gguf --temp 0 --seed 42")])
     assert cmd.conditions["sampling"] == "temperature 0, seed 42"
+
+
+def test_an_emphasised_label_over_a_log_names_its_decoding_and_the_log_its_engine(tmp_path):
+    """In a post about speculative decoding, "*without speculative decoding*" alone on its line over
+    a pasted log labels that log as a heading would: its rates are plain. A registry tag with its
+    namespace ("ai/llama3.3:70B-Q4_K_M", Docker Model Runner's) names model and quant, and a timing
+    line wrapped in a log that says ``component=llama.cpp`` is llama.cpp's. Control: the same log
+    under a plain sentence keeps the post's decoding."""
+    log = (
+        '```\ntime="2025-10-27T18:41:57Z" level=info msg="       eval time =  300258.64 ms /  1483 tokens '
+        '(  202.47 ms per token,     4.94 tokens per second)" component=llama.cpp\n```\n'
+    )
+    head = "# Speculative decoding support\n\nModel tested: `ai/llama3.3:70B-Q4_K_M`\n\n"
+    cf = _drafted(head + "*without speculative decoding*\n" + log, tmp_path)
+    (tg,) = [c for c in cf.claims if c.metric == "decode_tps"]
+    cond = _cond(cf, tg)
+    assert (tg.value, cond["decoding"], cond["engine"], cond["model"], cond["quant"]) == (
+        4.94,
+        "plain",
+        "llama.cpp",
+        "llama3.3-70B",
+        "Q4_K_M",
+    )
+    cf = _drafted(head + "Here is one run without much else going on.\n" + log, tmp_path)
+    (tg,) = [c for c in cf.claims if c.metric == "decode_tps"]
+    assert _cond(cf, tg)["decoding"] == "speculative"
+
+
+def test_a_speculative_table_with_a_pass_column_and_a_drafters_quant(tmp_path):
+    """ "Qwen3.8-27B IQ4_XS + Q8_0 DFlash2": the model's quant IQ4_XS, the Q8_0 the drafter's;
+    "R9700" is AMD's Radeon AI PRO R9700; "HE 10-prompt aggregate decode" is the decode rate over a
+    set of ten prompts (no prompt phase, no sum over streams); a "pass@1" column of "143/164" cells
+    states counts (``accuracy`` with successes and trials), never rates in the table's tok/s."""
+    text = (
+        "R9700 / `gfx1201` follow-up:\n\nSupported measurements on Qwen3.8-27B IQ4_XS + Q8_0 DFlash2:\n\n"
+        "| Setting | HE 10-prompt aggregate decode | HumanEval+ pass@1 |\n|---|---:|---:|\n"
+        "| plain AR | 36.9 tok/s | — |\n| block-8 chain | 159.0 tok/s | 143/164 |\n"
+        "| block-8 SpecLA | 163.9 tok/s | 145/164 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    rates = {
+        (c.value, c.metric, _cond(cf, c)["quant"], _cond(cf, c).get("hardware")) for c in cf.claims if c.value
+    }
+    assert rates == {
+        (36.9, "decode_tps", "IQ4_XS", "AMD Radeon AI PRO R9700"),
+        (159.0, "decode_tps", "IQ4_XS", "AMD Radeon AI PRO R9700"),
+        (163.9, "decode_tps", "IQ4_XS", "AMD Radeon AI PRO R9700"),
+    }
+    passed = {(c.metric, c.counts.k, c.counts.n, c.source_line) for c in cf.claims if c.value is None}
+    assert passed == {("accuracy", 143, 164, 8), ("accuracy", 145, 164, 9)}
+    # controls: a rate column is not counts; a "k/n" with k above n is no count
+    cf = _drafted("| Setting | ratio |\n|---|---|\n| a | 170/164 |\n| b | 10/4 |\n", tmp_path)
+    assert [c for c in cf.claims if c.counts is not None] == []

@@ -1303,13 +1303,20 @@ def _comment_label(text: str) -> list[tuple[str, object]]:
 _LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d{1,2}[.)])\s")
 
 
-def _lead_in(block: Block) -> bool:
+def _lead_in(block: Block, raw: str = "") -> bool:
     """Whether a block right before a code block introduces it: a paragraph of at most three lines
     ending in a colon ("For comparison, here's the llama.cpp run with the smaller quant:"); its
     names are the output's, whatever numbers it states besides."""
     if block.kind != "text" or block.heading or len(block.lines) > 3:
         return False
-    return " ".join(t for _, t in block.lines).rstrip().rstrip("*_").endswith((":", "："))
+    text = " ".join(t for _, t in block.lines).strip()
+    # or a label line all in emphasis as the post wrote it (``raw``), as a heading would be
+    # ("*without speculative decoding*")
+    return text.rstrip("*_").endswith((":", "：")) or _EMPHASIS_LABEL.fullmatch(raw.strip()) is not None
+
+
+#: a short line wholly in emphasis, no number in it: "*without speculative decoding*", "**With MTP**"
+_EMPHASIS_LABEL = re.compile(r"(\*{1,2}|_{1,2})(?=\S)[^*_\d]{2,80}(?<=\S)\1")
 
 
 def _caption(block: Block) -> bool:
@@ -1578,7 +1585,7 @@ class Context:
                     scope.local.update(_INHERITED)  # a quote's machine and engine are its author's
                 prev = blocks[i - 1] if i else None
                 item = block.kind == "text" and _LIST_ITEM.match(post.line(first)) is not None
-                if block.kind == "code" and prev is not None and _lead_in(prev):
+                if block.kind == "code" and prev is not None and _lead_in(prev, post.line(prev.start)):
                     # "Here's the regular llama.cpp results:" over the pasted output: its setting
                     lead_commands, lead = _stated(prev.lines, "text", heading=True)
                     _add(scope.head, [*(x for _, got in lead_commands for x in got), *lead])

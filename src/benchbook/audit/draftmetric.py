@@ -74,6 +74,8 @@ _SUMMED = re.compile(
 _TOTAL = re.compile(
     r"\b(?:total|aggregate|combined|system|wall)\b|общий|суммарн|^\W*S\s+t/s(?![\w/])", re.IGNORECASE
 )
+#: a set of prompts counted in a label ("10-prompt", "80 prompts")
+_PROMPT_SET = re.compile(r"\b\d+[\s-]prompts?\b", re.IGNORECASE)
 #: a word right after a rate saying it is summed over the streams: "98 tok/s cumulative", "310 t/s
 #: aggregate", "520 tok/s combined", "in total"
 _SUMMED_AFTER = re.compile(r"\W*(?:cumulative|aggregate|combined|in total|total|summed)\b", re.IGNORECASE)
@@ -380,6 +382,10 @@ def _wanted(e: Entry, shared: dict) -> str | None:
         n, before = own["concurrency"], quote.split(str(value))[0] if value is not None else label
         if re.search(rf"(?i)\b(?:batch(?:[ _-]?size)?|bs)\s*(?:=|:|of)?\s*{n}(?![\d.])", before):
             streams = n
+    if streams is None and _PROMPT_SET.search(label):
+        # "HE 10-prompt aggregate decode": the aggregate over a set of prompts run one after
+        # another, no sum over streams at once
+        label = _TOTAL.sub(" ", label)
     batched = any("batch" in str(k).lower() and str(v).isdigit() and int(v) > 1 for k, v in other.items())
     phase = _DECODE_PHASE.search(label) is not None and not _SUMMED.search(label)
     if _ONE_STREAM.search(f"{label} {after}") or (phase and metric == "decode_tps"):

@@ -72,6 +72,8 @@ _HARDWARE = re.compile(
     # the workstation cards too ("Arc Pro B70", "Arc Pro B60", "Arc Pro A60")
     r"|(?:Intel\s+)?Arc\s(?P<arcpro>Pro\s)?(?P<arc>[AB]\d{2,3}M?)\b"
     r"|(?:AMD\s+)?(?:Radeon\s+)?(?:Pro\s+)?(?P<wpro>W[5-7][89]00)(?![\w-])"  # workstation: "W7900"
+    # RDNA 4's workstation card ("Radeon AI PRO R9700", "R9700")
+    r"|(?:AMD\s+)?(?:Radeon\s+)?(?:AI\s+PRO\s+)?(?P<aipro>R9[67]00)(?![\w-])"
     r"|(?:AMD\s+)?(?:Radeon\s+)?RX\s?(?P<rxn>\d{4})(?:\s?(?P<rxs>XTX|XT|GRE)\b)?"
     # a Radeon by its number and suffix without "RX" ("a 6700 XT", "two 7900 XTX"): the suffix names it
     r"|(?:AMD\s+)?(?:Radeon\s+)?(?P<rxbare>[5-9]\d{3})\s?(?P<rxbares>XTX|XT|GRE)(?![\w-])"
@@ -526,6 +528,8 @@ def hardware_name(m: re.Match) -> str:
         name = "AMD Ryzen " + re.sub(r"Max\s(?=395)", "Max+ ", re.sub(r"\s+", " ", g["ryzen"]))
     elif g["arc"]:
         name = f"Intel Arc {'Pro ' if g['arcpro'] else ''}{g['arc'].upper()}"
+    elif g["aipro"]:
+        name = f"AMD Radeon AI PRO {g['aipro'].upper()}"
     elif g["wpro"]:
         name = f"AMD Radeon Pro {g['wpro'].upper()}"
     elif g["rxn"]:
@@ -587,6 +591,10 @@ _TOOL_OF = re.compile(
 
 #: a count of devices written right after a device's name: "* 8", "x2", "×4" (not "x 1.5", "* 8B")
 _COUNT_AFTER = re.compile(r"\s*[*×xX]\s?([1-8])(?![\w.])")
+
+
+#: a drafter named right after a quant ("Q8_0 DFlash2", "Q4_0 draft", "BF16 EAGLE-3 head")
+_DRAFT_AFTER_QUANT = re.compile(r"\s*(?:DFlash\w*|EAGLE[\w-]*|drafter|draft(?:\s+model)?)\b", re.IGNORECASE)
 
 
 def mentions(text: str) -> list[Mention]:
@@ -684,6 +692,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         out.append(Mention(label.start("size"), "model", label.group("size")))
     for m in _QUANT_WORD.finditer(text):
         if not any(a <= m.start() < b for a, b in spans):  # not the quant of a model name above
+            if _DRAFT_AFTER_QUANT.match(text, m.end()):
+                continue  # "IQ4_XS + Q8_0 DFlash2": the drafter's weights, not the model measured
             out.append(Mention(m.start(), "quant", m.group(0)))
     for m in _BITS_QUANT.finditer(text):  # "At 4-bit quantization", "vLLM AWQ"
         if not any(a <= m.start() < b for a, b in spans):
@@ -1086,7 +1096,8 @@ def model_cell(cell: str) -> tuple[str, str | None]:
 #: an Ollama model tag: name, ``:``, the size, variants and the quantisation, all lower case
 #: ("qwen3.5:35b-a3b-q8_0", "gpt-oss:20b", "llama3.1:70b-instruct-q4_K_M")
 _OLLAMA = re.compile(
-    r"(?<![\w./:-])(?P<name>[a-z][a-z0-9.-]*[a-z0-9]):(?P<size>(?:\d+x)?\d+(?:\.\d+)?[bm])"
+    # a registry's namespace before it is no part of the name (Docker Model Runner's "ai/llama3.3:70B-Q4_K_M")
+    r"(?<![\w./:-])(?:[a-z0-9][a-z0-9_-]*/)?(?P<name>[a-z][a-z0-9.-]*[a-z0-9]):(?P<size>(?:\d+x)?\d+(?:\.\d+)?[bm])"
     r"(?P<rest>(?:-[a-z0-9]+(?:\.\d+)?)*?)(?:-(?P<quant>(?:q\d(?:_[a-z0-9]+)*|fp16|bf16|f16|mxfp4)))?"
     r"(?![\w:-]|\.\w)",
     re.IGNORECASE,

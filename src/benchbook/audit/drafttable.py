@@ -15,6 +15,7 @@ Where it sits: ``Tables`` extends ``draftsides.Sides`` (a table's bounds are sta
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 from collections.abc import Sequence
@@ -1141,6 +1142,10 @@ def _phase_of(header: str) -> str | None:
 
 
 #: a draft model's cell saying the row has none ("None", "-", "n/a", "off")
+#: a cell of counts: "143/164" (k of n)
+_FRACTION = re.compile(r"(\d+)\s*/\s*(\d+)")
+#: a header naming a score of tasks passed ("pass@1", "HumanEval+", "accuracy", "GSM8K")
+_SCORE_HEADER = re.compile(r"(?i)pass@\d+|accura|humaneval|gsm8k|mmlu|score|solved|correct")
 #: apps that run MLX models through their own MLX engine: a row's "MLX" there is their backend
 MLX_HOSTS = frozenset({"LM Studio"})
 _NO_DRAFT = re.compile(r"(?i)none|no|off|n/?a|[-—–]")
@@ -1529,8 +1534,16 @@ class Tables(Sides):
         piece_ids: dict[tuple[int, int], list[str]] = {}  # a cell of several numbers: each one's claim
         changes: list[tuple[int, int, Number, int]] = []  # a row of changes under rate columns
         row_labels: list[str] = []
+        count_columns: dict[int, str] = {}  # a column of "k/n" counts -> its metric
         for j, h in enumerate(header):
             if kinds[j] not in ("value", "lead"):
+                continue
+            cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
+            fractions = [_FRACTION.fullmatch(c.strip().strip("*_`")) for c in cells]
+            if cells and all(f and int(f.group(1)) <= int(f.group(2)) for f in fractions):
+                # "| HumanEval+ pass@1 |" over "143/164": how many of how many passed, no rate
+                kinds[j] = "counts"
+                count_columns[j] = "accuracy" if _SCORE_HEADER.search(h) else "proportion"
                 continue
             unit = (
                 phase_unit.get(j)
@@ -1863,6 +1876,22 @@ class Tables(Sides):
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
                     self.vocab.setdefault(value.lower(), (path, value))
             sized_model(cond)  # "| Llama | GPTQ | 7B |": the model of that size, "Llama-7B"
+            for j, count_metric in count_columns.items():
+                got = _FRACTION.fullmatch(row[j].strip().strip("*_`")) if j < len(row) else None
+                if got is None:
+                    continue
+                line = block.line_of(r + 1, j)
+                fields = {
+                    "metric": count_metric,
+                    "statement": f"{header[j]} {got.group(0)}",
+                    "counts": {"successes": int(got.group(1)), "trials": int(got.group(2))},
+                }
+                if cond:
+                    fields["conditions"] = copy.deepcopy(cond)
+                fields.update(source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))
+                cell_ids[r, j] = self.add_claim(
+                    fields, f"t{tno}-{_slug(header[j])}-r{r + 1}", None, header[j]
+                )
             for j, gid in groups.items():
                 if j >= len(row) or _EMPTY.match(row[j]):
                     continue

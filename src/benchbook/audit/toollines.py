@@ -311,7 +311,10 @@ def label_metric(label: str, unit: str) -> str | None:
         if re.search(r"throughput|吞吐|\boutput\s+tok(?:en)?s?\s*/\s*s|\boutput\s+(?:token\s+)?rate\b", low):
             # vLLM's "Output token throughput", a table's "Output Tok/s", EvalScope's "Avg Output Rate"
             return "throughput"
-        if re.search(r"\b(?:prompt|prefill|pp|input)\b|预填充|プロンプト|프롬프트", low):
+        # (a count of prompts or a prompt's length is no phase: "HE 10-prompt aggregate decode",
+        # "decode on a 512-token prompt")
+        counted = re.sub(r"\b\d+[\s-](?:tokens?[\s-])?prompts?\b", " ", low)
+        if re.search(r"\b(?:prompt|prefill|pp|input)\b|预填充|プロンプト|프롬프트", counted):
             return "prefill_tps"
     if fam == "time":
         # llama.cpp's timing words in a label ("Prompt Eval (ms)", "eval time"): the log check's names;
@@ -381,6 +384,10 @@ _TIMING_RATE = {
 }
 
 
+#: a structured log's field naming llama.cpp as the line's source (logfmt ``component=llama.cpp``)
+_LOG_COMPONENT = re.compile(r"\b(?:component|source|backend|runner)=[\"']?llama\.cpp\b")
+
+
 def _timing(n: int, text: str) -> list[Result]:
     """The results of a llama.cpp timing line (module doc): each number it states, the time in ms
     (``prompt_eval_ms``, ``eval_ms``, ``sampling_ms``, ``load_time``, ``total_ms``), the ms per
@@ -401,7 +408,11 @@ def _timing(n: int, text: str) -> list[Result]:
 
     if not stated(m.group("ms")):
         return []
-    cond = {"tokens_generated": int(m.group("n"))} if what == "eval" and m.group("n") else {}
+    cond: dict = {"tokens_generated": int(m.group("n"))} if what == "eval" and m.group("n") else {}
+    if _LOG_COMPONENT.search(text):
+        # a log wrapping the line names who printed it (Docker Model Runner's logfmt
+        # 'msg="prompt eval time = …" component=llama.cpp'): the engine that ran
+        cond["engine"] = "llama.cpp"
     out = [Result(n, _TIMING_METRIC[what], m.group("ms"), "ms", a, b, None, dict(cond), method)]
     if stated(m.group("per_token")):
         phase = {**cond, "other": {"phase": "sampling" if what.startswith("sampl") else what}}
