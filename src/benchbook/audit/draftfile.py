@@ -29,6 +29,7 @@ table added above a kept one takes a fresh id, and the kept one is not drafted a
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
@@ -176,6 +177,11 @@ def _read_existing(path: Path) -> _Kept:
             marks = [x.start_mark.line for x in v.value] + [starts[i + 1]]
             if v.value and marks[0] > starts[i]:
                 marks[0] = starts[i] + 1  # comments between `claims:` and its first item stay with it
+            for j in range(1, len(v.value)):
+                # a comment right above an item is that item's ("# NOTE: confirmed on Discord"), not
+                # the end of the one before (which a new guess may replace)
+                while marks[j] - 1 > marks[j - 1] and lines[marks[j] - 1].lstrip().startswith("#"):
+                    marks[j] -= 1
             for j in range(len(v.value)):
                 chunk = lines[marks[j] : marks[j + 1]]
                 while chunk and not chunk[-1].strip():
@@ -186,6 +192,7 @@ def _read_existing(path: Path) -> _Kept:
                 if not isinstance(data, dict):  # the user's own (`- some text`): kept, the audit names it
                     kept.items[name].append((f"{name}-{j}", None, "\n".join(chunk)))
                     continue
+                written = _item_text(chunk, data)
                 iid = str(data.get("id", f"{name}-{j}"))
                 rows = _group_ids(data) if name == "groups" else []
                 sl = data.get("source_line")
@@ -194,11 +201,9 @@ def _read_existing(path: Path) -> _Kept:
                 else:
                     kept.groups[iid] = data
                 if data.get("reviewed") is False:
-                    guesses.append(
-                        (name, iid, sl if isinstance(sl, int) else None, "\n".join(chunk), data, rows)
-                    )
+                    guesses.append((name, iid, sl if isinstance(sl, int) else None, written, data, rows))
                     continue
-                _keep(kept, name, iid, sl, "\n".join(chunk), data, rows)
+                _keep(kept, name, iid, sl, written, data, rows)
         elif name not in _OWN:
             kept.sections[name] = "\n".join(body).rstrip() + "\n"
     for name, iid, sl, text, data, rows in guesses:
@@ -213,6 +218,28 @@ def _read_existing(path: Path) -> _Kept:
         if iid not in kept.guessed:
             kept.cites[iid] = sorted(_named(data, ids - {iid}))
     return kept
+
+
+def _item_text(chunk: list[str], data: dict) -> str:
+    """An item of an existing file as the merge writes it back: its own lines (comments above it
+    kept) where they hold that item alone in a block list, indented as the drafter indents
+    (``  - ``: a file saved by PyYAML writes ``- id:`` at column 0, a hand-edited one may indent by
+    4); else, where its lines do not hold it alone (a flow list ``claims: [{…}, {…}]`` on one line
+    or across lines), the item written anew as one flow mapping from what was read (its comments
+    cannot be placed, its content is kept)."""
+    body = [ln for ln in chunk if ln.strip() and not ln.lstrip().startswith("#")]
+    if body and body[0].lstrip().startswith("- "):
+        cut = min(len(ln) - len(ln.lstrip()) for ln in body)
+        lines = [ln[cut:] if ln[:cut].isspace() or not ln[:cut] else ln.lstrip() for ln in chunk]
+        text = "\n".join(lines)
+        try:
+            same = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) == [data]
+        except yaml.YAMLError:
+            same = False
+        if same:
+            return "\n".join(f"  {ln}" if ln else ln for ln in lines)
+    flow = yaml.safe_dump(data, default_flow_style=True, sort_keys=False, width=1 << 30, allow_unicode=True)
+    return "  - " + flow.strip()
 
 
 def _keep(kept: _Kept, name: str, iid: str, sl, text: str, data: dict, rows: list[str]) -> None:
@@ -721,8 +748,23 @@ def write(drafted: Drafted, out: Path, post_name: str, post: Path | None = None)
     Raises:
         ValueError: an existing ``out`` that is not YAML, drafted from another post, or changed
             while it was merged (names it and the fix).
-        OSError: ``out`` cannot be written.
+        ValueError: ``out`` or its folder may not be written (the fix names ``-o`` and stdin).
+        OSError: ``out`` cannot be written otherwise.
     """
+    try:
+        return _write(drafted, out, post_name, post)
+    except OSError as e:
+        if e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise
+        # a post in a folder the user may not write (a read-only share): the draft goes elsewhere
+        raise ValueError(
+            f"{e.filename or out}: {e.strerror or e}; nothing written; fix: draft it into a folder you "
+            f"may write (benchbook claims draft POST -o FOLDER/{out.name}), or audit it from stdin "
+            "(benchbook audit - < POST)"
+        ) from None
+
+
+def _write(drafted: Drafted, out: Path, post_name: str, post: Path | None) -> list[str]:
     out.parent.mkdir(parents=True, exist_ok=True)
     with _folder_locked(out.parent):
         if post is not None:
@@ -1085,19 +1127,34 @@ def _came(e: Entry, group) -> dict[str, list]:
     return dict(sorted(out.items()))
 
 
-def _check_stdin_title(target: Path, title: str | None) -> None:
-    """Raises ValueError where ``target``, drafted from a post on stdin, holds another post's title
-    than ``title``: posts piped in one after another all draft into ``post.claims.yaml``, and the
-    second was merged into the first's reviewed entries without a word."""
-    if title is None or _drafted_from(target) != "stdin":
+def _check_stdin_title(target: Path, title: str | None, text: str = "") -> None:
+    """Raises ValueError where ``target``, drafted from a post on stdin, holds another post than the
+    one of ``title`` and ``text``: another title, a title where one post has none, or (neither titled)
+    reviewed entries none of whose quotes the post ``text`` holds. Posts piped in one after another
+    all draft into ``post.claims.yaml``, and the second was merged into the first's reviewed entries
+    without a word."""
+    if _drafted_from(target) != "stdin":
         return
-    with contextlib.suppress(OSError, yaml.YAMLError, UnicodeDecodeError, RecursionError):
+    with contextlib.suppress(OSError, yaml.YAMLError, UnicodeDecodeError, RecursionError, AttributeError):
         data = yaml.safe_load(target.read_text(encoding="utf-8"))
         source = data.get("source") if isinstance(data, dict) else None
         old = source.get("title") if isinstance(source, dict) else None
-        if isinstance(old, str) and old.strip() != title.strip():
+        old = old.strip() if isinstance(old, str) else None
+        quotes = [
+            str(e["quote"]).split(" — ")[-1].strip()
+            for section in ("claims", "statements")
+            for e in (data.get(section) or [])
+            if isinstance(e, dict) and e.get("reviewed") is True and isinstance(e.get("quote"), str)
+        ]
+        unlike = old != (title.strip() if title else None)
+        if old is None and title is None:
+            # no titles to tell them apart: the reviewed entries' quotes say which post it was
+            unlike = bool(quotes) and not any(q and q[:60] in text for q in quotes)
+        if unlike:
+            was, now = (repr(x.strip()) if x else "untitled" for x in (old, title))
+            said = f"{was}, this one {now}" if old or title else "its reviewed entries quote none of this one"
             raise ValueError(
-                f"{target}: drafted from another post on stdin ({old!r}, this one {title!r}); never merged, "
+                f"{target}: drafted from another post on stdin ({said}); never merged, "
                 f"nothing written; fix: draft this one into a file of its own (benchbook claims draft - -o "
                 f"NAME.claims.yaml < POST), or move {target} away"
             )
@@ -1134,6 +1191,10 @@ def draft_post(
         _at_most(text, "stdin")
         text, how = decode_post(text, "stdin")
     target = Path(out) if out is not None else (Path("post" + CLAIMS_SUFFIX) if stdin else default_out(path))
+    if target.is_symlink():
+        # "-o link.yaml" pointing at the claims file: written through, the link kept (a rename over
+        # it replaced the link with a file and left its target stale)
+        target = target.resolve()
     if target.exists() and not target.is_file() and not target.is_dir():
         # read to merge, a pipe never ended (a hang); renamed over, a device was replaced by a file
         raise ValueError(
@@ -1146,7 +1207,7 @@ def draft_post(
     _check_origin(target, post_name, path)  # before drafting, and again under write's lock
     drafted = draft_text(text, path.name)
     if stdin:
-        _check_stdin_title(target, drafted.title)
+        _check_stdin_title(target, drafted.title, text)
     if how is not None:
         drafted.notes.insert(0, f"{post_name}: {how}")
     guessed = write(drafted, target, post_name, path)

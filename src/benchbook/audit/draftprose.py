@@ -1514,6 +1514,8 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         r"\bgpu[\s-]*(?:util\w*|usage|load|busy)|gpu\s*(?:の)?\s*(?:利用率|使用率|占用率|사용률)|загрузк\w*\s+gpu",
         "gpu_utilization",
     ),
+    # a cache's hits among lookups ("cache hit rate: 11.56%", "Prefix cache hit rate ~76%", "命中率")
+    ("ratio", r"\bhit[\s_-]*rate\b|命中率|ヒット率|적중률", "cache_hit_rate"),
     ("ratio", r".", "share"),
     ("multiple", r".", "speedup"),
     # (an "accept length" is a mean with or without the word: "acc len" column, "Accept Length")

@@ -172,6 +172,10 @@ class Post:
         return self._lines[n - 1].strip() if 0 < n <= len(self._lines) else ""
 
 
+#: a line break inside a table's cell, kept until the table shows whether it lays out text
+_BREAK = "\x00"
+
+
 class _HtmlText(HTMLParser):
     """HTML -> text lines (module doc)."""
 
@@ -201,11 +205,16 @@ class _HtmlText(HTMLParser):
             self._end_line()
             self.rows = []
         elif tag == "tr" and self.rows is not None:
+            self._close_cell()  # "<td>a<tr>": HTML ends a cell and a row where the next begins
             self.rows.append([])
         elif tag in ("td", "th") and self.rows is not None:
+            self._close_cell()
             self.cell = []
-        elif tag == "br" and self.cell is not None:
-            self.cell.append(" ")  # "prompt<br>tok/sec": one header of two words, not "prompttok/sec"
+        elif tag in ("br", *_BLOCK_TAGS) and tag != "table" and self.cell is not None:
+            # "prompt<br>tok/sec": one header of two words (a break inside a cell), or the lines of
+            # a forum post laid out in a table's cell (``_BREAK``: read as lines when the table is
+            # a layout, ``handle_endtag``)
+            self.cell.append(_BREAK)
         elif tag == "pre":
             self._end_line()
             self.out.append("```")
@@ -217,13 +226,30 @@ class _HtmlText(HTMLParser):
         if tag in _SKIP_TAGS:
             self.skip = max(0, self.skip - 1)
         elif tag in ("td", "th") and self.rows is not None and self.cell is not None:
-            text = re.sub(r"\s+", " ", "".join(self.cell)).strip().replace("|", "/")
-            if not self.rows:
-                self.rows.append([])
-            self.rows[-1].append(text)
-            self.cell = None
+            self._close_cell()
+        elif tag in _BLOCK_TAGS and tag != "table" and self.cell is not None:
+            self.cell.append(_BREAK)
         elif tag == "table" and self.rows is not None:
+            self._close_cell()  # "<td>6</table>": the last cell ends with its table
             rows = [r for r in self.rows if r]
+            lines = [
+                [x for x in (re.sub(r"\s+", " ", p).strip() for p in c.split(_BREAK)) if x]
+                for r in rows
+                for c in r
+            ]
+            if any(len(c) > 1 and any(len(x.split()) >= 5 for x in c) for c in lines) or all(
+                len(r) == 1 for r in rows
+            ):
+                # a table that lays out text (a forum's post in its cell, lines apart; a table of
+                # one column): its cells' lines are paragraphs, no table of numbers
+                for cell_lines in lines:
+                    self.out.extend([*cell_lines, ""] if cell_lines else [])
+                self.rows = None
+                return
+            rows = [
+                [re.sub(r"\s+", " ", c.replace(_BREAK, " ")).strip().replace("|", "/") for c in r]
+                for r in rows
+            ]
             if len(rows) > 2 and len(rows[0]) == 1 and len(rows[1]) > 1:
                 # a caption spanning the table ("<th colspan=6>LLM Performance on ...</th>"): a line
                 # of text before it, not a header of one column that would cut every row to one cell
@@ -242,6 +268,16 @@ class _HtmlText(HTMLParser):
             self._end_line()
             if tag in ("p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "blockquote"):
                 self.out.append("")
+
+    def _close_cell(self) -> None:
+        """End the open cell (its closing tag, or one HTML lets the next cell, row or the table's end
+        imply): its text, breaks kept as ``_BREAK``, to the last row."""
+        if self.cell is None or self.rows is None:
+            return
+        if not self.rows:
+            self.rows.append([])
+        self.rows[-1].append("".join(self.cell))
+        self.cell = None
 
     def handle_data(self, data: str) -> None:
         if self.skip:

@@ -261,14 +261,20 @@ _SGLANG_BATCH = re.compile(r"\b(?:Decode|Prefill) batch[.,]?\s.*#(?:running-req|
 _SGLANG_GEN = re.compile(rf"\bgen throughput \(token/s\):\s*(?P<v>{_NUM})", re.IGNORECASE)
 _SGLANG_ACCEPT = re.compile(rf"\baccept len:\s*(?P<v>{_NUM})", re.IGNORECASE)
 _SGLANG_RUNNING = re.compile(r"#running-req:\s*(\d+)", re.IGNORECASE)
+_SGLANG_COUNTS = (
+    (re.compile(rf"#new-token:\s*(?P<v>{_NUM})"), "tokens", "tokens"),
+    (re.compile(rf"#cached-token:\s*(?P<v>{_NUM})"), "tokens", "tokens"),
+    (re.compile(rf"cache hit rate:\s*(?P<v>{_NUM})%"), "cache_hit_rate", "%"),
+    (re.compile(rf"token usage:\s*(?P<v>{_NUM})(?![\d.%])"), "kv_cache_usage", "ratio"),
+)
 
 
 def _sglang_batch(n: int, text: str) -> list[Result]:
     """The results of an SGLang scheduler line (``_SGLANG_BATCH``): the decode batch's generation
     rate over its running requests (one request: its ``decode_tps``; several: their summed
     ``throughput``, ``concurrency`` the running requests) and, where it drafts, its "accept len"
-    (the mean accepted length a verify step); the pool's counts and its token usage (a fraction of
-    the KV pool) are no results."""
+    (the mean accepted length a verify step); a prefill batch's new and cached tokens, the prefix
+    cache's hit rate (%) and the KV pool's token usage (a fraction of the pool), ``_SGLANG_COUNTS``."""
     out: list[Result] = []
     running = _SGLANG_RUNNING.search(text)
     streams = int(running.group(1)) if running else None
@@ -278,6 +284,13 @@ def _sglang_batch(n: int, text: str) -> list[Result]:
         out.append(
             Result(n, metric, m.group("v"), "tok/s", m.start("v"), m.end("v"), None, dict(cond), "SGLang")
         )
+    # a prefill batch's tokens: new and taken from the prefix cache, the cache's hit rate; the KV
+    # pool's share in use ("token usage: 0.02"), at the running requests of the line
+    for pat, metric, unit in _SGLANG_COUNTS:
+        if m := pat.search(text):
+            out.append(
+                Result(n, metric, m.group("v"), unit, m.start("v"), m.end("v"), None, dict(cond), "SGLang")
+            )
     if m := _SGLANG_ACCEPT.search(text):
         out.append(
             Result(

@@ -743,6 +743,30 @@ class _Doc:
                     f"{node.value} as the base-60 number {loader.construct_object(node)}; fix: quote it "
                     f"({path[-1]}: '{node.value}'), or write the number in one unit (90 s)"
                 )
+            digits = node.value.lstrip("+-").replace("_", "")
+            if node.tag.endswith(":int") and (
+                (len(digits) > 1 and digits[0] == "0" and digits.isdigit())
+                or digits[:2].lower() in ("0x", "0o", "0b")
+            ):
+                # YAML 1.1 reads 010 as octal 8, 0x1F as 31: no figure is written so
+                meant = digits.lstrip("0") if digits.isdigit() else loader.construct_object(node)
+                raise ClaimsError(
+                    f"{self.path}:{node.start_mark.line + 1}: {_loc_text(path)}: YAML reads the unquoted "
+                    f"{node.value} as {loader.construct_object(node)} (octal, hexadecimal or binary); fix: "
+                    f"write it in decimals ({path[-1]}: {meant})"
+                )
+            if len(digits) > 18 and node.tag.endswith(":int"):
+                # past a 64-bit integer (the tables' and the audit's arithmetic), or past Python's
+                # 4300-digit conversion limit (which raised without a file or line)
+                raise ClaimsError(
+                    f"{self.path}:{node.start_mark.line + 1}: {_loc_text(path)}: an integer of {len(digits)} "
+                    "digits; fix: a count or setting has at most 18 digits: check the value"
+                )
+            if len(digits) > 300 and node.tag.endswith(":float"):
+                raise ClaimsError(
+                    f"{self.path}:{node.start_mark.line + 1}: {_loc_text(path)}: a number of {len(digits)} "
+                    "characters; fix: check the value"
+                )
             self.texts[path] = node.value
         if node.tag.endswith(":str") and not node.style and _EXPONENT.fullmatch(node.value):
             # YAML 1.1 (PyYAML) reads an unquoted 1.5e3 as a string (it wants 1.5e+3); YAML 1.2 and
@@ -918,6 +942,13 @@ def _table_rows(
             "names is needed; fix: columns: [id, value, prompt]"
         )
     for i, col in enumerate(columns):
+        if col in columns[:i] or col == "other.":
+            # "[id, value, value]": the second cell overwrote the first without a word
+            raise ClaimsError(
+                f"{where}:{doc.line(tloc + ('columns', i))}: {name}.columns.{i}: "
+                + (f"{col!r} is named twice" if col != "other." else "'other.' names no key")
+                + "; fix: one column per field (other.NAME for a condition of your own)"
+            )
         if col not in columns_known and not col.startswith("other."):
             raise ClaimsError(
                 f"{where}:{doc.line(tloc + ('columns', i))}: {name}.columns.{i}: {col!r} is neither a "
