@@ -380,6 +380,11 @@ def _wanted(e: Entry, shared: dict) -> str | None:
         # "batch 8, input 128, output 256: 206.32 token/s" of a serving engine: the batch its
         # words state is the claim's concurrency (``draftcommand.serving_batch``), 8 streams
         n, before = own["concurrency"], quote.split(str(value))[0] if value is not None else label
+        # (the words since the last rate before it, in its clause: "77 tokens/sec at batch size 8,
+        # while ours reached 33 tokens/sec" gives the 33 no batch)
+        rated = [x for x in numbers(before) if family(x.unit) == "rate"]
+        before = before[rated[-1].end :] if rated else before
+        before = re.split(r"(?i)\b(?:while|whereas|but)\b|;", before)[-1]
         if re.search(rf"(?i)\b(?:batch(?:[ _-]?size)?|bs)\s*(?:=|:|of)?\s*{n}(?![\d.])", before):
             streams = n
     if streams is None and _PROMPT_SET.search(label):
