@@ -390,7 +390,9 @@ def test_vllm_spec_decoding_metric_lines(tmp_path):
 
 def test_sglang_scheduler_lines(tmp_path):
     """SGLang's decode line: its generation rate (one running request: decode_tps; eight: their summed
-    throughput at concurrency 8) and accept len; the prefill line and the pool's usage are no results."""
+    throughput at concurrency 8) and accept len. (Since session 57, as corpus h414's hand-checked
+    file reads them, a prefill line's new and cached tokens and each line's token usage, the KV pool's
+    share in use, are claims too; a zero count or usage states nothing.)"""
     text = (
         "```\nPrefill batch. #new-seq: 1, #new-token: 512, #cached-token: 0, token usage: 0.00, "
         "#running-req: 0, #queue-req: 0\n"
@@ -402,8 +404,11 @@ def test_sglang_scheduler_lines(tmp_path):
     cf = _drafted(text, tmp_path)
     got = [(c.metric, c.value, _cond(cf, c).get("concurrency")) for c in cf.claims]
     assert got == [
+        ("tokens", 512.0, None),
+        ("kv_cache_usage", 0.01, 1),
         ("mean_accepted_length", 3.12, 1),
         ("decode_tps", 45.67, 1),
+        ("kv_cache_usage", 0.05, 8),
         ("throughput", 345.67, 8),
     ]
 

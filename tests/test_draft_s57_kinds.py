@@ -223,3 +223,29 @@ def test_a_speculative_table_with_a_pass_column_and_a_drafters_quant(tmp_path):
     # controls: a rate column is not counts; a "k/n" with k above n is no count
     cf = _drafted("| Setting | ratio |\n|---|---|\n| a | 170/164 |\n| b | 10/4 |\n", tmp_path)
     assert [c for c in cf.claims if c.counts is not None] == []
+
+
+def test_a_parallel_pair_bs1_and_sglangs_counts(tmp_path):
+    """ "~5 output tokens/s on vLLM & around 10 for SGLang": the 10 is in the first's unit, about, and
+    SGLang's (the name after it); "bs=1" is one request at a time; SGLang's "#Input tokens: 10354"
+    is a count of tokens; "cache hit rate: 11.56%" is the cache's hit rate, no share. Control: a
+    number after "and" with another kind of name after it stays without a unit."""
+    text = (
+        "Your benchmarks indicate ~5 output tokens/s on vLLM & around 10 for SGLang ?\n\n"
+        "for bs=1 SGLang outputs around 26 tok/s:\n\n```\n#Input tokens: 10354\n```\n\n"
+        "The prefix cache hit rate: 11.56% on that run.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {(c.value, c.about, c.metric, _cond(cf, c).get("engine")) for c in cf.claims}
+    assert got >= {
+        (5, True, "decode_tps", "vLLM"),
+        (10, True, "decode_tps", "SGLang"),
+        (26, True, "decode_tps", "SGLang"),
+        (10354, False, "tokens", "SGLang"),
+        (11.56, False, "cache_hit_rate", "SGLang"),
+    }
+    said: list = []
+    settings_in_words("for bs=1 SGLang outputs", said)
+    assert ("concurrency", 1) in said
+    cf = _drafted("It runs at 40 tok/s on vLLM and 8 for hours.\n", tmp_path)
+    assert [c.value for c in cf.claims] == [40]

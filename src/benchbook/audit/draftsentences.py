@@ -226,6 +226,55 @@ _BARE_RATE = re.compile(
 _VS = re.compile(r"\s*(?:vs\.?|versus|против|对比|対)\s*", re.IGNORECASE)
 
 
+#: between a rate's "on NAME" and the next number of a parallel pair: "… on vLLM & around 10 for SGLang"
+_PAIR_NEXT = re.compile(
+    r"\s+(?:on|for|with|in|using)\s+(?P<a>[^\s,&;]+(?:\s[^\s,&;]+)?)\s*(?:,\s*)?(?:&|and|vs\.?|versus)\s+"
+    r"(?:about|around|roughly|approx\.?|~|≈)?\s*$",
+    re.IGNORECASE,
+)
+_PAIR_AFTER = re.compile(r"\s+(?:on|for|with|in|using)\s+(?P<b>\S+)", re.IGNORECASE)
+
+
+def _pairs(text: str, found: list[Number]) -> list[tuple[int, int, Mention, Mention]]:
+    """The parallel pairs of ``found``: ``(k - 1, k, name of the first, name of the second)`` where
+    a rate "NUMBER unit on/for/with NAME" is followed by "& / and [about] NUMBER on/for/with NAME2",
+    the second with no unit written and both names of one kind (``mentions``: engines, machines,
+    models): "~5 output tokens/s on vLLM & around 10 for SGLang"."""
+    out = []
+    for k in range(1, len(found)):
+        prev, n = found[k - 1], found[k]
+        if n.unit is not None or n.of is not None or family(prev.unit) != "rate":
+            continue
+        between = _PAIR_NEXT.fullmatch(text, prev.end, n.start)
+        after = _PAIR_AFTER.match(text, n.end)
+        if between is None or after is None:
+            continue
+        a, b = mentions(between.group("a")), mentions(after.group("b").strip(".,;:!?"))
+        if a and b and a[0].path == b[0].path:
+            out.append((k - 1, k, a[0], b[0]))
+    return out
+
+
+def _paired_units(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with a rate's unit given to the second number of each parallel pair (``_pairs``):
+    "~5 output tokens/s on vLLM & around 10 for SGLang", "40 t/s with llama.cpp and 55 with MLX"."""
+    out = list(found)
+    for i, k, _, _ in _pairs(text, found):
+        out[k] = replace(out[k], unit=out[i].unit, unit_written=out[i].unit_written)
+    return out
+
+
+def paired_names(text: str, found: list[Number]) -> dict[int, tuple[str, object]]:
+    """A parallel pair's numbers (``_pairs``, by their offsets) -> the name each is stated with
+    (its engine, machine or model): the second side's name is after its number, never the
+    first's."""
+    out: dict[int, tuple[str, object]] = {}
+    for i, k, a, b in _pairs(text, found):
+        out[found[i].start] = (a.path, a.value)
+        out[found[k].start] = (b.path, b.value)
+    return out
+
+
 def _headed_units(text: str, found: list[Number]) -> list[Number]:
     """``found`` with the unit of a rate named once before its numbers given to them: after a rate's
     unit written alone (``_BARE_RATE``: "TPS", "tok/s" with no number right before it), in the
@@ -649,7 +698,10 @@ class Sentences(Sides):
             scanned,
             _listed_units(
                 scanned,
-                _headed_units(scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned)))),
+                _headed_units(
+                    scanned,
+                    _paired_units(scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned)))),
+                ),
             ),
         )
 
@@ -698,6 +750,7 @@ class Sentences(Sides):
         placed: list[tuple[Number, str]] = []
         here: set[str] = set()  # the claims of ``placed``
         run_lists = RunLists.of(scanned)
+        paired = paired_names(scanned, numbers(scanned)) if "&" in scanned or " and " in scanned else {}
         origins: dict[int, str | None] = {}
         prev_end = 0
         for n in found:
@@ -907,6 +960,8 @@ class Sentences(Sides):
                     # "QAT+MTP hits 70-80 tok/s (from 40 tok/s)", "63.3 → 96.1 tok/s, n-max 2": the
                     # drafting is where the change went; the run it started from drafted nothing
                     cond = {k: v for k, v in cond.items() if k != "block_max"} | {"decoding": "plain"}
+            if n.start in paired:  # "~5 tok/s on vLLM & around 10 for SGLang": each its own name
+                cond = {**cond, paired[n.start][0]: paired[n.start][1]}
             if n.start in run_lists.index and not has_path(cond, "run_index"):
                 cond = {**cond, "run_index": run_lists.index[n.start]}  # the k-th run of its list
             if cond:

@@ -287,7 +287,7 @@ def _sglang_batch(n: int, text: str) -> list[Result]:
     # a prefill batch's tokens: new and taken from the prefix cache, the cache's hit rate; the KV
     # pool's share in use ("token usage: 0.02"), at the running requests of the line
     for pat, metric, unit in _SGLANG_COUNTS:
-        if m := pat.search(text):
+        if (m := pat.search(text)) and float(m.group("v")) > 0:  # "#cached-token: 0": none, no result
             out.append(
                 Result(n, metric, m.group("v"), unit, m.start("v"), m.end("v"), None, dict(cond), "SGLang")
             )

@@ -73,7 +73,8 @@ _GROUPED = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 #: between the label's end, the separator and the value was tried, a line of 400 spaces took
 #: minutes: the same matches, as what follows each run starts with no white space)
 _LABELLED = re.compile(
-    rf"^[\s>*•+\-]*+(?P<label>(?:\[[A-Za-z][\w ]{{0,20}}\]\s*+)?[^\W\d_][^:=\n]{{0,60}}?)"
+    # (SGLang's "#Input tokens: 10354": a count's "#" glued to its label)
+    rf"^[\s>*•+\-]*+(?P<label>(?:\[[A-Za-z][\w ]{{0,20}}\]\s*+)?#?[^\W\d_][^:=\n]{{0,60}}?)"
     rf"(?>\s*(?::|=)|\s{{2,}}|\s*\t)\s*+"
     rf"(?:\[[\w:./-]{{1,20}}\]\s*+)?"  # the device it was read on: "VRAM, Model: [cuda:0] 3,390.76 MB"
     r"(?P<about>(?:around|about|approx\.?|approximately|roughly|~|≈)\s*+)?"  # "prompt_token/s: around 303.8"
