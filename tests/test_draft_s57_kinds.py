@@ -249,3 +249,17 @@ def test_a_parallel_pair_bs1_and_sglangs_counts(tmp_path):
     assert ("concurrency", 1) in said
     cf = _drafted("It runs at 40 tok/s on vLLM and 8 for hours.\n", tmp_path)
     assert [c.value for c in cf.claims] == [40]
+
+
+def test_single_board_computers_are_machines():
+    """Radxa's "Orion O6" (spelt "Oryon" in a video title too), "Rock 5B" and the Orange Pi boards
+    are the machines a run is on; a word starting with O is no board ("OOM", "Ollama")."""
+    from benchbook.audit.draftnames import mentions
+
+    def names(t: str) -> list:
+        return [(m.path, m.value) for m in mentions(t)]
+
+    assert names("Benchmark Radxa Oryon O6 Mini ITX Board") == [("hardware", "Radxa Orion O6")]
+    assert names("on a Radxa Rock 5B") == [("hardware", "Radxa Rock 5B")]
+    assert names("Orange Pi 5 Plus (RK3588)") == [("hardware", "Orange Pi 5 Plus"), ("hardware", "Rockchip RK3588")]
+    assert names("OOM on 16GB") == [] and names("Ollama works") == [("engine", "Ollama")]

@@ -39,7 +39,7 @@ _NV = r"(?:NVIDIA\s+)?(?:GeForce\s+)?"
 _HARDWARE = re.compile(
     # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
     # positions are passed over at once
-    r"(?=[\dABDEFGHIJLMNPQRSTVWabdefghijlmnpqrstvw两二三四五六七八华昇])(?<![A-Za-z0-9_-])"
+    r"(?=[\dABDEFGHIJLMNOPQRSTVWabdefghijlmnpqrstvw两二三四五六七八华昇])(?<![A-Za-z0-9_-])"
     # a count of the devices: "2x", "4×", "three P40s", "two 3090s", "dual 4090", "a pair of 3090s",
     # "quad P40" ("1x4090": one, no count)
     # (ten or more: of data-centre parts only, "16x H100", "16 xH100s"; "11x4070" is no count)
@@ -110,6 +110,9 @@ _HARDWARE = re.compile(
     # Apple's phones and tablets ("iPhone 15 Pro", "iPhone 16 Pro Max", "iPad M4", "iPad Pro (M4)")
     r"|(?:Apple\s+)?(?P<ios>iPhone\s\d{1,2}(?:\s(?:Pro\sMax|Pro|Plus|mini|e))?"
     r"|iPad(?:\s(?:Pro|Air|mini))?(?:\s(?:M\d|\(M\d\)))?)(?![\w-])"
+    # single-board computers by their makers' names ("Radxa Orion O6" (spelt "Oryon" too), "Radxa
+    # Rock 5B", "Orange Pi 5 Plus"): the board is the machine
+    r"|(?P<sbc>Radxa\s(?:Or[iy]on\sO6|Rock\s?\d[A-Z+]?)|Orange\sPi\s\d(?:\s(?:Plus|Pro|Max|Ultra))?)(?![\w.])"
     # a Raspberry Pi by its generation ("Raspberry Pi 5", "4× Pi 5 16GB", "a Pi 4")
     r"|(?:Raspberry\s+)?(?<!Orange\s)(?<!Banana\s)(?<!Rock\s)(?<!Nano\s)Pi\s?(?P<pi>[345])(?![\w.])"
     # NVIDIA's embedded modules ("Jetson Thor", "Jetson AGX Orin 64GB", "Jetson Orin Nano", "IGX Orin"):
@@ -564,6 +567,8 @@ def hardware_name(m: re.Match) -> str:
         name = f"AMD Instinct {g['mi'].upper()}"
     elif g["pi"]:
         name = f"Raspberry Pi {g['pi']}"
+    elif g["sbc"]:
+        name = re.sub(r"\bOryon\b", "Orion", re.sub(r"\s+", " ", g["sbc"]))  # Radxa's name: "Orion O6"
     elif g.get("asc"):
         name = f"Ascend {g['asc'].upper()}"
     elif g.get("sd"):  # "Snapdragon 8 Gen3" -> "Qualcomm Snapdragon 8 Gen 3"
