@@ -261,5 +261,8 @@ def test_single_board_computers_are_machines():
 
     assert names("Benchmark Radxa Oryon O6 Mini ITX Board") == [("hardware", "Radxa Orion O6")]
     assert names("on a Radxa Rock 5B") == [("hardware", "Radxa Rock 5B")]
-    assert names("Orange Pi 5 Plus (RK3588)") == [("hardware", "Orange Pi 5 Plus"), ("hardware", "Rockchip RK3588")]
+    assert names("Orange Pi 5 Plus (RK3588)") == [
+        ("hardware", "Orange Pi 5 Plus"),
+        ("hardware", "Rockchip RK3588"),
+    ]
     assert names("OOM on 16GB") == [] and names("Ollama works") == [("engine", "Ollama")]
