@@ -266,3 +266,16 @@ def test_single_board_computers_are_machines():
         ("hardware", "Rockchip RK3588"),
     ]
     assert names("OOM on 16GB") == [] and names("Ollama works") == [("engine", "Ollama")]
+
+
+def test_a_statistic_in_parentheses_after_a_rate(tmp_path):
+    """ "Baseline: 97.57 t/s (peak 108)": the 108 is the same rate's maximum (its unit, ``other.stat:
+    max``), and "peak" is not the 97.57's word (it stays a decode rate, no peak). Control: "(8
+    threads)" after a rate states no rate."""
+    cf = _drafted("Baseline: 97.57 t/s (peak 108)\n\nDecode 41 tok/s (8 threads) here.\n", tmp_path)
+    got = [(c.value, c.metric, c.unit, _cond(cf, c).get("other", {}).get("stat")) for c in cf.claims]
+    assert got == [
+        (97.57, "decode_tps", "t/s", None),
+        (108, "decode_tps", "t/s", "max"),
+        (41, "decode_tps", "tok/s", None),
+    ]

@@ -255,6 +255,25 @@ def _pairs(text: str, found: list[Number]) -> list[tuple[int, int, Mention, Ment
     return out
 
 
+#: a statistic of a rate in parentheses right after it: "97.57 t/s (peak 108)", "41 tok/s (max: 44)"
+_STAT_PAREN = re.compile(r"\s*[(（]\s*(?:peak|max(?:imum)?|min(?:imum)?|median|best|worst)\s*[:=]?\s*$", re.I)
+
+
+_STAT_WORD = re.compile(r"[(（]\s*(peak|max(?:imum)?|min(?:imum)?|median)\s*[:=]?\s*$", re.I)
+
+
+def _stat_units(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with a rate's unit given to the statistic in parentheses right after it ("Baseline:
+    97.57 t/s (peak 108)": the peak in t/s); its word is the statistic's, not the rate's."""
+    out = list(found)
+    for k in range(1, len(out)):
+        prev, n = out[k - 1], out[k]
+        if n.unit is None and family(prev.unit) == "rate" and _STAT_PAREN.fullmatch(text, prev.end, n.start):
+            if re.match(r"\s*[)）]", text[n.end :]):
+                out[k] = replace(n, unit=prev.unit, unit_written=prev.unit_written)
+    return out
+
+
 def _paired_units(text: str, found: list[Number]) -> list[Number]:
     """``found`` with a rate's unit given to the second number of each parallel pair (``_pairs``):
     "~5 output tokens/s on vLLM & around 10 for SGLang", "40 t/s with llama.cpp and 55 with MLX"."""
@@ -589,7 +608,11 @@ _THAN_SIDE = re.compile(
 _ITEM_START = re.compile(r"[-*+•]\s|\d|[A-Z]")
 _ITEM_END = re.compile(r"(?:\d|%|/s|/sec|[.:;!?)]|\b(?:ms|s|GB|MB|GiB|MiB|tokens?|tps))\W*$", re.IGNORECASE)
 #: a bracket opening a number of its own ("(>60% max theoretical)", "(~2x)")
-_BRACKETED_NUMBER = re.compile(r"[(（\[]\s*[<>≤≥~≈+-]?\s*\d")
+_BRACKETED_NUMBER = re.compile(
+    # (a statistic's word before it: "97.57 t/s (peak 108)": the peak is the bracket's number's)
+    r"[(（\[]\s*(?:(?:peak|max(?:imum)?|min(?:imum)?|median|best|worst)\s*[:=]?\s*)?[<>≤≥~≈+-]?\s*\d",
+    re.IGNORECASE,
+)
 #: a sentence stating its values in the order of names given before them
 _RESPECTIVELY = re.compile(
     r"\brespectively\b|соответственно|分别|それぞれ|respectivamente|jeweils|respectivement", re.I
@@ -700,7 +723,12 @@ class Sentences(Sides):
                 scanned,
                 _headed_units(
                     scanned,
-                    _paired_units(scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned)))),
+                    _paired_units(
+                        scanned,
+                        _stat_units(
+                            scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned)))
+                        ),
+                    ),
                 ),
             ),
         )
@@ -960,6 +988,16 @@ class Sentences(Sides):
                     # "QAT+MTP hits 70-80 tok/s (from 40 tok/s)", "63.3 → 96.1 tok/s, n-max 2": the
                     # drafting is where the change went; the run it started from drafted nothing
                     cond = {k: v for k, v in cond.items() if k != "block_max"} | {"decoding": "plain"}
+            stat = _STAT_WORD.search(scanned, max(0, n.start - 12), n.start)
+            if (
+                stat is not None
+                and family(n.unit) == "rate"
+                and re.match(r"\s*[)）]", scanned[n.end : n.end + 3])
+            ):
+                # "97.57 t/s (peak 108)": the same rate's maximum over the run
+                word = stat.group(1).lower()
+                word = {"peak": "max", "maximum": "max", "minimum": "min"}.get(word, word)
+                cond = {**cond, "other": {**(cond.get("other") or {}), "stat": word}}
             if n.start in paired:  # "~5 tok/s on vLLM & around 10 for SGLang": each its own name
                 cond = {**cond, paired[n.start][0]: paired[n.start][1]}
             if n.start in run_lists.index and not has_path(cond, "run_index"):
