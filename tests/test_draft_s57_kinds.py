@@ -279,3 +279,19 @@ def test_a_statistic_in_parentheses_after_a_rate(tmp_path):
         (108, "decode_tps", "t/s", "max"),
         (41, "decode_tps", "tok/s", None),
     ]
+
+
+def test_a_new_users_post_card_memory_names_and_pairs(tmp_path):
+    """A new user's post (session 57): "my RTX 3090 with 24 GB VRAM" is the card's memory, a
+    specification (listed, no claim; "with 23.1 GB of VRAM in use" is a measurement); the "3090" of
+    the card's name is no number to list; "peaked at 5.1 GB for Q4_K_M and 8.4 GB for Q8_0" gives
+    each size its own quant."""
+    text = (
+        "I ran llama-bench on my RTX 3090 with 24 GB VRAM:\n\n"
+        "VRAM use peaked at 5.1 GB for Q4_K_M and 8.4 GB for Q8_0.\n\n"
+        "A second card, an RTX 4090 with 23.1 GB of VRAM in use, ran it too.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {(c.value, c.metric, _cond(cf, c).get("quant") if c.value != 23.1 else None) for c in cf.claims}
+    assert got == {(5.1, "vram_peak", "Q4_K_M"), (8.4, "vram_peak", "Q8_0"), (23.1, "vram", None)}
+    assert [u.number for u in cf.draft.unplaced] == ["24"]

@@ -280,7 +280,8 @@ def test_by_a_percentage_with_no_verb_of_change_stays_a_share(tmp_path):
     cf = _drafted(
         "The prompt cache reached a hit rate of 35% by the end of the run, at 52 tok/s.\n", tmp_path
     )
-    assert _rows(cf) == [("share", 35.0, "%"), ("decode_tps", 52.0, "tok/s")]
+    # (a claim of a proportion, no change; since session 57 named as what it is, a cache's hit rate)
+    assert _rows(cf) == [("cache_hit_rate", 35.0, "%"), ("decode_tps", 52.0, "tok/s")]
     assert cf.statements == []
 
 

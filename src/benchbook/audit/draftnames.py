@@ -833,13 +833,24 @@ def machine_size(text: str, start: int, end: int, named: list[Mention]) -> bool:
     if any(m.path == "hardware" and m.start <= start < m.end for m in named):
         return True  # "A100 40GB": the size is part of the part's name
     # ("Mac Studio (64 core 128Gb)": the part's core count between its name and its memory)
-    return any(
+    return not _IN_USE_AFTER.match(text, end) and any(
         m.path == "hardware" and m.end <= start and _PART_GAP.fullmatch(text[m.end : start]) is not None
         for m in named
     )
 
 
-_PART_GAP = re.compile(r"[\s,(]*(?:\d{1,3}[- ]?(?:core|cores|c|cpu|gpu)\b[\s,/]*)?", re.IGNORECASE)
+#: words after a size saying it was measured, not the part's ("with 23.1 GB of VRAM in use")
+_IN_USE_AFTER = re.compile(
+    r"\s*(?:of\s+)?(?:v?ram\s+|memory\s+)?(?:in\s+use|used|allocated|occupied|free|peak|left)\b",
+    re.IGNORECASE,
+)
+
+
+_PART_GAP = re.compile(
+    # ("RTX 3090 with 24 GB VRAM", "a 4090 w/ 24GB": the card's memory named after "with")
+    r"[\s,(]*(?:(?:with|w/)\s*)?(?:\d{1,3}[- ]?(?:core|cores|c|cpu|gpu)\b[\s,/]*)?",
+    re.IGNORECASE,
+)
 
 
 #: a remark in parentheses at the end of a table cell ("RTX 5060 Ti (Blackwell, 2025)", "CPU only

@@ -237,14 +237,19 @@ _PAIR_AFTER = re.compile(r"\s+(?:on|for|with|in|using)\s+(?P<b>\S+)", re.IGNOREC
 
 def _pairs(text: str, found: list[Number]) -> list[tuple[int, int, Mention, Mention]]:
     """The parallel pairs of ``found``: ``(k - 1, k, name of the first, name of the second)`` where
-    a rate "NUMBER unit on/for/with NAME" is followed by "& / and [about] NUMBER on/for/with NAME2",
-    the second with no unit written and both names of one kind (``mentions``: engines, machines,
-    models): "~5 output tokens/s on vLLM & around 10 for SGLang"."""
+    "NUMBER unit on/for/with NAME" is followed by "& / and [about] NUMBER [unit] on/for/with NAME2",
+    the second's unit one of the first's family or (after a rate) not written, both names of one
+    kind (``mentions``: engines, machines, models, quants): "~5 output tokens/s on vLLM & around 10
+    for SGLang", "peaked at 5.1 GB for Q4_K_M and 8.4 GB for Q8_0"."""
     out = []
     for k in range(1, len(found)):
         prev, n = found[k - 1], found[k]
-        if n.unit is not None or n.of is not None or family(prev.unit) != "rate":
+        if n.of is not None or family(prev.unit) is None:
             continue
+        if n.unit is None and family(prev.unit) != "rate":
+            continue  # a unit is carried to a bare second number only from a rate
+        if n.unit is not None and family(n.unit) != family(prev.unit):
+            continue  # both written: one family ("5.1 GB for Q4_K_M and 8.4 GB for Q8_0")
         between = _PAIR_NEXT.fullmatch(text, prev.end, n.start)
         after = _PAIR_AFTER.match(text, n.end)
         if between is None or after is None:
@@ -279,7 +284,8 @@ def _paired_units(text: str, found: list[Number]) -> list[Number]:
     "~5 output tokens/s on vLLM & around 10 for SGLang", "40 t/s with llama.cpp and 55 with MLX"."""
     out = list(found)
     for i, k, _, _ in _pairs(text, found):
-        out[k] = replace(out[k], unit=out[i].unit, unit_written=out[i].unit_written)
+        if out[k].unit is None:
+            out[k] = replace(out[k], unit=out[i].unit, unit_written=out[i].unit_written)
     return out
 
 
@@ -831,7 +837,8 @@ class Sentences(Sides):
                     rate = self.rate_of_counts(n, placed, scanned, line, sentence)
                     placed.append((n, rate or self.count_claim(n, text, line, sentence)))
                     here.add(placed[-1][1])
-                else:
+                elif not any(m.path == "hardware" and m.start <= n.start < m.end for m in named):
+                    # (the digits of a machine's name, "RTX 3090", are no number: docs/claims.md)
                     self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
             before = scanned[max(0, n.start - 60) : n.start]
