@@ -1305,8 +1305,9 @@ _LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d{1,2}[.)])\s")
 
 def _lead_in(block: Block, raw: str = "") -> bool:
     """Whether a block right before a code block introduces it: a paragraph of at most three lines
-    ending in a colon ("For comparison, here's the llama.cpp run with the smaller quant:"); its
-    names are the output's, whatever numbers it states besides."""
+    ending in a colon ("For comparison, here's the llama.cpp run with the smaller quant:"), or a line
+    the post wrote wholly in emphasis (``raw``, the line as written: "*without speculative
+    decoding*"); its names are the output's, whatever numbers it states besides."""
     if block.kind != "text" or block.heading or len(block.lines) > 3:
         return False
     text = " ".join(t for _, t in block.lines).strip()

@@ -1141,13 +1141,13 @@ def _phase_of(header: str) -> str | None:
     return said.pop() if len(said) == 1 else None
 
 
-#: a draft model's cell saying the row has none ("None", "-", "n/a", "off")
 #: a cell of counts: "143/164" (k of n)
 _FRACTION = re.compile(r"(\d+)\s*/\s*(\d+)")
 #: a header naming a score of tasks passed ("pass@1", "HumanEval+", "accuracy", "GSM8K")
 _SCORE_HEADER = re.compile(r"(?i)pass@\d+|accura|humaneval|gsm8k|mmlu|score|solved|correct")
 #: apps that run MLX models through their own MLX engine: a row's "MLX" there is their backend
 MLX_HOSTS = frozenset({"LM Studio"})
+#: a draft model's cell saying the row has none ("None", "-", "n/a", "off")
 _NO_DRAFT = re.compile(r"(?i)none|no|off|n/?a|[-—–]")
 #: a label column naming each row's draft model ("Draft", "Draft model", "Spec Dec (B)": a size in
 #: billions) or its weights ("Draft quant", "Spec Quant")
@@ -1540,7 +1540,9 @@ class Tables(Sides):
                 continue
             cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
             fractions = [_FRACTION.fullmatch(c.strip().strip("*_`")) for c in cells]
-            if cells and all(f and int(f.group(1)) <= int(f.group(2)) for f in fractions):
+            if cells and all(
+                f and 0 < int(f.group(2)) and int(f.group(1)) <= int(f.group(2)) for f in fractions
+            ):
                 # "| HumanEval+ pass@1 |" over "143/164": how many of how many passed, no rate
                 kinds[j] = "counts"
                 count_columns[j] = "accuracy" if _SCORE_HEADER.search(h) else "proportion"
@@ -1664,8 +1666,6 @@ class Tables(Sides):
             if LABELS.get(label_key(h), ("", ""))[1] == "kv"
             and _label_cells(label_key(h), [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])
         }
-        # a label column naming both sides of a change in its cells (a table of metrics as rows, its
-        # columns "Before" / "After" turned into rows): each row's build, as the header row's would be
         # the columns naming a draft model on some rows: a row with none there decodes plainly
         draft_columns = {
             j
@@ -1673,6 +1673,10 @@ class Tables(Sides):
             if _DRAFT_COLUMN.fullmatch(header[j] or "")
             and any(j < len(r) and not _EMPTY.match(r[j]) for r in body)
         }
+        # the one app running MLX models the post names ("using LM Studio"): a row's MLX is its backend
+        hosts = sorted(MLX_HOSTS & self.engines_named)
+        # a label column naming both sides of a change in its cells (a table of metrics as rows, its
+        # columns "Before" / "After" turned into rows): each row's build, as the header row's would be
         row_sides = {j: side_builds([r[j] if j < len(r) else "" for r in body]) for j in range(width)}
         for r, row in enumerate(body):
             line = block.line_of(r + 1, 0)
@@ -1806,7 +1810,6 @@ class Tables(Sides):
                 ):
                     # "| Config |" over "GGUF Q4_K_M, 2x3090": the quant and hardware it names too
                     for named_path, named in cell_names(value).items():
-                        hosts = sorted(MLX_HOSTS & self.engines_named)
                         if named_path == "engine" and named == "MLX" and len(hosts) == 1:
                             # "| Type |" over "MLX" in a post "using LM Studio": the app ran the
                             # row through its MLX engine (an "| Engine |" column's MLX stays the engine)
