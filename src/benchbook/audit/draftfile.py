@@ -747,9 +747,9 @@ def write(drafted: Drafted, out: Path, post_name: str, post: Path | None = None)
 
     Raises:
         ValueError: an existing ``out`` that is not YAML, drafted from another post, or changed
-            while it was merged (names it and the fix).
-        ValueError: ``out`` or its folder may not be written (the fix names ``-o`` and stdin).
-        OSError: ``out`` cannot be written otherwise.
+            while it was merged, or ``out`` or its folder may not be written (names it and the fix:
+            for a folder that may not be written, ``-o`` elsewhere or the post on stdin).
+        OSError: ``out`` cannot be written otherwise (a full disk, …).
     """
     try:
         return _write(drafted, out, post_name, post)
