@@ -50,6 +50,7 @@ from ..numfmt import counted
 from . import schema
 from .draft import draft_text
 from .draftcore import Drafted, Entry, Num
+from .post import html_to_text, is_html
 
 #: the comment a draft opens with (an existing file's own opening comments are kept instead)
 _HEADER = (
@@ -152,6 +153,15 @@ def _read_existing(path: Path) -> _Kept:
         return kept
     if not isinstance(root, yaml.MappingNode):
         raise ValueError(f"{path}: not a claims file (no mapping); fix: move it away to draft afresh")
+    if root.flow_style:
+        # the whole file one flow mapping ({schema: …, claims: [...]}): no section to keep apart
+        raise ValueError(
+            f"{path}:{root.start_mark.line + 1}: the claims file is one flow mapping {{...}}; nothing "
+            "written; fix: write its top-level keys one per line (schema:, source:, claims:, …), as the "
+            "drafter and `yaml.safe_dump(data, sort_keys=False)` do, then draft again"
+        )
+    # a document's end marker ("...", PyYAML's explicit_end) is no part of the entry above it
+    lines = ["" if ln.rstrip() == "..." else ln for ln in lines]
     named = next((v for k, v in root.value if k.value == "schema"), None)
     if root.value and not (isinstance(named, yaml.ScalarNode) and named.value == "benchbook.claims"):
         # another YAML file (-o params.yaml): a merge would rewrite it with a claims file around its text
@@ -178,10 +188,17 @@ def _read_existing(path: Path) -> _Kept:
             if v.value and marks[0] > starts[i]:
                 marks[0] = starts[i] + 1  # comments between `claims:` and its first item stay with it
             for j in range(1, len(v.value)):
-                # a comment right above an item is that item's ("# NOTE: confirmed on Discord"), not
-                # the end of the one before (which a new guess may replace)
-                while marks[j] - 1 > marks[j - 1] and lines[marks[j] - 1].lstrip().startswith("#"):
-                    marks[j] -= 1
+                # comments right above an item, blank lines between or not, are that item's ("# NOTE:
+                # confirmed on Discord"), not the end of the one before (which a new guess may replace)
+                k, first = marks[j], None
+                while k - 1 > marks[j - 1] and (
+                    not lines[k - 1].strip() or lines[k - 1].lstrip().startswith("#")
+                ):
+                    k -= 1
+                    if lines[k].strip():
+                        first = k
+                if first is not None:
+                    marks[j] = first
             for j in range(len(v.value)):
                 chunk = lines[marks[j] : marks[j + 1]]
                 while chunk and not chunk[-1].strip():
@@ -189,10 +206,11 @@ def _read_existing(path: Path) -> _Kept:
                 # the item as the whole file reads it (each item's text read on its own lost the
                 # anchor an alias names, and met a tag as a traceback)
                 data = tree[name][j]
+                node = v.value[j]
+                written = _item_text(path, chunk, data, text[node.start_mark.index : node.end_mark.index])
                 if not isinstance(data, dict):  # the user's own (`- some text`): kept, the audit names it
-                    kept.items[name].append((f"{name}-{j}", None, "\n".join(chunk)))
+                    kept.items[name].append((f"{name}-{j}", None, written))
                     continue
-                written = _item_text(chunk, data)
                 iid = str(data.get("id", f"{name}-{j}"))
                 rows = _group_ids(data) if name == "groups" else []
                 sl = data.get("source_line")
@@ -220,26 +238,39 @@ def _read_existing(path: Path) -> _Kept:
     return kept
 
 
-def _item_text(chunk: list[str], data: dict) -> str:
-    """An item of an existing file as the merge writes it back: its own lines (comments above it
-    kept) where they hold that item alone in a block list, indented as the drafter indents
-    (``  - ``: a file saved by PyYAML writes ``- id:`` at column 0, a hand-edited one may indent by
-    4); else, where its lines do not hold it alone (a flow list ``claims: [{…}, {…}]`` on one line
-    or across lines), the item written anew as one flow mapping from what was read (its comments
-    cannot be placed, its content is kept)."""
+def _item_text(path: Path, chunk: list[str], data: object, node: str) -> str:
+    """An item of an existing file (``path``) as the merge writes it back, read again as the audit
+    reads it (``schema.read_yaml``) to the same ``data``: its own lines (comments above it kept)
+    where they hold that item alone in a block list, indented as the drafter indents (``  - ``: a
+    file saved by PyYAML writes ``- id:`` at column 0, a hand-edited one may indent by 4); else its
+    text as written (``node``: an item of a flow list ``claims: [{…}, {…}]``, on one line or several,
+    joined into one line), so its numbers keep their digits ("42.70") and its strings their quotes.
+
+    Raises:
+        ValueError: neither reads back as the item (a flow item holding a comment): names the file,
+            its line and the fix.
+    """
+
+    def reads(text: str) -> bool:
+        try:
+            return schema.read_yaml(path, text) == [data]
+        except (schema.ClaimsError, yaml.YAMLError):
+            return False
+
     body = [ln for ln in chunk if ln.strip() and not ln.lstrip().startswith("#")]
     if body and body[0].lstrip().startswith("- "):
         cut = min(len(ln) - len(ln.lstrip()) for ln in body)
         lines = [ln[cut:] if ln[:cut].isspace() or not ln[:cut] else ln.lstrip() for ln in chunk]
-        text = "\n".join(lines)
-        try:
-            same = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) == [data]
-        except yaml.YAMLError:
-            same = False
-        if same:
+        if reads("\n".join(lines)):
             return "\n".join(f"  {ln}" if ln else ln for ln in lines)
-    flow = yaml.safe_dump(data, default_flow_style=True, sort_keys=False, width=1 << 30, allow_unicode=True)
-    return "  - " + flow.strip()
+    one = re.sub(r"\s*\n\s*", " ", node.strip())
+    if reads(f"- {one}"):
+        return f"  - {one}"
+    raise ValueError(
+        f"{path}: an entry could not be kept as written ({one[:80]!r}); nothing written; fix: write "
+        "each entry of claims:, statements: and groups: as its own list item (`  - {id: …}`), then "
+        "draft again"
+    )
 
 
 def _keep(kept: _Kept, name: str, iid: str, sl, text: str, data: dict, rows: list[str]) -> None:
@@ -1127,32 +1158,62 @@ def _came(e: Entry, group) -> dict[str, list]:
     return dict(sorted(out.items()))
 
 
+def _reviewed_quotes(data: dict) -> list[str]:
+    """The quotes of the reviewed claims, statements and group rows of a claims file as read (a
+    table cell's quote "Header: 42.7 — | row |" as its row), whitespace collapsed."""
+    out: list[str] = []
+
+    def add(q: object) -> None:
+        if isinstance(q, str) and q.strip():
+            out.append(re.sub(r"\s+", " ", q.split(" — ")[-1]).strip())
+
+    for section in ("claims", "statements", "groups"):
+        entries = data.get(section)
+        for e in entries if isinstance(entries, list) else []:
+            if not isinstance(e, dict) or e.get("reviewed") is not True:
+                continue
+            add(e.get("quote"))
+            for c in e.get("claims") or [] if isinstance(e.get("claims"), list) else []:
+                if isinstance(c, dict):
+                    add(c.get("quote"))
+            table = e.get("table")
+            if (
+                isinstance(table, dict)
+                and isinstance(table.get("columns"), list)
+                and "quote" in table["columns"]
+            ):
+                k = table["columns"].index("quote")
+                for row in table.get("rows") or []:
+                    if isinstance(row, list) and k < len(row):
+                        add(row[k])
+    return out
+
+
 def _check_stdin_title(target: Path, title: str | None, text: str = "") -> None:
     """Raises ValueError where ``target``, drafted from a post on stdin, holds another post than the
-    one of ``title`` and ``text``: another title, a title where one post has none, or (neither titled)
-    reviewed entries none of whose quotes the post ``text`` holds. Posts piped in one after another
-    all draft into ``post.claims.yaml``, and the second was merged into the first's reviewed entries
-    without a word."""
+    one of ``title`` and ``text`` (the post as piped in): where it holds reviewed entries, none of
+    their quotes is in this post (``_reviewed_quotes``, read in the post's text: an HTML post's as
+    extracted, whitespace collapsed); where it holds none, both posts have titles and they differ.
+    Posts piped in one after another all draft into ``post.claims.yaml``, and the second was merged
+    into the first's reviewed entries without a word."""
     if _drafted_from(target) != "stdin":
         return
     with contextlib.suppress(OSError, yaml.YAMLError, UnicodeDecodeError, RecursionError, AttributeError):
         data = yaml.safe_load(target.read_text(encoding="utf-8"))
-        source = data.get("source") if isinstance(data, dict) else None
+        if not isinstance(data, dict):
+            return
+        source = data.get("source")
         old = source.get("title") if isinstance(source, dict) else None
-        old = old.strip() if isinstance(old, str) else None
-        quotes = [
-            str(e["quote"]).split(" — ")[-1].strip()
-            for section in ("claims", "statements")
-            for e in (data.get(section) or [])
-            if isinstance(e, dict) and e.get("reviewed") is True and isinstance(e.get("quote"), str)
-        ]
-        unlike = old != (title.strip() if title else None)
-        if old is None and title is None:
-            # no titles to tell them apart: the reviewed entries' quotes say which post it was
-            unlike = bool(quotes) and not any(q and q[:60] in text for q in quotes)
+        old = old.strip() if isinstance(old, str) and old.strip() else None
+        quotes = _reviewed_quotes(data)
+        if quotes:
+            plain = re.sub(r"\s+", " ", html_to_text(text) if is_html(text) else text)
+            unlike = not any(q[:60] in plain for q in quotes)
+            said = "its reviewed entries quote none of this one"
+        else:
+            unlike = old is not None and title is not None and old != title.strip()
+            said = f"{old!r}, this one {title.strip() if title else ''!r}"
         if unlike:
-            was, now = (repr(x.strip()) if x else "untitled" for x in (old, title))
-            said = f"{was}, this one {now}" if old or title else "its reviewed entries quote none of this one"
             raise ValueError(
                 f"{target}: drafted from another post on stdin ({said}); never merged, "
                 f"nothing written; fix: draft this one into a file of its own (benchbook claims draft - -o "

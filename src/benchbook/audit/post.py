@@ -237,11 +237,10 @@ class _HtmlText(HTMLParser):
                 for r in rows
                 for c in r
             ]
-            if any(len(c) > 1 and any(len(x.split()) >= 5 for x in c) for c in lines) or all(
-                len(r) == 1 for r in rows
-            ):
-                # a table that lays out text (a forum's post in its cell, lines apart; a table of
-                # one column): its cells' lines are paragraphs, no table of numbers
+            if rows and max(len(r) for r in rows) <= 2 and any(len(" ".join(c).split()) >= 15 for c in lines):
+                # a table that lays out text (a forum's author and post side by side, a post of a
+                # paragraph or more in a cell): its cells' lines are paragraphs, no table of numbers
+                # (a results table's cell with a note under its number stays a table's cell)
                 for cell_lines in lines:
                     self.out.extend([*cell_lines, ""] if cell_lines else [])
                 self.rows = None
@@ -329,6 +328,8 @@ def html_to_text(text: str) -> str:
     p = _HtmlText()
     p.feed(text)
     p.close()
+    if p.rows is not None:
+        p.handle_endtag("table")  # a page ending inside its table: the table as far as it went
     p._end_line()
     out = re.sub(r"\n{3,}", "\n\n", "\n".join(p.out))
     return out.strip("\n") + "\n"

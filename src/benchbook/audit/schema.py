@@ -748,19 +748,22 @@ class _Doc:
                 (len(digits) > 1 and digits[0] == "0" and digits.isdigit())
                 or digits[:2].lower() in ("0x", "0o", "0b")
             ):
-                # YAML 1.1 reads 010 as octal 8, 0x1F as 31: no figure is written so
-                meant = digits.lstrip("0") if digits.isdigit() else loader.construct_object(node)
+                # YAML 1.1 reads 010 as octal 8, 0x1F as 31: no figure is written so (a name or a
+                # commit written so is a string: quoted)
+                meant = (digits.lstrip("0") or "0") if digits.isdigit() else loader.construct_object(node)
                 raise ClaimsError(
                     f"{self.path}:{node.start_mark.line + 1}: {_loc_text(path)}: YAML reads the unquoted "
                     f"{node.value} as {loader.construct_object(node)} (octal, hexadecimal or binary); fix: "
-                    f"write it in decimals ({path[-1]}: {meant})"
+                    f"quote it if it is a name or a commit ({path[-1]}: '{node.value}'), else write the "
+                    f"number in decimals ({path[-1]}: {meant})"
                 )
             if len(digits) > 18 and node.tag.endswith(":int"):
                 # past a 64-bit integer (the tables' and the audit's arithmetic), or past Python's
                 # 4300-digit conversion limit (which raised without a file or line)
                 raise ClaimsError(
                     f"{self.path}:{node.start_mark.line + 1}: {_loc_text(path)}: an integer of {len(digits)} "
-                    "digits; fix: a count or setting has at most 18 digits: check the value"
+                    "digits; fix: a count or setting has at most 18 digits: check the value (a name or a "
+                    "commit is quoted)"
                 )
             if len(digits) > 300 and node.tag.endswith(":float"):
                 raise ClaimsError(
