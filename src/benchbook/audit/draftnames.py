@@ -110,9 +110,9 @@ _HARDWARE = re.compile(
     # Apple's phones and tablets ("iPhone 15 Pro", "iPhone 16 Pro Max", "iPad M4", "iPad Pro (M4)")
     r"|(?:Apple\s+)?(?P<ios>iPhone\s\d{1,2}(?:\s(?:Pro\sMax|Pro|Plus|mini|e))?"
     r"|iPad(?:\s(?:Pro|Air|mini))?(?:\s(?:M\d|\(M\d\)))?)(?![\w-])"
-    # single-board computers by their makers' names ("Radxa Orion O6" (spelt "Oryon" too), "Radxa
-    # Rock 5B", "Orange Pi 5 Plus"): the board is the machine
-    r"|(?P<sbc>Radxa\s(?:Or[iy]on\sO6|Rock\s?\d[A-Z+]?)|Orange\sPi\s\d(?:\s(?:Plus|Pro|Max|Ultra))?)(?![\w.])"
+    # single-board computers by their makers' names ("Radxa Orion O6" (spelt "Oryon" too), "Orange Pi
+    # 5 Plus"): the board is the machine (an RK3588 board, "Radxa ROCK 5B", is named by its chip)
+    r"|(?P<sbc>Radxa\s(?:Or[iy]on\sO6)|Orange\sPi\s\d(?:\s(?:Plus|Pro|Max|Ultra))?)(?![\w.])"
     # a Raspberry Pi by its generation ("Raspberry Pi 5", "4× Pi 5 16GB", "a Pi 4")
     r"|(?:Raspberry\s+)?(?<!Orange\s)(?<!Banana\s)(?<!Rock\s)(?<!Nano\s)Pi\s?(?P<pi>[345])(?![\w.])"
     # NVIDIA's embedded modules ("Jetson Thor", "Jetson AGX Orin 64GB", "Jetson Orin Nano", "IGX Orin"):
