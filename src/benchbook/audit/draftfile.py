@@ -1189,7 +1189,7 @@ def _reviewed_quotes(data: dict) -> list[str]:
     return out
 
 
-def _check_stdin_title(target: Path, title: str | None, text: str = "") -> None:
+def _check_stdin_post(target: Path, title: str | None, text: str = "") -> None:
     """Raises ValueError where ``target``, drafted from a post on stdin, holds another post than the
     one of ``title`` and ``text`` (the post as piped in): where it holds reviewed entries, none of
     their quotes is in this post (``_reviewed_quotes``, read in the post's text: an HTML post's as
@@ -1268,7 +1268,7 @@ def draft_post(
     _check_origin(target, post_name, path)  # before drafting, and again under write's lock
     drafted = draft_text(text, path.name)
     if stdin:
-        _check_stdin_title(target, drafted.title, text)
+        _check_stdin_post(target, drafted.title, text)
     if how is not None:
         drafted.notes.insert(0, f"{post_name}: {how}")
     guessed = write(drafted, target, post_name, path)

@@ -260,11 +260,10 @@ def _pairs(text: str, found: list[Number]) -> list[tuple[int, int, Mention, Ment
     return out
 
 
-#: a statistic of a rate in parentheses right after it: "97.57 t/s (peak 108)", "41 tok/s (max: 44)"
-_STAT_PAREN = re.compile(r"\s*[(（]\s*(?:peak|max(?:imum)?|min(?:imum)?|median|best|worst)\s*[:=]?\s*$", re.I)
-
-
-_STAT_WORD = re.compile(r"[(（]\s*(peak|max(?:imum)?|min(?:imum)?|median)\s*[:=]?\s*$", re.I)
+#: the statistics a rate's parentheses may state of it: "97.57 t/s (peak 108)", "41 tok/s (max: 44)"
+_STAT_WORDS = r"peak|max(?:imum)?|min(?:imum)?|median|best|worst"
+#: the opening of such parentheses, up to the statistic's number (its word: group 1)
+_STAT_PAREN = re.compile(rf"\s*[(（]\s*({_STAT_WORDS})\s*[:=]?\s*$", re.I)
 
 
 def _stat_units(text: str, found: list[Number]) -> list[Number]:
@@ -616,7 +615,7 @@ _ITEM_END = re.compile(r"(?:\d|%|/s|/sec|[.:;!?)]|\b(?:ms|s|GB|MB|GiB|MiB|tokens
 #: a bracket opening a number of its own ("(>60% max theoretical)", "(~2x)")
 _BRACKETED_NUMBER = re.compile(
     # (a statistic's word before it: "97.57 t/s (peak 108)": the peak is the bracket's number's)
-    r"[(（\[]\s*(?:(?:peak|max(?:imum)?|min(?:imum)?|median|best|worst)\s*[:=]?\s*)?[<>≤≥~≈+-]?\s*\d",
+    rf"[(（\[]\s*(?:(?:{_STAT_WORDS})\s*[:=]?\s*)?[<>≤≥~≈+-]?\s*\d",
     re.IGNORECASE,
 )
 #: a sentence stating its values in the order of names given before them
@@ -723,6 +722,7 @@ class Sentences(Sides):
             lead = len(t) - len(t.lstrip())
             text += t.strip() + " "
             scanned += (read[k] if read is not None else t)[lead : lead + len(t.strip())] + " "
+        raw = numbers(scanned)
         found = pair_units(
             scanned,
             _listed_units(
@@ -731,9 +731,7 @@ class Sentences(Sides):
                     scanned,
                     _paired_units(
                         scanned,
-                        _stat_units(
-                            scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned)))
-                        ),
+                        _stat_units(scanned, _shared_units(scanned, _from_to_units(scanned, raw))),
                     ),
                 ),
             ),
@@ -784,7 +782,7 @@ class Sentences(Sides):
         placed: list[tuple[Number, str]] = []
         here: set[str] = set()  # the claims of ``placed``
         run_lists = RunLists.of(scanned)
-        paired = paired_names(scanned, numbers(scanned)) if "&" in scanned or " and " in scanned else {}
+        paired = paired_names(scanned, raw) if "&" in scanned or " and " in scanned else {}
         origins: dict[int, str | None] = {}
         prev_end = 0
         for n in found:
@@ -995,9 +993,10 @@ class Sentences(Sides):
                     # "QAT+MTP hits 70-80 tok/s (from 40 tok/s)", "63.3 → 96.1 tok/s, n-max 2": the
                     # drafting is where the change went; the run it started from drafted nothing
                     cond = {k: v for k, v in cond.items() if k != "block_max"} | {"decoding": "plain"}
-            stat = _STAT_WORD.search(scanned, max(0, n.start - 12), n.start)
+            stat = _STAT_PAREN.search(scanned, max(0, n.start - 12), n.start)
             if (
                 stat is not None
+                and stat.group(1).lower() not in ("best", "worst")  # a best run is no statistic named
                 and family(n.unit) == "rate"
                 and re.match(r"\s*[)）]", scanned[n.end : n.end + 3])
             ):
