@@ -21,6 +21,9 @@ command reads it) and scored, per post and over all posts:
   the same counts (k of n, where a claim states counts and no value) or the same value or range
   as written (same digits: ``decimals``), the same unit (rate spellings ``t/s``, ``tok/s``,
   ``tokens/s``, ``tps`` one unit) and the same precision (``about``, ``spread``) -- goal >= 95%;
+  an expected claim written as a bound (no value, "lower bound: …" in its ``statement``) by the
+  drafted ``bound`` statement or todo of its line (``_drafted_bound``: docs/claims.md drafts a
+  bound as one), its metric and conditions those of the bound's ``over.numerator``;
 * **metric and conditions**: of all expected claims, those matched with the same metric and every
   condition the expected file states for it in a field of the schema (``_conditions``: the
   ``Conditions`` fields and ``offload``; names compared by their words, ``same_condition``) --
@@ -244,6 +247,12 @@ def same_build(want: str, got: str) -> bool:
     return w <= g <= _build_tokens(want)
 
 
+def _squeezed(name: str) -> str:
+    """``name`` in lower case without spaces, dashes and underscores ("Code Llama 34B" ->
+    "codellama34b"): one name's spellings alike (``same_condition``)."""
+    return re.sub(r"[\s_-]+", "", unicodedata.normalize("NFKC", name).lower())
+
+
 def same_condition(want: object, got: object, field: str = "") -> bool:
     """Whether a drafted condition value ``got`` states the expected ``want``.  Numbers and flags
     compare equal; names compare by their words (``_name_tokens``): the drafted value must hold
@@ -255,9 +264,12 @@ def same_condition(want: object, got: object, field: str = "") -> bool:
     (Mac Studio)" states "Apple M1 Ultra").  An ``engine`` also states the expected one when both
     are spellings of one engine (``_engine``: "MLX" states "MLX LM"); a ``build`` compares by
     ``same_build``; a ``quant`` by its words once one format's spellings are one (``_quant_spelling``:
-    "4-bit" states "4bit", "FP16" states "F16")."""
+    "4-bit" states "4bit", "FP16" states "F16").  Two spellings of one name that differ only in
+    case, spaces, dashes and underscores ("codellama-34b", "Code Llama 34B") are the same name."""
     if not (isinstance(want, str) and isinstance(got, str)):
         return want == got and isinstance(want, bool) == isinstance(got, bool)
+    if _squeezed(want) == _squeezed(got) != "":
+        return True
     if field == "engine" and _engine(want) is not None and _engine(want) == _engine(got):
         return True
     if field == "build":
@@ -307,6 +319,19 @@ def score(drafted_cf: schema.ClaimsFile, expected: schema.ClaimsFile) -> dict[st
             return sum(same_condition(v, got.get(n), n) for n, v in want.items()) + 2 * (d.metric == h.metric)
 
         cands = [d for d in by_key.get(k, []) if d.id not in used] if k is not None else []
+        if not cands and k is None and h.statement:
+            bound = _drafted_bound(drafted_cf, h, used)
+            if bound is not None:
+                used.add(bound.id)
+                numbers += 1
+                over = bound.over.numerator if isinstance(bound, schema.Statement) and bound.over else {}
+                same_metric = over.get("metric") == h.metric and bound.over.denominator is None
+                metrics += same_metric
+                stated = {n: v for n, v in over.items() if n != "metric"}
+                right += same_metric and all(same_condition(v, stated.get(n), n) for n, v in want.items())
+                conds += len(want)
+                conds_right += sum(same_condition(v, stated.get(n), n) for n, v in want.items())
+            continue
         if not cands:
             continue
         d = max(cands, key=agree)  # the first of the best: post order
@@ -340,6 +365,29 @@ def score(drafted_cf: schema.ClaimsFile, expected: schema.ClaimsFile) -> dict[st
         "statements": len(expected.statements),
         "tied": tied,
     }
+
+
+#: the metrics of a change between two sides, whose bound is one over the sides' ratio
+_CHANGE_METRICS = re.compile(r"speedup|slowdown|\w*_change|\w*_difference")
+
+
+def _drafted_bound(
+    drafted_cf: schema.ClaimsFile, h: schema.Claim, used: set[str]
+) -> schema.Statement | schema.Todo | None:
+    """The drafted bound that states an expected claim written as a bound (no value, its bound in
+    ``statement``: "lower bound: more than 1000 QPS", SOURCES.md): a ``bound`` statement (or a todo
+    of kind bound) on the claim's line, not yet matched, over the claim's metric, or, for a change
+    (``_CHANGE_METRICS``: "more than tripled"), over a ratio of two sides (docs/claims.md writes a
+    bound as such a statement, never as a claim of the value); None where there is none."""
+    for x in [*drafted_cf.statements, *drafted_cf.todo]:
+        if x.id in used or x.kind != "bound" or x.source_line != h.source_line:
+            continue
+        over = x.over if isinstance(x, schema.Statement) else None
+        if over is None or over.numerator.get("metric") == h.metric:
+            return x
+        if over.denominator is not None and _CHANGE_METRICS.fullmatch(h.metric):
+            return x
+    return None
 
 
 def draft_file(post: Path, out_dir: Path) -> tuple[schema.ClaimsFile, float]:

@@ -39,7 +39,11 @@ from ..ingest.settings import flash_attn_word
 
 _TOOL = re.compile(
     r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?P<path>\S*[/\\])?(?:\./)?"
-    r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative)|"
+    r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative|lookahead|"
+    r"lookup|perplexity|parallel|passkey)|"
+    # llama.cpp's examples before their llama- names (2024), run from the build folder: "./speculative",
+    # "./bin/perplexity" (a path before them: the bare word is too common a word)
+    r"(?<=[/\\])(?:speculative|lookahead|lookup|perplexity|batched-bench|parallel|passkey)|"
     r"main|server|vllm\s+(?:bench\s+)?serve|vllm\s+bench\s+(?:latency|throughput)|"
     r"python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server|sglang\.bench_\w+)|"
     # vLLM's example scripts that run the model offline ("python examples/offline_inference/eagle.py")

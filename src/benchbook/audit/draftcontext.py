@@ -649,14 +649,22 @@ def _commit_links(text: str, out: list[tuple[str, object]]) -> None:
 
 
 def _reported(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
-    """What a code block's output reports of the run's machine and build (``_REPORT_LINE``'s
-    hardware, ``_BUILD_LINE``): a declaration of the setup, as a "Hardware:" line is."""
+    """What a code block's output reports of the run's machine, build and model (``_REPORT_LINE``'s
+    hardware, ``_BUILD_LINE``, an Ollama tag leading a line of a benchmark script's output:
+    "pxlksr/opencodeinterpreter-ds:6.7b-Q4_K_M (5 runs) at …"): a declaration of the setup, as a
+    "Hardware:" line is."""
     out: list[tuple[str, object]] = []
     for _, t in lines:
         report = _REPORT_LINE.match(t)
         if report and report.group("label").lower() != "model":
             out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path == "hardware"]
         _builds(t, out)
+        tag = _LEADING_TAG.match(t)
+        tagged = ollama_model(tag.group("tag")) if tag else None
+        if tagged is not None:
+            out.append(("model", tagged[0]))
+            if tagged[1]:
+                out.append(("quant", tagged[1]))
     return _counted_devices(lines, list(dict.fromkeys(out)))
 
 
@@ -670,6 +678,8 @@ def _cell_flags(block: Block) -> list[tuple[str, object]]:
     return out
 
 
+#: an Ollama tag (a namespace before it dropped) first on a line of output, with no command before it
+_LEADING_TAG = re.compile(r"^\s*(?:[\w.-]+/)?(?P<tag>[a-z][\w.-]*:[\w.-]+)(?:\s|$)", re.IGNORECASE)
 #: a line of pasted output reporting the machine or the model under its label (``_stated``)
 _REPORT_LINE = re.compile(
     # a JSON key too ('"model": "~/models/mlx-community/Qwen3-0.6B-8bit",')
@@ -942,6 +952,29 @@ _COMMON = re.compile(
     r"|\bbase\s+(?:command|flags|args)\b",
     re.IGNORECASE,
 )
+
+
+#: a first-person sentence that sets up the engine it names next ("I set up vLLM on my RTX 5090",
+#: "We ran everything on llama.cpp", "I used SGLang 0.4 for all runs"): the engine the post ran
+_SET_UP = re.compile(
+    r"(?:^|(?<=[.!?:;]\s))\s*(?:I|We|I've|We've)\s+(?:(?:first|then|also)\s+)?"
+    r"(?:set\s+up|setup|ran|run|used|use|installed|deployed|served|benchmarked)\s+"
+    r"(?:(?:it|everything|all\s+(?:runs|tests)|the\s+models?|both(?:\s+\w+)?)\s+(?:on|with|using|in|through)\s+)?"
+    r"(?P<rest>.{0,60})"
+)
+
+
+def _set_up_engine(text: str) -> list[tuple[str, object]]:
+    """The engine a first-person setup sentence of ``text`` names first after its verb (``_SET_UP``),
+    as ``[("engine", name)]``; nothing where no such sentence names one or it says the engine did
+    not run ("I tried SGLang but it crashed": ``_NOT_RUN``)."""
+    for m in _SET_UP.finditer(text):
+        if _NOT_RUN.search(m.group(0)):
+            continue
+        found = [x for x in mentions(m.group("rest")) if x.path == "engine"]
+        if found and found[0].start <= 3:
+            return [("engine", found[0].value)]
+    return []
 
 
 def declaration(text: str) -> bool:
@@ -1626,6 +1659,7 @@ class Context:
                             said = _counted_devices(lines, [*stated([(n, t)], "text"), *_features(t)])
                             _add(scope.declared, said)
                             continue
+                        _add(scope.declared, _set_up_engine(t))
                         for sentence in settings_sentences(t):
                             # "Qwen3.8-27B Q4_0, llama.cpp b10450 SYCL, flash attention on,
                             # speculative decoding off, n_ctx 262144": the setup, declared
@@ -2260,7 +2294,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
         for e in entries
         if e.kind == "claim" and e.fields.get("metric") == "acceptance_rate" and e.group is None
     }
-    tagged = _ollama_tag(post, entries, groups)
+    signed = _engine_sign(post, entries, groups)
     for e in entries:
         if e.kind != "claim" or not e.fields.get("source_line"):
             continue
@@ -2352,9 +2386,9 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if plain and not has_path(cond, "decoding") and not has_path(shared, "decoding"):
             cond["decoding"] = "plain"
             e.origins["decoding"] = NO_DRAFTING
-        if tagged and not has_path(cond, "engine") and not has_path(shared, "engine"):
-            cond["engine"] = "Ollama"
-            e.origins["engine"] = f"guess: the post names no engine, and '{tagged}' is an Ollama model tag"
+        if signed and not has_path(cond, "engine") and not has_path(shared, "engine"):
+            cond["engine"] = signed[0]
+            e.origins["engine"] = f"guess: the post names no engine, and {signed[1]}"
         e.origins.update(_origins(ctx, src, around, taken, cond, line))
         _elsewhere(ctx, e.origins, cond, line)
         if isinstance(cond.get("model"), str):
@@ -2381,13 +2415,50 @@ _OLLAMA_TAG = re.compile(
 )
 
 
-def _ollama_tag(post: Post, entries: list, groups: list) -> str | None:
-    """The first Ollama model tag (``_OLLAMA_TAG``) of a post that names no engine (in its words, a
-    command, any drafted claim or group): its runs are Ollama's (``fill``); None otherwise."""
+#: output only one engine prints, by its lines: (engine, what it is, the lines' pattern); every
+#: pattern must match for the sign to hold
+_ENGINE_OUTPUT: tuple[tuple[str, str, tuple[re.Pattern[str], ...]], ...] = (
+    # ``ollama run --verbose``'s summary (cmd/cmd.go): "prompt eval rate:", "eval rate:", "load duration:"
+    (
+        "Ollama",
+        "its timing summary is `ollama --verbose`'s",
+        tuple(
+            re.compile(rf"(?m)^\W*{w}:\s+\d", re.IGNORECASE)
+            for w in ("load duration", "prompt eval rate", "eval rate")
+        ),
+    ),
+    # llama.cpp's own timing lines (llama_print_timings before 2024, llama_perf_context_print since)
+    # and llama-speculative's counts ("n_drafted = 245", "n_accept  = 231")
+    (
+        "llama.cpp",
+        "its timing lines are llama.cpp's",
+        (re.compile(r"\bllama_(?:print_timings|perf_context_print)\s*:"),),
+    ),
+    (
+        "llama.cpp",
+        "its drafting counts are llama-speculative's",
+        (re.compile(r"(?m)^\s*n_drafted\s*=\s*\d"), re.compile(r"(?m)^\s*n_accept\s*=\s*\d")),
+    ),
+)
+
+
+def _engine_sign(post: Post, entries: list, groups: list) -> tuple[str, str] | None:
+    """(engine, why) where a post that names no engine (in its words, a command, any drafted claim or
+    group) shows whose runs it measures: an Ollama model tag (``_OLLAMA_TAG``), or output only one
+    engine prints (``_ENGINE_OUTPUT``: ``ollama --verbose``'s summary, llama.cpp's timing lines);
+    None otherwise (``fill`` guesses nothing)."""
     m = _OLLAMA_TAG.search(post.text)  # first: most posts hold none, and reading names is slower
-    if m is None or any((x.fields.get("conditions") or {}).get("engine") for x in [*entries, *groups]):
+    sign = (
+        ("Ollama", f"'{m.group(0)}' is an Ollama model tag")
+        if m
+        else next(
+            ((engine, why) for engine, why, pats in _ENGINE_OUTPUT if all(p.search(post.text) for p in pats)),
+            None,
+        )
+    )
+    if sign is None or any((x.fields.get("conditions") or {}).get("engine") for x in [*entries, *groups]):
         return None
-    return None if any(x.path == "engine" for x in mentions(post.text)) else m.group(0)
+    return None if any(x.path == "engine" for x in mentions(post.text)) else sign
 
 
 #: an Apple silicon chip ("Apple M3 Max", "Apple M2 Ultra (Mac Studio)"): its GPU runs through Metal

@@ -119,12 +119,14 @@ _HARDWARE = re.compile(
     # the memory names the module's SKU
     r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?)"
     r"(?:\s(?P<jmem>\d{1,3})\s?GB)?(?![\w-])"
-    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×])|(?<=\d\s[x×]\s)|(?<=\d卡)|(?<=\d张)"
-    # after a label naming the machine ("hardware is 4060ti", "GPU: 4090", "显卡：3090")
+    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×])|(?<=\d\s[x×]\s)|(?<=卡)|(?<=张)"
+    # after a label naming the machine ("hardware is 4060ti", "GPU: 4090", "显卡：3090"), after a
+    # Chinese count of cards ("单卡3090", "两张3090", "4卡 4090")
     r"|(?<=\bhardware\sis\s)|(?<=\bgpu:\s)|(?<=\bgpu:)|(?<=\bgpu\sis\s)|(?<=\bcard:\s)|(?<=显卡：)|(?<=显卡:)|(?<=显卡)"
     r")"
     # not a decimal or a percentage ("4090.5", "4090%"); a full stop ends the sentence ("on a 4090.")
-    r"(?P<bare>[1-5]0[5-9]0)(?:\s?(?P<bares>Ti|Super)\b)?s?(?![\w%-]|\.\d)"
+    # (a CJK word right after is no part of it: "单卡3090跑的")
+    r"(?P<bare>[1-5]0[5-9]0)(?:\s?(?P<bares>Ti|Super)\b)?s?(?![A-Za-z0-9_%-]|\.\d)"
     r")",
     re.IGNORECASE,
 )
@@ -240,7 +242,7 @@ _BUILD = re.compile(
 MODEL_FAMILIES = (
     r"Qwen|QwQ|Llama|Mistral|Mixtral|Ministral|Devstral|Magistral|Codestral|Gemma|Phi|DeepSeek|GLM|"
     r"gpt-oss|Granite|Nemotron|Kimi|MiniMax|Falcon|OLMo|SmolLM|Hermes|LFM|InternLM|Yi|Command-R|"
-    r"Meta-Llama|TinyLlama|CodeLlama|MiniCPM|ERNIE|Vicuna|Wizard\w*|Zephyr|StarCoder|Baichuan|ChatGLM|"
+    r"Meta-Llama|TinyLlama|Code[ -]?Llama|MiniCPM|ERNIE|Vicuna|Wizard\w*|Zephyr|StarCoder|Baichuan|ChatGLM|"
     r"Aya|Jamba|Hunyuan|Seed-OSS|EXAONE"
 )
 #: a GGUF file, or a model name of a known family with its size ("Qwen3-30B-A3B", "gpt-oss-20b"); the
@@ -410,6 +412,10 @@ _BITS_QUANT = re.compile(
     r"(?=\s+(?:precision|quantization|quantisation|weights|checkpoints?)\b)",
 )
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
+#: llama.cpp's GPU backends by the BLAS library its builds before 2024 named them after ("device:
+#: 2x3090, NVLINK, cublas", ``LLAMA_CUBLAS=1``, hipBLAS, CLBlast): the backend they built
+_BLAS_BACKEND = re.compile(r"(?<![A-Za-z0-9-])(?:LLAMA_)?(cuBLAS|hipBLAS|CLBlast)(?![A-Za-z0-9-])", re.I)
+_BLAS_BACKENDS = {"cublas": "CUDA", "hipblas": "ROCm", "clblast": "OpenCL"}
 _FA = re.compile(
     r"(?<![\w-])(?:-fa|--flash-attn|flash[ -]attention)\s*(?:=|:)?\s*(?P<w>on|off|1|0|enabled|disabled)\b"
     # "w/o FA", "without FA", "no flash attention", "with FA" (FA in capitals: the abbreviation)
@@ -707,6 +713,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
             out.append(Mention(m.start(), "quant", told))
     for m in _BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
+    for m in _BLAS_BACKEND.finditer(text):
+        out.append(Mention(m.start(), "backend", _BLAS_BACKENDS[m.group(1).lower()]))
     for m in _FA.finditer(text):
         word = (m.group("p") or m.group("w")).lower()
         on = word == "with" if m.group("p") else word in ("on", "1", "enabled")

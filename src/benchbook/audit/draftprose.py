@@ -27,7 +27,9 @@ from dataclasses import dataclass, replace
 #: words (lower case) or signs that make the next number approximate ("about" in a claims file)
 ABOUT = (
     "about|around|approximately|approx\\.?|roughly|nearly|almost|circa|ca\\.|some|~|≈|∼|"
-    "약|대략|거의|約|およそ|ほぼ|大约为|大约有|大约|约为|约有|约|大概为|大概有|大概|将近|接近|差不多|etwa|ungefähr|rund|"
+    # ("大概是1.5分钟": about, then "is"; "基本都在100%": basically all at)
+    "약|대략|거의|約|およそ|ほぼ|大约为|大约有|大约是|大约|约为|约有|约是|约|大概为|大概有|大概是|大概|基本都在|基本上|"
+    "将近|接近|差不多|etwa|ungefähr|rund|"
     "environ|presque|"
     "aproximadamente|casi|cerca de|примерно|около|почти|приблизительно"
 )
@@ -282,7 +284,9 @@ _NUMBER = re.compile(
     # cell borders, is one too: only a word must stand apart)
     rf"(?P<about>(?:(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})(?:\s+an?(?=\s))?|[~≈∼])\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+])|(?:多|余)(?=\s*[A-Za-z]))?"
     rf"(?:(?:\s*|{_HYPHENED})(?P<ua>{_UNIT}))?"
-    rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"
+    # (a spread in parentheses after the unit: "180.28ms (± 54.44)", as a script prints a mean and its
+    # standard deviation)
+    rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?P<pmo>\(\s*)?(?:±|\+/-|\+-)\s*(?P<pm>{_NUM})(?(pmo)\s*\)))?"
     rf"(?:\s*(?P<unit>{_UNIT}))?"
     rf"(?P<of>(?:\s+(?:of|out of|중)\s+(?:the\s+|its\s+|their\s+)?|\s*のうち\s*|(?P<slash>/))(?P<m>{_NUM})"
     rf"(?:\s*(?P<um>{_UNIT}))?)?",
@@ -1439,6 +1443,12 @@ TTFT_WORDS = (
 ACCEPT_LENGTH_WORDS = (
     r"\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\bmean\s+accepted\s+(?:length|tokens)\b|τ|\btau\b"
 )
+#: a score on a benchmark of tasks: the word, or a benchmark's name (MMLU, MMLU-Pro, GSM8K, HumanEval,
+#: pass@k, GPQA, HellaSwag, ARC, MATH-500, AIME, WinoGrande, C-Eval), in the drafter's languages
+ACCURACY_WORDS = (
+    r"\baccura(?:cy|te)\b|\bmmlu|\bgsm8k\b|\bhumaneval|\bpass@\d|\bgpqa\b|\bhellaswag\b|\barc[-_ ]?[ce]\b|"
+    r"\bmath[-_ ]?500\b|\baime\b|\bwinogrande\b|\bc-?eval\b|准确率|正确率|정확도|точност"
+)
 #: words near a number -> the metric it is (first match wins, in this order)
 #: a model's load in the drafter's languages ("load time", 로드/로딩 시간, ロード, 加载, загрузка)
 LOAD_WORDS = r"\bload|로딩|로드|ロード|加载|загрузк"
@@ -1454,7 +1464,8 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         r"\bprompt\s+(?:at|was|is|reached|hit|ran)\b|"
         # KoboldCpp's "ProcessingSpeed: 812.3T/s" (its prompt processing)
         r"\bprocessing\s?speed|"
-        r"\binput\s*(?::|speed|throughput|rate|tok)|프리필|프롬프트 처리|プロンプト処理",
+        # ("ingestion 76.27 tok/s": the prompt's tokens taken in)
+        r"\binput\s*(?::|speed|throughput|rate|tok)|\bingestion\b|프리필|프롬프트 처리|プロンプト処理",
         "prefill_tps",
     ),
     # a "Prompt: N tokens" label counting the prompt before its rate (mlx-lm's "Prompt: 14 tokens,
@@ -1516,6 +1527,9 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ),
     # a cache's hits among lookups ("cache hit rate: 11.56%", "Prefix cache hit rate ~76%", "命中率")
     ("ratio", r"\bhit[\s_-]*rate\b|命中率|ヒット率|적중률", "cache_hit_rate"),
+    # a model's score on a benchmark of tasks ("71.5% vs 69.4% MMLU", "GSM8K 82.4%", "pass@1",
+    # 准确率/正确率), as ``drafttable``'s score columns name it
+    ("ratio", ACCURACY_WORDS, "accuracy"),
     ("ratio", r".", "share"),
     ("multiple", r".", "speedup"),
     # (an "accept length" is a mean with or without the word: "acc len" column, "Accept Length")

@@ -250,8 +250,9 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             if quotient is not None:  # "4141 ms / 1640 ms = 2.5x": the first over the second
                 out.append(Relation("ratio", n, 1, "", n.start, quotient))
                 continue
-            m = re.match(rf"\s*(?:(?:{_LESS})|(?:{_MORE}))?", tail, re.IGNORECASE)
-            word = m.group(0).strip().lower() if m else ""
+            # (a bound's word and 的 may come between in Chinese: "2倍以上的降低", twice or more lower)
+            m = re.match(rf"\s*(?:(?:以上|以下)的?\s*)?(?P<w>(?:{_LESS})|(?:{_MORE}))?", tail, re.IGNORECASE)
+            word = (m.group("w") or "").strip().lower() if m else ""
             sign = -1 if word and re.fullmatch(_LESS, word, re.IGNORECASE) else 1
             cjk = (
                 _CJK_COMPARED.search(text, max(0, n.start - 8), n.start)

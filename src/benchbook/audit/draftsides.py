@@ -687,9 +687,10 @@ class Sides(DraftCore):
             return
         if sides is not None and len(sides) == 2:
             self.plain_baseline(sides, rel.sign)
-        if bound is not None and (sides is not None or in_sentence):
-            # "at least 2.5× faster" beside its rates: a bound (a todo where the sides are not
-            # found); with no claim to relate ("up to 15× higher"), a claim of the multiple below
+        if bound is not None:
+            # "at least 2.5× faster" beside its rates: a bound; a todo of kind bound where the sides
+            # are not found, or there is no claim to relate ("2倍以上的降低", "up to 15× higher"):
+            # never a claim of the value (docs/claims.md)
             self.ratio_bound(rel, bound, sides, sentence, line, in_sentence)
             return
         value = n.text

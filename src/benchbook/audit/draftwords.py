@@ -273,7 +273,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     # serving_batch`` renames it); one is "single" below
     (
         re.compile(
-            r"\bbatch[ _-]?size\s*(?:=|:|of)?\s*(?P<n>\d{1,5})(?![\d%]|[.,]\d|\s?[–-]\s?\d)"
+            # (after a CJK word, and its connectors: "推理的时候batchsize是1", "batch size为8")
+            r"(?<![A-Za-z0-9_])batch[ _-]?size\s*(?:=|:|of|是|为|為|：)?\s*(?P<n>\d{1,5})"
+            r"(?![\d%]|[.,]\d|\s?[–-]\s?\d)"
             r"|(?<![\w-])bs\s*=\s*(?P<b>\d{1,5})(?![\d.])",
             re.I,
         ),
@@ -284,7 +286,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             r"\b(?:single|one)[ -](?:request|user|stream|slot|concurrency|batch)\b"
-            r"|\bbatch[ _-]?size\s*(?:=|:|of)?\s*1(?!\d|[.,]\d)|(?<![\w=])B=1(?=\))"
+            r"|(?<![A-Za-z0-9_])batch[ _-]?size\s*(?:=|:|of|是|为|為|：)?\s*1(?!\d|[.,]\d)"
+            r"|(?<![\w=])B=1(?=\))"
             r"|(?<![\w-])bs\s*=\s*1(?![\d.])",  # "for bs=1 SGLang outputs around 26 tok/s"
             re.I,
         ),
@@ -494,6 +497,16 @@ _ENGINE_BUILD_LINE = re.compile(
 )
 
 
+#: the rest of a clause saying the engine before it did not run ("SGLang 0.5.8 doesn't work with GLM",
+#: "vLLM 0.6 fails to load it", "… crashed", "… is not supported")
+_FAILED = re.compile(
+    r"[^.;!?\n]{0,40}?\b(?:does\s*n(?:o|['’])t|did\s*n(?:o|['’])t|won['’]t|can\s*n(?:o|['’])t|could\s*n(?:o|['’])t|"
+    r"fail(?:s|ed)?|"
+    r"crash(?:es|ed)?|(?:is|was)\s+not\s+supported|unsupported|broke|broken)\b",
+    re.IGNORECASE,
+)
+
+
 def engine_versions(text: str) -> dict[str, str]:
     """engine -> the one version or build ``text`` writes beside its name (the ``version`` patterns
     of ``_SETTINGS``: "vLLM 0.5.0 vs SGLang 0.2.0" -> {"vLLM": "0.5.0", "SGLang": "0.2.0"}; its
@@ -507,6 +520,8 @@ def engine_versions(text: str) -> dict[str, str]:
     def add(m: re.Match, value: str | None) -> None:
         # the build-number alternative names its engine outside the group ("llama.cpp 5215")
         engine = engine_of_cell(m.group("e") or m.group(0).split()[0], set())
+        if _FAILED.match(text, m.end()):
+            return  # "SGLang 0.5.8 doesn't work with GLM on Blackwell": the engine that did not run
         if engine is not None and value:
             seen.setdefault(engine, set()).add(value)
 

@@ -502,6 +502,14 @@ def _by_position(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[in
     return rows, [n for n, _ in lines]
 
 
+#: a cell holding a label and its value ("ttft 180.28ms (± 54.44)", "Ollama-reported: load duration 0.25ms")
+_PAIR_CELL = re.compile(
+    r"[^\d|]*[^\W\d]{2,}[^\d|]*?[\s:=]\s*[\d.,]+\s*[^\W\d]*(?:/[^\W\d]+)?%?\s*(?:\(\s*±?\s*[\d.,]+\s*\))?"
+)
+#: a value's unit in a cell (``_PAIR_CELL``'s first row: values, no header's names)
+_UNIT_CELL = re.compile(r"\d\s*(?:ms|s|tok/s|t/s|tokens/s|%|GB|MB|GiB|MiB)(?![\w/])")
+
+
 def drawn_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
     """A drawn table in ``lines`` (``(line, text)``): every line that is not a rule (``_DASHES``)
     holds a cell separator (``_SEP``: ``|``, ``│``, ``┃``, ``║``), and all of them split into the
@@ -532,6 +540,10 @@ def drawn_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]
         return None
     rows[1:] = [r + [""] * (width - len(r)) for r in rows[1:]]
     if not any(re.search(r"\d", c) for r in rows[1:] for c in r):
+        return None
+    if all(_PAIR_CELL.fullmatch(c) for r in rows for c in r) and any(_UNIT_CELL.search(c) for c in rows[0]):
+        # "HTTP: ttft 180.28ms (± 54.44) | ingestion 76.27 tok/s (± 9.39)": a script's result lines,
+        # label and value in every cell (its first line too: no header), read line by line
         return None
     first = next(((n, t) for n, t in lines if t.strip()), None)
     if first is not None and first[0] < at[0] and _DASHES.match(first[1]) and _SEP.search(first[1]):

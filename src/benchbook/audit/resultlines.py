@@ -85,17 +85,22 @@ def owned(text: str) -> bool:
 
 def results(lines: list[tuple[int, str]]) -> list[Result]:
     """The results stated by ``lines`` (``(line, text)`` of one block, module doc), in line order.
-    The counts ``n_drafted``/``n_accept`` are those of the block (they print on lines of their
-    own before ``accept =``)."""
+    The counts ``n_drafted``/``n_accept`` of an ``accept =`` line are the last the block prints
+    before it (on lines of their own), else its first after it: a block holding two runs' summaries
+    ("## With heuristic" … "## Without heuristic") gives each rate its own run's counts."""
     out: list[Result] = []
-    drafted = accepted = None
+    seen: dict[str, list[tuple[int, int]]] = {"n_drafted": [], "n_accept": []}
     tokens: int | None = None
-    for _n, t in lines:
+    for n, t in lines:
         for c in COUNT_LINE.finditer(t):
-            if c.group("k") == "n_drafted":
-                drafted = int(c.group("v"))
-            elif c.group("k") == "n_accept":
-                accepted = int(c.group("v"))
+            if c.group("k") in seen:
+                seen[c.group("k")].append((n, int(c.group("v"))))
+
+    def count(key: str, line: int) -> int | None:
+        before = [v for n, v in seen[key] if n <= line]
+        after = [v for n, v in seen[key] if n > line]
+        return before[-1] if before else after[0] if after else None
+
     for n, t in lines:
         if m := _CLI.search(t):
             out.append(Result(n, "prefill_tps", m.group("pp"), "t/s", m.start(), m.end(), method="llama-cli"))
@@ -130,6 +135,7 @@ def results(lines: list[tuple[int, str]]) -> list[Result]:
             out.extend(_sglang_batch(n, t))
             continue
         if m := ACCEPT_LINE.fullmatch(t.strip()):
+            drafted, accepted = count("n_drafted", n), count("n_accept", n)
             counts = (
                 {"accepted": accepted, "drafted": drafted}
                 if accepted is not None and drafted is not None and 0 <= accepted <= drafted and drafted > 0
