@@ -957,7 +957,7 @@ _COMMON = re.compile(
 #: a first-person sentence that sets up the engine it names next ("I set up vLLM on my RTX 5090",
 #: "We ran everything on llama.cpp", "I used SGLang 0.4 for all runs"): the engine the post ran
 _SET_UP = re.compile(
-    r"(?:^|(?<=[.!?:;]\s))\s*(?:I|We|I've|We've)\s+(?:(?:first|then|also)\s+)?"
+    r"(?:^|(?<=[.!?:;]\s))\s{0,3}(?:I|We|I've|We've)\s{1,3}(?:(?:first|then|also)\s+)?"
     r"(?:set\s+up|setup|ran|run|used|use|installed|deployed|served|benchmarked)\s+"
     r"(?:(?:it|everything|all\s+(?:runs|tests)|the\s+models?|both(?:\s+\w+)?)\s+(?:on|with|using|in|through)\s+)?"
     r"(?P<rest>.{0,60})"
@@ -2423,7 +2423,8 @@ _ENGINE_OUTPUT: tuple[tuple[str, str, tuple[re.Pattern[str], ...]], ...] = (
         "Ollama",
         "its timing summary is `ollama --verbose`'s",
         tuple(
-            re.compile(rf"(?m)^\W*{w}:\s+\d", re.IGNORECASE)
+            # (within the line: "\W*" over a run of blank lines was quadratic)
+            re.compile(rf"(?m)^[^\w\n]*{w}:[^\S\n]+\d", re.IGNORECASE)
             for w in ("load duration", "prompt eval rate", "eval rate")
         ),
     ),
@@ -2437,7 +2438,10 @@ _ENGINE_OUTPUT: tuple[tuple[str, str, tuple[re.Pattern[str], ...]], ...] = (
     (
         "llama.cpp",
         "its drafting counts are llama-speculative's",
-        (re.compile(r"(?m)^\s*n_drafted\s*=\s*\d"), re.compile(r"(?m)^\s*n_accept\s*=\s*\d")),
+        (
+            re.compile(r"(?m)^[^\S\n]*n_drafted[^\S\n]*=[^\S\n]*\d"),
+            re.compile(r"(?m)^[^\S\n]*n_accept[^\S\n]*=[^\S\n]*\d"),
+        ),
     ),
 )
 

@@ -502,10 +502,19 @@ def _by_position(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[in
     return rows, [n for n, _ in lines]
 
 
-#: a cell holding a label and its value ("ttft 180.28ms (± 54.44)", "Ollama-reported: load duration 0.25ms")
+#: a cell holding a label and its value ("ttft 180.28ms (± 54.44)", "Ollama-reported: load duration
+#: 0.25ms"): the label (no digit) up to its first number, then the value's unit and spread alone
 _PAIR_CELL = re.compile(
-    r"[^\d|]*[^\W\d]{2,}[^\d|]*?[\s:=]\s*[\d.,]+\s*[^\W\d]*(?:/[^\W\d]+)?%?\s*(?:\(\s*±?\s*[\d.,]+\s*\))?"
+    r"(?P<label>[^\d]*?[\s:=])(?=\d)[\d.,]+\s*[^\W\d]*(?:/[^\W\d]+)?%?\s*(?:\(\s*±?\s*[\d.,]+\s*\))?"
 )
+
+
+def _pair_cell(cell: str) -> bool:
+    """Whether a cell is a label and its value (``_PAIR_CELL``), the label holding a word."""
+    m = _PAIR_CELL.fullmatch(cell)
+    return m is not None and re.search(r"[^\W\d]{2}", m.group("label")) is not None
+
+
 #: a value's unit in a cell (``_PAIR_CELL``'s first row: values, no header's names)
 _UNIT_CELL = re.compile(r"\d\s*(?:ms|s|tok/s|t/s|tokens/s|%|GB|MB|GiB|MiB)(?![\w/])")
 
@@ -541,7 +550,7 @@ def drawn_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]
     rows[1:] = [r + [""] * (width - len(r)) for r in rows[1:]]
     if not any(re.search(r"\d", c) for r in rows[1:] for c in r):
         return None
-    if all(_PAIR_CELL.fullmatch(c) for r in rows for c in r) and any(_UNIT_CELL.search(c) for c in rows[0]):
+    if all(_pair_cell(c) for r in rows for c in r) and any(_UNIT_CELL.search(c) for c in rows[0]):
         # "HTTP: ttft 180.28ms (± 54.44) | ingestion 76.27 tok/s (± 9.39)": a script's result lines,
         # label and value in every cell (its first line too: no header), read line by line
         return None
