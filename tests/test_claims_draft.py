@@ -1126,16 +1126,16 @@ def test_a_speedup_column_with_a_baseline_row_still_relates_the_rows(tmp_path):
 
 def test_the_headline_multiple_restated_cites_the_first_claim(tmp_path):
     """ "not the 15× headline" restates the 15× stated before: no second speedup claim.  Control:
-    "~2×" (no restating article) is a claim of its own."""
+    "~2×" (no restating article) is a claim of its own.  (Since session 58 "up to 15× higher" with
+    no claim beside it is a bound todo, as docs/claims.md says, no claim of the value; its
+    restatement stays nothing new.)"""
     text = (
         'NVIDIA said its system delivered "up to 15× higher throughput" using speculative decoding.\n\n'
         "The short version: the gains are tens of percent to ~2×, not the 15× headline.\n"
     )
     cf, _ = _drafted(text, tmp_path)
-    assert [(c.metric, c.value, c.unit, c.source_line) for c in cf.claims] == [
-        ("speedup", 15, "x", 1),
-        ("speedup", 2, "x", 3),
-    ]
+    assert [(c.metric, c.value, c.unit, c.source_line) for c in cf.claims] == [("speedup", 2, "x", 3)]
+    assert [(t.kind, t.value, t.unit, t.source_line) for t in cf.todo] == [("bound", 15, "x", 1)]
 
 
 def test_no_drafted_statement_cites_one_claim_twice(tmp_path):

@@ -183,10 +183,13 @@ accept    = 28.457%
         )
         for f in _full(text)
     ]
-    spec, log = {"decoding": "speculative"}, "post-l6.log"
+    # (the post names no engine, and llama-speculative's n_drafted/n_accept lines are llama.cpp's:
+    # every run is llama.cpp's, ``draftcontext._engine_sign``, since session 58)
+    spec, log = {"decoding": "speculative", "engine": "llama.cpp"}, "post-l6.log"
+    cpp = {"engine": "llama.cpp"}
     assert got == [
-        ("prefill_tps", "196.3", "t/s", "llama-cli", None, None, None),
-        ("decode_tps", "47.6", "t/s", "llama-cli", None, None, None),
+        ("prefill_tps", "196.3", "t/s", "llama-cli", None, cpp, None),
+        ("decode_tps", "47.6", "t/s", "llama-cli", None, cpp, None),
         (
             "acceptance_rate",
             "28.457",
@@ -194,7 +197,7 @@ accept    = 28.457%
             None,
             {"accepted": 107, "drafted": 376},
             # the summary's n_drafted/n_accept: a run with a draft model (``draftwords.spec_summary``)
-            {"tokens_generated": 202, "decoding": "speculative"},
+            {"tokens_generated": 202, "decoding": "speculative", "engine": "llama.cpp"},
             "post-l6.log",
         ),
         # the "N tokens in T s, speed: R t/s" lines: drafted once, by the prose reader (tokens, time,

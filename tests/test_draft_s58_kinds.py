@@ -349,3 +349,55 @@ def test_the_measure_takes_a_drafted_bound_for_a_claim_written_as_one():
     # control: a bound on another line captures nothing
     moved = cf("todo:\n  - {id: t1, todo: b, kind: bound, statement: x, source_line: 4}\n")
     assert m.score(moved, expected)["numbers"] == 0
+
+
+def test_prefill_and_decode_length_columns_and_an_app_on_mlx(tmp_path):
+    """AutoAWQ's "| Batch Size | Prefill Length | Decode Length |" columns: each row's prompt and its
+    generated tokens; "Software: rapid_mlx 0.7.9, mlx 0.31.2": the app is the engine (its build
+    0.7.9), MLX its backend; "(prompt=512, max=128)" caps the run at 128 tokens; "peak_ram" is the
+    host's peak memory."""
+    table = (
+        "# AutoAWQ\n\n| Batch Size | Prefill Length | Decode Length | Decode tokens/s |\n|--|--|--|--|\n"
+        "| 1 | 64 | 64 | 156.038 |\n| 1 | 128 | 256 | 154.977 |\n"
+    )
+    cf = _drafted(table, tmp_path)
+    assert [(c.value, _cond(cf, c)["tokens_generated"], _cond(cf, c)["prompt"]) for c in cf.claims] == [
+        (156.038, 64, "64 tokens"),
+        (154.977, 256, "128 tokens"),
+    ]
+    post = (
+        "# community-bench: phi-4-mini-4bit on Apple M3 Ultra\n\n"
+        "Hardware: Apple M3 Ultra, 256 GB RAM\nSoftware: macOS 26.3.1, rapid_mlx 0.7.9, mlx 0.31.2\n\n"
+        "- short (prompt=512, max=128): decode median 167.93 tok/s\n- peak_ram: 3.5 GB\n"
+    )
+    cf = _drafted(post, tmp_path)
+    rate, ram = cf.claims
+    cond = _cond(cf, rate)
+    assert (cond["engine"], cond["build"], cond["backend"], cond["cap"]) == ("Rapid-MLX", "0.7.9", "MLX", 128)
+    assert (ram.metric, ram.value, ram.unit) == ("ram_peak", 3.5, "GB")
+    # control: MLX named alone stays the engine
+    alone = post.replace("rapid_mlx 0.7.9, ", "")
+    cf = _drafted(alone, tmp_path)
+    assert (_cond(cf, cf.claims[0])["engine"], _cond(cf, cf.claims[0]).get("backend")) == ("MLX", None)
+
+
+def test_a_model_cards_own_model_and_its_drafts_per_step(tmp_path):
+    """A card's "| This Model |" row is the card's model (its title's), "BF16 (baseline)" under
+    "| Model |" the weights' type; "With MTP (2 tokens)" drafts two tokens a step."""
+    text = (
+        "# GLM-4.7-Flash-MTP-NVFP4\n\n"
+        "| Model | Acceptance Rate |\n|---|---|\n| BF16 (baseline) | 60% |\n| This Model | 63% |\n\n"
+        "| Configuration | Tokens/sec |\n|---|---|\n| Without MTP | 78.1 tok/s |\n"
+        "| With MTP (2 tokens) | 56.8 tok/s |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {
+        c.value: (_cond(cf, c).get("model"), _cond(cf, c).get("quant"), _cond(cf, c).get("block_max"))
+        for c in cf.claims
+    }
+    assert got == {
+        60: ("GLM-4.7-Flash", "BF16", None),
+        63: ("GLM-4.7-Flash", "NVFP4", None),
+        78.1: ("GLM-4.7-Flash", "NVFP4", None),
+        56.8: ("GLM-4.7-Flash", "NVFP4", 2),
+    }

@@ -1472,8 +1472,19 @@ def _label_names(line: tuple[int, str]) -> list[tuple[str, object]]:
 
 
 def _add(into: dict[str, list[object]], names: list[tuple[str, object]]) -> None:
+    """Add the ``(path, value)`` pairs of ``names`` to a scope's ``into`` (path -> values).  An app
+    named beside the framework it runs on ("Software: rapid_mlx 0.7.9, mlx 0.31.2", ``MLX_APPS``)
+    is the engine, the framework its backend (the corpus's ``engine: Rapid-MLX, backend: MLX``)."""
+    engines = {v for p, v in names if p == "engine"}
+    if "MLX" in engines and engines & MLX_APPS:
+        names = [(p, v) for p, v in names if (p, v) != ("engine", "MLX")] + [("backend", "MLX")]
     for path, value in names:
         into.setdefault(path, []).append(value)
+
+
+#: apps that run models on MLX and name it as a part of their stack (LM Studio's MLX engine, Rapid-MLX,
+#: oMLX, mlx-serve, vllm-mlx, lightning-mlx)
+MLX_APPS = frozenset({"LM Studio", "Rapid-MLX", "oMLX", "mlx-serve", "vllm-mlx", "lightning-mlx"})
 
 
 #: llama-bench's model cell for an architecture whose size llama.cpp does not know ("deepseek4 ?B",

@@ -90,7 +90,9 @@ LABELS: dict[str, tuple[str, str]] = {
     # (not genai-perf's "Input sequence length" rows: statistics of lengths, not one run's setting)
     **dict.fromkeys(
         ("isl", "input seq len", "input seqlen", "input tokens per request", "input tokens", "input length")
-        + ("input len", "prompt length", "prompt tokens per request", "prompt len"),
+        + ("input len", "prompt length", "prompt tokens per request", "prompt len")
+        # AutoAWQ's benchmark table ("| Batch Size | Prefill Length | Decode Length |")
+        + ("prefill length", "prefill len"),
         ("prompt", "tokens"),
     ),
     **dict.fromkeys(
@@ -101,7 +103,7 @@ LABELS: dict[str, tuple[str, str]] = {
             "output tokens per request",
             "generated tokens per request",
         )
-        + ("output length", "output len"),
+        + ("output length", "output len", "decode length", "decode len", "generation length", "gen length"),
         ("tokens_generated", "int"),
     ),
     **dict.fromkeys(

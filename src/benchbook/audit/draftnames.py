@@ -154,6 +154,7 @@ _ENGINES = {
     "mistral.rs": "mistral.rs",
     "exllama": "ExLlama",
     "rapid-mlx": "Rapid-MLX",
+    "rapid_mlx": "Rapid-MLX",  # its Python package's name ("Software: rapid_mlx 0.7.9, mlx 0.31.2")
     "omlx": "oMLX",
     "tinygrad": "tinygrad",
     "llamafile": "llamafile",
@@ -217,6 +218,10 @@ _ENGINES = {
     "deepspeed-fastgen": "DeepSpeed-FastGen",
     "fastertransformer": "FasterTransformer",
     "bitnet.cpp": "bitnet.cpp",
+    # quantisation libraries that run (and benchmark) the models they quantise
+    "autoawq": "AutoAWQ",
+    "autogptq": "AutoGPTQ",
+    "auto-gptq": "AutoGPTQ",
     "llama2.c": "llama2.c",
 }
 #: ``_ENGINES``' spellings as one alternation, the longest first (``draftwords`` reads an engine's

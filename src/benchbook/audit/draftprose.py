@@ -1494,7 +1494,8 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     # GB") is ``memory_used`` (the corpus's convention, SOURCES.md)
     (
         "size",
-        r"\bram\b|\bddr\d|(?:system|host|cpu|main)\s+memory|\bозу\b|оперативн|(?:主机|cpu\s*)内存|"
+        # (a key's words joined by "_": "peak_ram: 3.5 GB")
+        r"(?:\b|_)ram(?:\b|_)|\bddr\d|(?:system|host|cpu|main)\s+memory|\bозу\b|оперативн|(?:主机|cpu\s*)内存|"
         r"システムメモリ|메인 메모리|시스템 메모리|arbeitsspeicher",
         "ram",
     ),

@@ -1766,6 +1766,14 @@ class Sides(DraftCore):
             same = self.by_value.get((str(Num(n.text.lstrip("+"))), n.unit), [])
             if len(same) == 1 and self.claims[same[0]].fields.get("metric") == metric:
                 return
+            if any(
+                e.fields.get("kind") == "bound"
+                and str(e.fields.get("value")) == str(Num(n.text.lstrip("+")))
+                and e.fields.get("unit") == n.unit
+                for e in self.out.entries
+                if e.kind in ("statement", "todo")
+            ):
+                return  # "not the 15× headline" after "up to 15× higher": the bound stated before
         cfields: dict = {"metric": metric, **number_fields(n)}
         cid = self.phrase_claim(cfields, n, s0, sentence, line, f"{metric}-l{line}")
         if n.range is None:

@@ -1159,6 +1159,8 @@ _BARE = re.compile(r"\s*\d+(?:\.\d+)?\s*")
 _DRAFT_QUANT_COLUMN = re.compile(
     r"(?i)\W*(?:draft|spec(?:ulative)?(?:[\s_-]*dec(?:oding)?)?)[\s_-]*quant\w*\W*"
 )
+#: a model card's name for its own model in a comparison ("This Model", "this model", "Ours")
+_THIS_MODEL = re.compile(r"(?i)this\s+model|our\s+model|ours")
 #: a header naming counts ("Drafted", "Accepted", "Output tokens", "Requests", "n_drafted")
 _COUNT_HEADER = re.compile(r"(?i)\b(?:drafted|accepted|tokens?|counts?|requests?|reqs|runs?|n_\w+)\b")
 #: a column of acceptance rates or lengths ("Acceptance", "Accept rate", "accept len", "α")
@@ -1779,12 +1781,21 @@ class Tables(Sides):
                 elif path == "hardware" and isinstance(value, str):
                     # "RTX 4090" -> "NVIDIA GeForce RTX 4090"; "CPU only (no GPU)" -> "CPU only"
                     value = hardware_of(value) or without_remark(value)
+                elif (
+                    path == "model" and isinstance(value, str) and _THIS_MODEL.fullmatch(value.strip("*_` "))
+                ):
+                    continue  # "| This Model |" of a model card: the card's own model (its title's)
                 elif path == "model" and isinstance(value, str):
                     # "Qwen2.5-Coder 14B" -> "Qwen2.5-Coder-14B"; llama-bench's "llama 7B Q4_0": the
                     # quant apart
                     value, quant = model_cell(value)
                     if quant and "quant" not in cond:
                         set_path(cond, "quant", quant)
+                    bare = re.sub(r"\s*\([^()]*\)\s*$", "", value)
+                    if quant is None and _QUANT_HEADER.fullmatch(bare):
+                        # "| Model |" over "BF16 (baseline)" beside "This Model": the weights' type of
+                        # the card's model, no model's name
+                        path, value = "quant", bare
                 elif path in ("other.draft_model", "other.draft") and isinstance(value, str):
                     if _NO_DRAFT.fullmatch(value.strip().strip("*_`")):
                         # "| Draft |" over "None": the row decodes plainly, with no draft model
@@ -1829,6 +1840,14 @@ class Tables(Sides):
                         # every pair of rows differ in two ("not comparable")
                         remark = re.search(r"\(([^()]*)\)\s*$", value.strip().strip("*_`"))
                         said_size = header_settings(remark.group(1)) if remark else {}
+                        drafted = (
+                            re.fullmatch(r"\s*(\d{1,2})\s+(?:draft\s+)?tokens?\s*", remark.group(1))
+                            if remark
+                            else None
+                        )
+                        if not said_size and drafted and said in ("speculative", "draft-self"):
+                            # "With MTP (2 tokens)": the tokens drafted each step
+                            said_size = {"block_max": int(drafted.group(1))}
                         for size_path, size in said_size.items():  # "Spec (k=4)": its draft size
                             if not has_path(cond, size_path):
                                 set_path(cond, size_path, size)

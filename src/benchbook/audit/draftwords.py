@@ -139,7 +139,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"|(?<![\w.,])(?P<o>\d+)\s+out\b(?!\s+of\b)"
             # a benchmark's set output length: "output_len=100", "输入=200, 输出=100" (what each request
             # may generate)
-            r"|(?:(?<![\w-])output[_-]len(?:gth)?|输出)\s*[=＝]\s*(?P<e>\d+)(?![\d.])",
+            r"|(?:(?<![\w-])output[_-]len(?:gth)?|输出)\s*[=＝]\s*(?P<e>\d+)(?![\d.])"
+            # a run's "(prompt=512, max=128)": the prompt's length, then the most tokens it may generate
+            r"|(?<=prompt=)\d+,\s*max\s*=\s*(?P<m>\d+)(?![\d.])",
             re.I,
         ),
         "cap",
@@ -633,7 +635,9 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "ubatch":
                 out.append(("ubatch", int(m.group("n"))))
             elif kind == "cap":
-                out.append(("cap", int(m.group("n") or m.group("o") or m.group("c") or m.group("e"))))
+                out.append(
+                    ("cap", int(m.group("n") or m.group("o") or m.group("c") or m.group("e") or m.group("m")))
+                )
             elif kind == "concurrency":
                 out.append(("concurrency", int(m.group("n"))))
             elif kind == "layers":
