@@ -401,3 +401,17 @@ def test_a_model_cards_own_model_and_its_drafts_per_step(tmp_path):
         78.1: ("GLM-4.7-Flash", "NVFP4", None),
         56.8: ("GLM-4.7-Flash", "NVFP4", 2),
     }
+
+
+def test_a_russian_quant_column_of_model_named_quants(tmp_path):
+    """ "| Квантование |" (quantisation) over "GLM-4.7-QuantTrio-Int4": the quant after the model's
+    name ("QuantTrio-Int4"); a cell that is a quant alone stays whole."""
+    text = (
+        "# GLM-4.7\n\n| Квантование | Токенов/сек |\n|---|---|\n"
+        "| GLM-4.7-QuantTrio-Int4 | 42-48 |\n| GPTQ-Int4 | 38-41 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(c.range, _cond(cf, c)["quant"]) for c in cf.claims] == [
+        ((42, 48), "QuantTrio-Int4"),
+        ((38, 41), "GPTQ-Int4"),
+    ]

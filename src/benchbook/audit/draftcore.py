@@ -113,7 +113,7 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     **dict.fromkeys(
         ("quant", "quantization", "quantisation", "quant type", "量化", "量子化", "квантизация", "양자화")
-        + ("양자화 여부", "양자화 방식", "量化方式", "量子化方式"),
+        + ("양자화 여부", "양자화 방식", "量化方式", "量子化方式", "квантование", "квант", "quantisierung"),
         ("quant", "str"),
     ),
     **dict.fromkeys(

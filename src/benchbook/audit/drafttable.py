@@ -41,6 +41,7 @@ from .draftcore import (
 )
 from .draftmetric import PROCESSOR_SPLIT
 from .draftnames import (
+    MODEL_FAMILIES,
     cell_names,
     decoding_of_cell,
     engine_of_cell,
@@ -1159,6 +1160,10 @@ _BARE = re.compile(r"\s*\d+(?:\.\d+)?\s*")
 _DRAFT_QUANT_COLUMN = re.compile(
     r"(?i)\W*(?:draft|spec(?:ulative)?(?:[\s_-]*dec(?:oding)?)?)[\s_-]*quant\w*\W*"
 )
+#: a model's family and version (and size) leading a quant column's cell ("GLM-4.7-", "Qwen3-8B-")
+_MODEL_PREFIX = re.compile(
+    rf"(?i)(?:{MODEL_FAMILIES})[-\s]?\d+(?:\.\d+)*(?:[-\s]\d+(?:\.\d+)?[BM])?[-\s](?=[A-Za-z0-9])"
+)
 #: a model card's name for its own model in a comparison ("This Model", "this model", "Ours")
 _THIS_MODEL = re.compile(r"(?i)this\s+model|our\s+model|ours")
 #: a header naming counts ("Drafted", "Accepted", "Output tokens", "Requests", "n_drafted")
@@ -1810,6 +1815,9 @@ class Tables(Sides):
                             set_path(cond, "other.draft_quant", quant)
                         if "decoding" not in cond:
                             set_path(cond, "decoding", "speculative")  # a draft model drafts
+                elif path == "quant" and isinstance(value, str) and (named := _MODEL_PREFIX.match(value)):
+                    # "| Квантование |" over "GLM-4.7-QuantTrio-Int4": the quant after the model's name
+                    value = value[named.end() :]
                 elif path in ("quant", "other.draft_quant") and _BITS.fullmatch(str(value)):
                     # "| Quant |" over "4" (beside "Q4_K_M" in LM Studio's tables): weights of that
                     # many bits, as "4bit" is written
