@@ -687,10 +687,9 @@ class Sides(DraftCore):
             return
         if sides is not None and len(sides) == 2:
             self.plain_baseline(sides, rel.sign)
-        if bound is not None:
-            # "at least 2.5× faster" beside its rates: a bound; a todo of kind bound where the sides
-            # are not found, or there is no claim to relate ("2倍以上的降低", "up to 15× higher"):
-            # never a claim of the value (docs/claims.md)
+        if bound is not None and (sides is not None or in_sentence):
+            # "at least 2.5× faster" beside its rates: a bound (a todo where the sides are not
+            # found); with no claim to relate ("up to 15× higher"), a todo of kind bound below
             self.ratio_bound(rel, bound, sides, sentence, line, in_sentence)
             return
         value = n.text
@@ -754,6 +753,12 @@ class Sides(DraftCore):
                 # (never a claim of its value) whose sides the words do not single out: a todo
                 # bound statement listing the candidates
                 self.ratio_bound(rel, bound, None, sentence, line, [], list(dict.fromkeys(candidates)))
+                return
+            if not candidates and rel.kind == "ratio" and bound is not None and n.unit != "%":
+                # "up to 15× higher", "2倍以上的降低" with no claim it could relate: a bound all
+                # the same, a todo of kind bound citing nothing (never a claim of its value:
+                # docs/claims.md; the corpus writes it as a claim whose statement names the bound)
+                self.ratio_bound(rel, bound, None, sentence, line, [])
                 return
             if not candidates and rel.kind == "ratio":
                 # "nearly 2x faster", "5–14x regression" with no claim it could relate: a claim of
