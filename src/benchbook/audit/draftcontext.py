@@ -1482,8 +1482,9 @@ def _add(into: dict[str, list[object]], names: list[tuple[str, object]]) -> None
         into.setdefault(path, []).append(value)
 
 
-#: apps that run models on MLX and name it as a part of their stack (LM Studio's MLX engine, Rapid-MLX,
-#: oMLX, mlx-serve, vllm-mlx, lightning-mlx)
+#: apps that run models on MLX through their own engine and name it as a part of their stack (LM
+#: Studio's MLX engine, Rapid-MLX, oMLX, mlx-serve, vllm-mlx, lightning-mlx): MLX beside them is their
+#: backend (``_add``; ``drafttable``'s "| Type |" cells)
 MLX_APPS = frozenset({"LM Studio", "Rapid-MLX", "oMLX", "mlx-serve", "vllm-mlx", "lightning-mlx"})
 
 

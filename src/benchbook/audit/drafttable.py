@@ -25,7 +25,7 @@ from ..ingest.settings import flash_attn_word
 from .draftbyvalue import as_multiple, decimals_of, stated_interval
 from .draftcolumn import column_machine
 from .draftcommand import QUANT_TYPE, has_path, kv_cache_type
-from .draftcontext import cell_conditions, cell_test_metric, header_settings, is_test_cell
+from .draftcontext import MLX_APPS, cell_conditions, cell_test_metric, header_settings, is_test_cell
 from .draftcore import (
     LABELS,
     Entry,
@@ -1146,8 +1146,6 @@ def _phase_of(header: str) -> str | None:
 _FRACTION = re.compile(r"(\d+)\s*/\s*(\d+)")
 #: a header naming a score of tasks passed ("pass@1", "HumanEval+", "accuracy", "GSM8K")
 _SCORE_HEADER = re.compile(r"(?i)pass@\d+|accura|humaneval|gsm8k|mmlu|score|solved|correct")
-#: apps that run MLX models through their own MLX engine: a row's "MLX" there is their backend
-MLX_HOSTS = frozenset({"LM Studio"})
 #: a draft model's cell saying the row has none ("None", "-", "n/a", "off")
 _NO_DRAFT = re.compile(r"(?i)none|no|off|n/?a|[-—–]")
 #: a label column naming each row's draft model ("Draft", "Draft model", "Spec Dec (B)": a size in
@@ -1681,7 +1679,7 @@ class Tables(Sides):
             and any(j < len(r) and not _EMPTY.match(r[j]) for r in body)
         }
         # the one app running MLX models the post names ("using LM Studio"): a row's MLX is its backend
-        hosts = sorted(MLX_HOSTS & self.engines_named)
+        hosts = sorted(MLX_APPS & self.engines_named)
         # a label column naming both sides of a change in its cells (a table of metrics as rows, its
         # columns "Before" / "After" turned into rows): each row's build, as the header row's would be
         row_sides = {j: side_builds([r[j] if j < len(r) else "" for r in body]) for j in range(width)}

@@ -21,6 +21,8 @@ Offsets are those of the line read, so a caller may blank a result out of the pr
 
 from __future__ import annotations
 
+import bisect
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -97,9 +99,9 @@ def results(lines: list[tuple[int, str]]) -> list[Result]:
                 seen[c.group("k")].append((n, int(c.group("v"))))
 
     def count(key: str, line: int) -> int | None:
-        before = [v for n, v in seen[key] if n <= line]
-        after = [v for n, v in seen[key] if n > line]
-        return before[-1] if before else after[0] if after else None
+        # by bisection: a pass over every count per rate was quadratic in a long log
+        at = bisect.bisect_right(seen[key], (line, math.inf))
+        return seen[key][at - 1][1] if at else seen[key][0][1] if seen[key] else None
 
     for n, t in lines:
         if m := _CLI.search(t):
