@@ -183,6 +183,14 @@ def _read_existing(path: Path) -> _Kept:
             sums = draft.get("sums")
             if isinstance(sums, dict):  # id -> "exact loose written" (``_keys``, ``_digest``)
                 kept.sums = {str(d): str(x).split() for d, x in sums.items() if len(str(x).split()) == 3}
+        elif name in _ITEM_SECTIONS and not isinstance(v, yaml.SequenceNode) and not _null(v):
+            # "claims: {id: …}" (one entry written as a mapping), "claims: see below": the audit
+            # refuses it, and a merge would drop it without a word
+            raise ValueError(
+                f"{path}:{v.start_mark.line + 1}: {name}: a list of entries is needed, got "
+                f"{'a mapping' if isinstance(v, yaml.MappingNode) else 'a single value'}; nothing written; "
+                f"fix: write each entry as a list item (`{name}:` then `  - {{id: …}}`), then draft again"
+            )
         elif name in _ITEM_SECTIONS and isinstance(v, yaml.SequenceNode):
             marks = [x.start_mark.line for x in v.value] + [starts[i + 1]]
             if v.value and marks[0] > starts[i]:
@@ -236,6 +244,11 @@ def _read_existing(path: Path) -> _Kept:
         if iid not in kept.guessed:
             kept.cites[iid] = sorted(_named(data, ids - {iid}))
     return kept
+
+
+def _null(node: yaml.Node) -> bool:
+    """Whether a YAML node is empty: ``claims:`` with nothing after it (null, ``~``)."""
+    return isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null")
 
 
 def _item_text(path: Path, chunk: list[str], data: object, node: str) -> str:

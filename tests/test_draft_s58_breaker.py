@@ -1,0 +1,57 @@
+"""Faults found in session 58 in `claims draft`'s re-run (issue 29: "the draft never overwrites a
+reviewed entry", "nothing already recorded is lost", bad input gets an error naming the file, line or
+field and the fix): a reviewed entry written as a mapping under ``claims:`` (one entry, no list
+item) was dropped from the file without a word, while the audit refuses that file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchbook.audit import schema
+from benchbook.audit.draftfile import draft_post
+
+POST = "# t\n\nIt ran at 40 tok/s on a 4090.\n"
+HEAD = "schema: benchbook.claims\nschema_version: 1\nsource: {kind: post}\n"
+ENTRY = (
+    '{id: mine, metric: decode_tps, value: 40, unit: tok/s, source_line: 3, quote: "It ran", reviewed: true}'
+)
+
+
+@pytest.mark.parametrize(
+    ("section", "got"),
+    [
+        (f"claims: {ENTRY}\n", "a mapping"),
+        ("claims: see below\n", "a single value"),
+        ("statements: 3\n", "a single value"),
+    ],
+)
+def test_a_section_that_is_no_list_is_refused_and_the_file_kept(tmp_path: Path, section: str, got: str):
+    """ "claims: {id: …}" is refused with its line and the fix, the file left as it was; the audit
+    refuses it too (so the user's entry was never silently dropped by one and read by the other)."""
+    post = tmp_path / "post.md"
+    post.write_text(POST)
+    out = tmp_path / "c.yaml"
+    text = HEAD + section
+    out.write_text(text)
+    with pytest.raises(ValueError) as e:
+        draft_post(post, out)
+    name = section.split(":")[0]
+    assert str(e.value) == (
+        f"{out}:4: {name}: a list of entries is needed, got {got}; nothing written; fix: write each "
+        f"entry as a list item (`{name}:` then `  - {{id: …}}`), then draft again"
+    )
+    assert out.read_text() == text
+    with pytest.raises(schema.ClaimsError, match=rf":4: {name}: Input should be a valid list"):
+        schema.load(out)
+
+
+def test_an_empty_section_is_no_entry_to_keep(tmp_path: Path):
+    """Control: "claims:" and "statements: ~" with nothing in them merge as empty sections."""
+    post = tmp_path / "post.md"
+    post.write_text(POST)
+    out = tmp_path / "c.yaml"
+    out.write_text(HEAD + "claims:\nstatements: ~\n")
+    draft_post(post, out)
+    assert [(c.id, c.value) for c in schema.load(out).claims] == [("decode-tps-l3", 40)]
