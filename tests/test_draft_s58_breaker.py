@@ -55,3 +55,33 @@ def test_an_empty_section_is_no_entry_to_keep(tmp_path: Path):
     out.write_text(HEAD + "claims:\nstatements: ~\n")
     draft_post(post, out)
     assert [(c.id, c.value) for c in schema.load(out).claims] == [("decode-tps-l3", 40)]
+
+
+@pytest.mark.parametrize(
+    ("written", "value", "decimals"),
+    [
+        (".5", 0.5, 1),
+        ("-.5", -0.5, 1),
+        ("+.25", 0.25, 2),
+        ("0.5", 0.5, 1),
+        ("1.", 1.0, 0),
+        ("-.5e1", -5.0, 0),
+    ],
+)
+def test_a_fraction_written_without_its_leading_zero(
+    tmp_path: Path, written: str, value: float, decimals: int
+):
+    """ "value: .5" was read as an exact number (no decimals) and "-.5" refused as text (YAML 1.1
+    reads only an unsigned ".5" as a number): both are the number with the decimals written."""
+    out = tmp_path / "c.yaml"
+    out.write_text(HEAD + f"claims:\n  - {{id: a, metric: speed_change, value: {written}, unit: '%'}}\n")
+    (c,) = schema.load(out).claims
+    assert (c.value, c.decimals) == (value, decimals)
+
+
+def test_a_lone_point_is_still_no_number(tmp_path: Path):
+    """Control: "." and "-." are text, refused with the line and the fix."""
+    out = tmp_path / "c.yaml"
+    out.write_text(HEAD + "claims:\n  - {id: a, metric: speed_change, value: -., unit: '%'}\n")
+    with pytest.raises(schema.ClaimsError, match=r":5: claims.0.value: a number is needed, got str '-.'"):
+        schema.load(out)

@@ -81,12 +81,13 @@ class Interval:
         return lo if self.lo == self.hi else f"{lo}–{hi}"
 
 
-_NUMBER = re.compile(r"^[+-]?(\d+)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
+_NUMBER = re.compile(r"^[+-]?(?=\.?\d)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
 
 
 def decimals_of(text: str) -> int | None:
     """Decimals of a number as written: ``"31.4"`` -> 1, ``"150.0"`` -> 1, ``"7"`` -> 0,
-    ``"2.5e3"`` -> 0 (``2500``), ``"1e-3"`` -> 3; None when ``text`` is not a plain number."""
+    ``".5"`` -> 1, ``"2.5e3"`` -> 0 (``2500``), ``"1e-3"`` -> 3; None when ``text`` is not a plain
+    number."""
     m = _NUMBER.match(text.strip().replace("_", ""))
     if not m:
         return None

@@ -598,8 +598,9 @@ def field_of(claim: Claim, conditions: Conditions, name: str):
 # --- YAML with line numbers and number text --------------------------------------------------------
 
 
-#: a plain scalar in exponent notation without the sign PyYAML needs (``1.5e3``, ``2E6``)
-_EXPONENT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+")
+#: a plain scalar in exponent notation without the sign PyYAML needs (``1.5e3``, ``2E6``), or a signed
+#: fraction with no digit before its point (``-.5``, ``+.25``: YAML 1.1 reads only ``.5`` as a number)
+_EXPONENT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+|[+-]\.\d+")
 
 
 #: PyYAML's safe loader in C (libyaml) where the wheel has it: the pure-Python one parses a claims file
@@ -772,8 +773,8 @@ class _Doc:
                 )
             self.texts[path] = node.value
         if node.tag.endswith(":str") and not node.style and _EXPONENT.fullmatch(node.value):
-            # YAML 1.1 (PyYAML) reads an unquoted 1.5e3 as a string (it wants 1.5e+3); YAML 1.2 and
-            # every reader of the number mean 1500
+            # YAML 1.1 (PyYAML) reads an unquoted 1.5e3 as a string (it wants 1.5e+3), and -.5 too;
+            # YAML 1.2 and every reader of the number mean 1500 and -0.5
             self.texts[path] = node.value
             return float(node.value)
         return loader.construct_object(node, deep=True)
