@@ -85,3 +85,29 @@ def test_a_lone_point_is_still_no_number(tmp_path: Path):
     out.write_text(HEAD + "claims:\n  - {id: a, metric: speed_change, value: -., unit: '%'}\n")
     with pytest.raises(schema.ClaimsError, match=r":5: claims.0.value: a number is needed, got str '-.'"):
         schema.load(out)
+
+
+def test_a_file_of_comments_only_and_a_line_added_to_the_header_are_kept(tmp_path: Path):
+    """ "-o notes.yaml" holding only comments was overwritten, and a line the user added under the
+    drafter's header was dropped on the next run: both are the user's notes, kept as written; the
+    drafter's header alone is written afresh (not doubled)."""
+    post = tmp_path / "post.md"
+    post.write_text(POST)
+    notes = tmp_path / "notes.yaml"
+    notes.write_text("# my notes about this post\n# TODO check the 4090 number\n")
+    draft_post(post, notes)
+    assert notes.read_text().startswith("# my notes about this post\n# TODO check the 4090 number\nschema:")
+    out = tmp_path / "c.yaml"
+    draft_post(post, out)
+    lines = out.read_text().splitlines()
+    lines.insert(3, "# checked against the author's reply")
+    out.write_text("\n".join(lines) + "\n")
+    draft_post(post, out)
+    again = out.read_text().splitlines()
+    assert again[3:5] == ["# checked against the author's reply", "schema: benchbook.claims"]
+    assert sum(ln.startswith("# Drafted by") for ln in again) == 1
+    # control: the header as drafted is not taken for the user's
+    fresh = tmp_path / "f.yaml"
+    draft_post(post, fresh)
+    draft_post(post, fresh)
+    assert fresh.read_text().splitlines()[3] == "schema: benchbook.claims"

@@ -150,6 +150,8 @@ def _read_existing(path: Path) -> _Kept:
         ) from None
     kept = _Kept({}, {s: [] for s in _ITEM_SECTIONS}, set(), set())
     if root is None:
+        if any(ln.strip() for ln in lines):
+            kept.sections["#"] = text.rstrip() + "\n"  # a file of comments only: the user's notes, kept
         return kept
     if not isinstance(root, yaml.MappingNode):
         raise ValueError(f"{path}: not a claims file (no mapping); fix: move it away to draft afresh")
@@ -170,8 +172,18 @@ def _read_existing(path: Path) -> _Kept:
             "overwritten; fix: name another file with -o, or move this one away to draft afresh"
         )
     head = lines[: root.value[0][0].start_mark.line] if root.value else []
-    if any(ln.strip() for ln in head) and not any("Drafted by `benchbook claims draft`" in ln for ln in head):
-        kept.sections["#"] = "\n".join(head).rstrip() + "\n"  # the user's own opening comments
+    # the drafter's own header, as it wrote it ("Drafted by … from POST", its two lines after)
+    ours = {ln.strip() for ln in _HEADER[1:]}
+    own = [
+        ln
+        for ln in head
+        if ln.strip()
+        and ln.strip() not in ours
+        and not ln.startswith("# Drafted by `benchbook claims draft`")
+    ]
+    if own:
+        # the user's own opening comments, or lines they added to the drafter's header: kept as written
+        kept.sections["#"] = "\n".join(head).rstrip() + "\n"
     starts = [k.start_mark.line for k, _ in root.value] + [len(lines)]
     guesses: list[tuple[str, str, int | None, str, dict, list[str]]] = []
     for i, (k, v) in enumerate(root.value):
