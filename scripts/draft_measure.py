@@ -371,17 +371,26 @@ def score(drafted_cf: schema.ClaimsFile, expected: schema.ClaimsFile) -> dict[st
 _CHANGE_METRICS = re.compile(r"speedup|slowdown|\w*_change|\w*_difference")
 
 
+def _written(value: float) -> str:
+    """A bound's value as a post writes it: ``2000.0`` -> "2000", ``2.3`` -> "2.3"."""
+    return f"{value:.15g}"
+
+
 def _drafted_bound(
     drafted_cf: schema.ClaimsFile, h: schema.Claim, used: set[str]
 ) -> schema.Statement | schema.Todo | None:
     """The drafted bound that states an expected claim written as a bound (no value, its bound in
     ``statement``: "lower bound: more than 1000 QPS", SOURCES.md): a ``bound`` statement (or a todo
-    of kind bound) on the claim's line, not yet matched, over the claim's metric, or, for a change
+    of kind bound) on the claim's line, not yet matched, whose value the statement writes (digits
+    grouped or not), over the claim's metric, or, for a change
     (``_CHANGE_METRICS``: "more than tripled"), over a ratio of two sides (docs/claims.md writes a
     bound as such a statement, never as a claim of the value); None where there is none."""
+    written = re.sub(r"(?<=\d)[,\u202f ](?=\d{3})", "", h.statement or "")
     for x in [*drafted_cf.statements, *drafted_cf.todo]:
-        if x.id in used or x.kind != "bound" or x.source_line != h.source_line:
+        if x.id in used or x.kind != "bound" or x.source_line != h.source_line or x.value is None:
             continue
+        if not re.search(rf"(?<![\d.]){re.escape(_written(x.value))}(?![\d]|\.\d)", written):
+            continue  # another bound of the line ("at least 2.3x" beside "well beyond 2000 tokens/s")
         over = x.over if isinstance(x, schema.Statement) else None
         if over is None or over.numerator.get("metric") == h.metric:
             return x

@@ -111,3 +111,128 @@ def test_a_file_of_comments_only_and_a_line_added_to_the_header_are_kept(tmp_pat
     draft_post(post, fresh)
     draft_post(post, fresh)
     assert fresh.read_text().splitlines()[3] == "schema: benchbook.claims"
+
+
+# --- the breaker's findings on the session's drafter kinds --------------------------------------------
+
+
+def _conds(text: str, tmp_path: Path) -> list[tuple]:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from drafting import conditions, drafted
+
+    cf = drafted("# t\n\n" + text, tmp_path)
+    keys = ("engine", "build", "model", "decoding", "backend")
+    return [(c.metric, c.value, {k: v for k, v in conditions(cf, c).items() if k in keys}) for c in cf.claims]
+
+
+def test_acceptance_per_dataset_is_no_benchmark_score(tmp_path: Path):
+    """ "on GSM8K prompts, with 72% of drafted tokens accepted", "Acceptance by dataset: GSM8K 76%":
+    a benchmark's name beside an acceptance is the dataset drafted on, not a score; "the MMLU score
+    stayed at 68.2%" is one."""
+    got = _conds(
+        "Speculative decoding gave a 1.8x speedup on GSM8K prompts, with 72% of drafted tokens accepted.\n",
+        tmp_path,
+    )
+    assert got == [
+        ("speedup", 1.8, {"decoding": "speculative"}),
+        ("acceptance_rate", 72.0, {"decoding": "speculative"}),
+    ]
+    assert [
+        m for m, _, _ in _conds("Acceptance by dataset: MT-Bench 71%, GSM8K 76%, HumanEval 80%.\n", tmp_path)
+    ] == ["acceptance_rate"] * 3
+    assert [
+        m for m, _, _ in _conds("With speculative decoding the MMLU score stayed at 68.2%.\n", tmp_path)
+    ] == ["accuracy"]
+
+
+def test_a_failure_is_the_engine_its_clause_names(tmp_path: Path):
+    """ "vLLM 0.6.3 because SGLang failed to start", "vLLM 0.6.3 (I did not test SGLang)": vLLM's version
+    stands; "SGLang 0.4 failed to start" after "vLLM 0.6.3," drops SGLang's only."""
+    from benchbook.audit.draftwords import engine_versions
+
+    assert engine_versions("We used vLLM 0.6.3 because SGLang failed to start.") == {"vLLM": "0.6.3"}
+    assert engine_versions("Engine: vLLM 0.6.3 (I did not test TGI or SGLang).") == {"vLLM": "0.6.3"}
+    assert engine_versions("Engine: vLLM 0.6.3, SGLang 0.4 failed to start.") == {"vLLM": "0.6.3"}
+    assert engine_versions("vLLM 0.6.3 vs SGLang 0.3.0, and SGLang crashed once under load.") == {
+        "vLLM": "0.6.3",
+        "SGLang": "0.3.0",
+    }
+
+
+def test_a_set_up_sentence_naming_two_engines_declares_neither(tmp_path: Path):
+    """ "We used Ollama to pull the GGUF, then benchmarked it with llama.cpp b4000": not Ollama's run."""
+    from benchbook.audit.draftcontext import _set_up_engine
+
+    assert (
+        _set_up_engine(
+            "We used Ollama to pull the GGUF, then benchmarked it with llama-bench from llama.cpp b4000."
+        )
+        == []
+    )
+    assert (
+        _set_up_engine("I used Ollama for months, but for this test I switched to llama.cpp b4000 directly.")
+        == []
+    )
+    assert _set_up_engine("I ran vLLM first, then SGLang 0.4.1 for everything below.") == []
+    got = _conds(
+        "We used Ollama to pull the GGUF, then benchmarked it with llama-bench from llama.cpp b4000. "
+        "Decode was 50 tok/s.\n",
+        tmp_path,
+    )
+    assert got == [("decode_tps", 50.0, {"engine": "llama.cpp", "build": "b4000", "decoding": "plain"})]
+
+
+def test_only_a_model_tag_heading_script_output_is_its_model(tmp_path: Path):
+    """ "elapsed:5m", "server:8b-node1 ready" and `ollama list`'s rows (a tag, then its id) name no
+    model measured: the declared model stands."""
+    for block in ("elapsed:5m", "server:8b-node1 ready", "qwen2.5:14b    7cdf5a0187d5    11 GB"):
+        head = "Model: Llama-3.1-8B Q4_K_M on an RTX 3090, llama.cpp b4000.\n\n"
+        text = f"{head}```\n{block}\ndecode: 110.5 tok/s\n```\n"
+        ((_, _, cond),) = _conds(text, tmp_path)
+        assert cond["model"] == "Llama-3.1-8B", block
+
+
+def test_code_before_a_llama_name_and_a_build_without_cublas(tmp_path: Path):
+    """ "The code Llama-3.1-8B wrote" is Llama-3.1-8B; "no cuBLAS" names no CUDA backend."""
+    from benchbook.audit.draftnames import mentions
+
+    assert [(m.path, m.value) for m in mentions("The code Llama-3.1-8B wrote was fine")] == [
+        ("model", "Llama-3.1-8B")
+    ]
+    assert [(m.path, m.value) for m in mentions("Source code Llama 3 8B generated")] == [
+        ("model", "Llama 3 8B")
+    ]
+    assert [m.path for m in mentions("CPU-only build (no cuBLAS), without hipBLAS")] == []
+
+
+def test_the_measure_takes_only_the_bound_its_claim_writes():
+    """A drafted bound of another number on the line ("at least 2.3x" beside "well beyond 2000
+    tokens/s") does not capture the expected claim of the 2000 bound; the 2000 one does, its digits
+    written "2,000" or "2000"."""
+    import yaml
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "draft_measure.py"
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("draft_measure_s58b", path)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+
+    def cf(text: str) -> schema.ClaimsFile:
+        head = {"schema": "benchbook.claims", "schema_version": 1, "source": {"kind": "post"}}
+        return schema.ClaimsFile.model_validate({**head, **yaml.safe_load(text)})
+
+    expected = cf(
+        "claims:\n  - {id: a, metric: throughput, statement: 'well beyond 2,000 tokens/s: a lower bound',"
+        " source_line: 3}\n"
+    )
+    other = cf(
+        "todo:\n  - {id: t, todo: b, kind: bound, statement: x, value: 2.3, unit: x, source_line: 3}\n"
+    )
+    assert m.score(other, expected)["numbers"] == 0
+    same = cf(
+        "todo:\n  - {id: t, todo: b, kind: bound, statement: x, value: 2000, unit: tok/s, source_line: 3}\n"
+    )
+    assert m.score(same, expected)["numbers"] == 1

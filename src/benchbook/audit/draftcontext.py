@@ -660,7 +660,7 @@ def _reported(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
             out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path == "hardware"]
         _builds(t, out)
         tag = _LEADING_TAG.match(t)
-        tagged = ollama_model(tag.group("tag")) if tag else None
+        tagged = ollama_model(tag.group("tag")) if tag and _TAG_NAME.fullmatch(tag.group("name")) else None
         if tagged is not None:
             out.append(("model", tagged[0]))
             if tagged[1]:
@@ -678,8 +678,14 @@ def _cell_flags(block: Block) -> list[tuple[str, object]]:
     return out
 
 
-#: an Ollama tag (a namespace before it dropped) first on a line of output, with no command before it
-_LEADING_TAG = re.compile(r"^\s*(?:[\w.-]+/)?(?P<tag>[a-z][\w.-]*:[\w.-]+)(?:\s|$)", re.IGNORECASE)
+#: an Ollama tag (a namespace before it dropped) heading a line of output, with no command before it:
+#: the line ends there or a parenthesis follows ("… :6.7b-Q4_K_M (5 runs) at …"; not ``ollama
+#: list``'s rows, an id after each tag: installed models, not the one measured); its name a model's
+#: (a digit or a dash in it, or a family's: not "elapsed:5m")
+_LEADING_TAG = re.compile(
+    r"^\s*(?:[\w.-]+/)?(?P<tag>(?P<name>[a-z][\w.-]*):[\w.-]+)\s*(?:$|\()", re.IGNORECASE
+)
+_TAG_NAME = re.compile(rf"(?i).*[\d-].*|(?:{MODEL_FAMILIES})\w*")
 #: a line of pasted output reporting the machine or the model under its label (``_stated``)
 _REPORT_LINE = re.compile(
     # a JSON key too ('"model": "~/models/mlx-community/Qwen3-0.6B-8bit",')
@@ -966,12 +972,17 @@ _SET_UP = re.compile(
 
 def _set_up_engine(text: str) -> list[tuple[str, object]]:
     """The engine a first-person setup sentence of ``text`` names first after its verb (``_SET_UP``),
-    as ``[("engine", name)]``; nothing where no such sentence names one or it says the engine did
+    as ``[("engine", name)]``; nothing where no such sentence names one, names another engine too
+    ("I used Ollama for months, but for this test I switched to llama.cpp") or says the engine did
     not run ("I tried SGLang but it crashed": ``_NOT_RUN``)."""
     for m in _SET_UP.finditer(text):
         if _NOT_RUN.search(m.group(0)):
             continue
         found = [x for x in mentions(m.group("rest")) if x.path == "engine"]
+        end = _SENTENCE_END.search(text, m.start("rest"))
+        sentence = text[m.start("rest") : end.start() if end else len(text)]
+        if len({x.value for x in mentions(sentence) if x.path == "engine"}) > 1:
+            continue  # "We used Ollama to pull the GGUF, then benchmarked it with llama.cpp": not one
         if found and found[0].start <= 3:
             return [("engine", found[0].value)]
     return []

@@ -247,7 +247,9 @@ _BUILD = re.compile(
 MODEL_FAMILIES = (
     r"Qwen|QwQ|Llama|Mistral|Mixtral|Ministral|Devstral|Magistral|Codestral|Gemma|Phi|DeepSeek|GLM|"
     r"gpt-oss|Granite|Nemotron|Kimi|MiniMax|Falcon|OLMo|SmolLM|Hermes|LFM|InternLM|Yi|Command-R|"
-    r"Meta-Llama|TinyLlama|Code[ -]?Llama|MiniCPM|ERNIE|Vicuna|Wizard\w*|Zephyr|StarCoder|Baichuan|ChatGLM|"
+    # ("Code Llama" with its capital: "the code Llama-3.1-8B wrote" is Llama's)
+    r"Meta-Llama|TinyLlama|CodeLlama|(?-i:Code)[ -]Llama|MiniCPM|ERNIE|Vicuna|Wizard\w*|Zephyr|StarCoder|"
+    r"Baichuan|ChatGLM|"
     r"Aya|Jamba|Hunyuan|Seed-OSS|EXAONE"
 )
 #: a GGUF file, or a model name of a known family with its size ("Qwen3-30B-A3B", "gpt-oss-20b"); the
@@ -419,7 +421,11 @@ _BITS_QUANT = re.compile(
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
 #: llama.cpp's GPU backends by the BLAS library its builds before 2024 named them after ("device:
 #: 2x3090, NVLINK, cublas", ``LLAMA_CUBLAS=1``, hipBLAS, CLBlast): the backend they built
-_BLAS_BACKEND = re.compile(r"(?<![A-Za-z0-9-])(?:LLAMA_)?(cuBLAS|hipBLAS|CLBlast)(?![A-Za-z0-9-])", re.I)
+_BLAS_BACKEND = re.compile(
+    # (not a build without it: "no cuBLAS", "without hipBLAS", "w/o CLBlast")
+    r"(?<!\bno\s)(?<!\bwithout\s)(?<!w/o\s)(?<!non-)(?<![A-Za-z0-9-])(?:LLAMA_)?(cuBLAS|hipBLAS|CLBlast)(?![A-Za-z0-9-])",
+    re.I,
+)
 _BLAS_BACKENDS = {"cublas": "CUDA", "hipblas": "ROCm", "clblast": "OpenCL"}
 _FA = re.compile(
     r"(?<![\w-])(?:-fa|--flash-attn|flash[ -]attention)\s*(?:=|:)?\s*(?P<w>on|off|1|0|enabled|disabled)\b"

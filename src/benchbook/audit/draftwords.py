@@ -502,11 +502,17 @@ _ENGINE_BUILD_LINE = re.compile(
 #: the rest of a clause saying the engine before it did not run ("SGLang 0.5.8 doesn't work with GLM",
 #: "vLLM 0.6 fails to load it", "… crashed", "… is not supported")
 _FAILED = re.compile(
-    r"[^.;!?\n]{0,40}?\b(?:does\s*n(?:o|['’])t|did\s*n(?:o|['’])t|won['’]t|can\s*n(?:o|['’])t|could\s*n(?:o|['’])t|"
+    # (within its clause: not past a comma or a parenthesis, "vLLM 0.6.3 (I did not test SGLang)")
+    r"[^.;!?\n,(]{0,40}?\b(?:does\s*n(?:o|['’])t|did\s*n(?:o|['’])t|won['’]t|can\s*n(?:o|['’])t|could\s*n(?:o|['’])t|"
     r"fail(?:s|ed)?|"
     r"crash(?:es|ed)?|(?:is|was)\s+not\s+supported|unsupported|broke|broken)\b",
     re.IGNORECASE,
 )
+
+
+#: an engine's name (``draftnames``' spellings): a failure after another engine's name is that one's
+#: ("vLLM 0.6.3 because SGLang failed to start")
+_ENGINE_IN = re.compile(rf"(?<![\w.-])(?:{ENGINE_SPELLINGS})(?![\w])", re.IGNORECASE)
 
 
 def engine_versions(text: str) -> dict[str, str]:
@@ -522,7 +528,8 @@ def engine_versions(text: str) -> dict[str, str]:
     def add(m: re.Match, value: str | None) -> None:
         # the build-number alternative names its engine outside the group ("llama.cpp 5215")
         engine = engine_of_cell(m.group("e") or m.group(0).split()[0], set())
-        if _FAILED.match(text, m.end()):
+        failed = _FAILED.match(text, m.end())
+        if failed and not _ENGINE_IN.search(failed.group(0)):
             return  # "SGLang 0.5.8 doesn't work with GLM on Blackwell": the engine that did not run
         if engine is not None and value:
             seen.setdefault(engine, set()).add(value)
