@@ -236,3 +236,12 @@ def test_the_measure_takes_only_the_bound_its_claim_writes():
         "todo:\n  - {id: t, todo: b, kind: bound, statement: x, value: 2000, unit: tok/s, source_line: 3}\n"
     )
     assert m.score(same, expected)["numbers"] == 1
+
+
+def test_a_bound_over_no_claims_names_its_set_in_words():
+    """The audit's reason for a bound matching no claims named its sets as Python dicts ("numerator
+    {'metric': 'share', …}") on the page: now as words."""
+    from benchbook.audit.recompute import _set_words
+
+    assert _set_words({"metric": "share", "engine": "llama.cpp"}) == "metric share, engine llama.cpp"
+    assert (_set_words(None), _set_words({})) == ("none", "any claim")

@@ -351,8 +351,8 @@ def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
             "",
             NOT_CHECKABLE,
             reason=(
-                f"no claim pair matches the set (numerator {over.numerator}, denominator "
-                f"{over.denominator}, same {match}){left}"
+                f"no claim pair matches the set (numerator {_set_words(over.numerator)}, denominator "
+                f"{_set_words(over.denominator)}, same {match}){left}"
             ),
         )
     _check_bound_unit(cf, stmt, pairs or maybe)
@@ -591,3 +591,11 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
             located.located = True
             raise located from None
     return {s.id: out[s.id] for s in cf.statements}
+
+
+def _set_words(fields: dict | None) -> str:
+    """A bound's set as a reader writes it: ``{"metric": "share", "engine": "llama.cpp"}`` -> "metric
+    share, engine llama.cpp" (the page showed Python's dict); "none" for no set."""
+    if fields is None:
+        return "none"
+    return ", ".join(f"{k} {v}" for k, v in fields.items()) or "any claim"
