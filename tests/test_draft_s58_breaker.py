@@ -211,18 +211,13 @@ def test_the_measure_takes_only_the_bound_its_claim_writes():
     """A drafted bound of another number on the line ("at least 2.3x" beside "well beyond 2000
     tokens/s") does not capture the expected claim of the 2000 bound; the 2000 one does, its digits
     written "2,000" or "2000"."""
-    import yaml
+    import sys
 
-    path = Path(__file__).resolve().parents[1] / "scripts" / "draft_measure.py"
-    import importlib.util
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_draft_s58_kinds import _measure
+    from test_draft_s58_kinds import claims_file as cf
 
-    spec = importlib.util.spec_from_file_location("draft_measure_s58b", path)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-
-    def cf(text: str) -> schema.ClaimsFile:
-        head = {"schema": "benchbook.claims", "schema_version": 1, "source": {"kind": "post"}}
-        return schema.ClaimsFile.model_validate({**head, **yaml.safe_load(text)})
+    m = _measure()
 
     expected = cf(
         "claims:\n  - {id: a, metric: throughput, statement: 'well beyond 2,000 tokens/s: a lower bound',"

@@ -322,15 +322,10 @@ def test_the_measure_takes_a_drafted_bound_for_a_claim_written_as_one():
     drafted bound statement or todo of its line; its metric is right where the bound is over that
     metric, or over a ratio of two sides for a change (speedup, slowdown); another line's bound does
     not capture it."""
-    import yaml
-
-    from benchbook.audit import schema
 
     m = _measure()
 
-    def cf(text: str) -> schema.ClaimsFile:
-        head = {"schema": "benchbook.claims", "schema_version": 1, "source": {"kind": "post"}}
-        return schema.ClaimsFile.model_validate({**head, **yaml.safe_load(text)})
+    cf = claims_file
 
     expected = cf(
         "claims:\n"
@@ -415,3 +410,13 @@ def test_a_russian_quant_column_of_model_named_quants(tmp_path):
         ((42, 48), "QuantTrio-Int4"),
         ((38, 41), "GPTQ-Int4"),
     ]
+
+
+def claims_file(text: str):
+    """A claims file from the YAML ``text`` of its sections, with the schema's header and a source."""
+    import yaml
+
+    from benchbook.audit import schema
+
+    head = {"schema": "benchbook.claims", "schema_version": 1, "source": {"kind": "post"}}
+    return schema.ClaimsFile.model_validate({**head, **yaml.safe_load(text)})
