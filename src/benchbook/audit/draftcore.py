@@ -72,6 +72,7 @@ LABELS: dict[str, tuple[str, str]] = {
             "nmax",
             "n max",
             "specdraftnmax",
+            "draftnmax",  # llama-server's --spec-draft-n-max without its "spec-" ("| draft-n-max |")
             "num spec tokens",
             "num speculative tokens",
             "spec tokens",

@@ -1315,9 +1315,19 @@ _LLAMA_TOOL = re.compile(
 )
 
 
+#: a heading or caption naming upstream llama.cpp as its forks' threads do ("* Mainline", "### Mainline
+#: results", "mainline (b5635)"): the word alone, perhaps with "results"/"build" and a build in parentheses
+_MAINLINE = re.compile(
+    r"\W*mainline(?:\s+(?:results?|build|branch|runs?))?\s*(?:\([^()]{1,40}\))?\W*", re.IGNORECASE
+)
+
+
 def heading_engine(text: str) -> str | None:
-    """The engine a heading names by a llama.cpp tool (``_LLAMA_TOOL``): "llama.cpp"; None when it
-    names none or names an engine itself (``mentions``)."""
+    """The engine a heading names by a llama.cpp tool (``_LLAMA_TOOL``) or by the word "mainline"
+    alone (``_MAINLINE``: upstream llama.cpp, as ik_llama.cpp's and other forks' threads call it):
+    "llama.cpp"; None when it names none or names an engine itself (``mentions``)."""
+    if _MAINLINE.fullmatch(text.strip()):
+        return "llama.cpp"
     if not _LLAMA_TOOL.search(text) or any(m.path == "engine" for m in mentions(text)):
         return None
     return "llama.cpp"

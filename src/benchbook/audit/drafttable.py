@@ -723,6 +723,7 @@ def _names_metric(label: str) -> bool:
         _header_unit(label)
         or _metric_header(label)
         or re.search(r"accept|latency|ttft|throughput|吞吐|速度|延迟|遅延|耗时|延時", label, re.IGNORECASE)
+        or _DRAFT_RATE.search(label)
     )
 
 
@@ -877,10 +878,15 @@ def _column_relates(
     return not tested
 
 
+#: a header naming the draft's acceptance by its rate alone ("draft rate", "Draft-Rate")
+_DRAFT_RATE = re.compile(r"\bdraft[ _-]?rate\b", re.IGNORECASE)
+
+
 def _ratio_column(header: str, cells: list[str]) -> str | None:
     """ "ratio" for an acceptance column written as fractions with no unit ("Acceptance": 0.73,
-    "0.38-0.90"): every cell with a number has numbers from 0 to 1 only; else None."""
-    if not re.search(r"accept", header, re.IGNORECASE):
+    "0.38-0.90"; "draft rate": the drafted tokens' rate of acceptance, ``_DRAFT_RATE``): every cell
+    with a number has numbers from 0 to 1 only; else None."""
+    if not re.search(r"accept", header, re.IGNORECASE) and not _DRAFT_RATE.search(header):
         return None
     found = [numbers(c) for c in cells if not _EMPTY.match(c)]
     if not found or not all(found):
@@ -1702,6 +1708,14 @@ class Tables(Sides):
                     if not cell.strip() or _NO_DRAFT.fullmatch(cell.strip().strip("*_`")):
                         # "| Spec Dec (B) |" over "-" beside rows naming a draft: no draft, plain
                         set_path(cond, "decoding", "plain")
+                if (
+                    kinds[j] == "label"
+                    and LABELS.get(label_key(header[j]), ("",))[0] == "block_max"
+                    and _NO_DRAFT.fullmatch(cell.strip().strip("*_`"))
+                    and "decoding" not in cond
+                ):
+                    # "| draft-n-max |" over "none" beside rows of sizes: the row that drafts nothing
+                    set_path(cond, "decoding", "plain")
                 if kinds[j] != "label" or _EMPTY.match(cell):
                     continue
                 labels.append(cell)

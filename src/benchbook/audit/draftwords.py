@@ -380,6 +380,15 @@ REQUEST_SETTINGS: list[tuple[re.Pattern, str]] = [
     (re.compile(r"\bmax(?:imum)?\s+request\s+concurrency\s*:\s*(?P<n>\d{1,5})\b", re.I), "concurrency"),
     # a request body's prompt: '"prompt": "描述一下北京的秋天"' (a completion request's text, as sent)
     (re.compile(r"(?<![\w-])[\\\"']prompt[\\\"']\s*:\s*[\\\"'](?P<n>[^\"'\n\\]{1,200})[\\\"']"), "prompt"),
+    # a chat request's one user message ('"messages": [{"role": "user", "content": "write a story about
+    # dogs"}]', OpenAI's chat completions body): its text, as sent
+    (
+        re.compile(
+            r"[\\\"']role[\\\"']\s*:\s*[\\\"']user[\\\"']\s*,\s*[\\\"']content[\\\"']\s*:\s*"
+            r"[\\\"'](?P<n>[^\"'\n\\]{1,200})[\\\"']"
+        ),
+        "prompt",
+    ),
     # a run's record of its build: "vllm_commit": "5cbc982", commit=5cbc982
     (
         re.compile(r"(?<![\w-])(?:\w+_)?commit[\\\"']*\s*[:=]\s*[\\\"']*(?P<n>[0-9a-f]{7,40})(?![\w.])"),

@@ -594,6 +594,17 @@ def flat_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]]
     return [head, *rows], [n] * (len(rows) + 1)
 
 
+#: a tool's banner or section rule: "====== Serving Benchmark Result ======", "-----Time to First
+#: Token-----", a rule alone ("=========")
+_BANNER = re.compile(r"^\s*(?:={4,}|-{4,})[^=\n]*?(?:={4,}|-{4,})?\s*$")
+
+
+def _bannered(run: list[tuple[int, str]]) -> bool:
+    """Whether a paragraph's lines hold a tool's banner or rule (``_BANNER``): with lines of ``label:
+    value`` (``_labelled_list``), pasted output, not prose."""
+    return any(_BANNER.match(t) for _, t in run)
+
+
 def _labelled_list(run: list[tuple[int, str]]) -> bool:
     """Whether a run of code lines is a list of labelled values, each line ``label:  value``
     (``ollama run --verbose``, a script's ``first token:  0.04s``; a caption line without a value
@@ -790,6 +801,13 @@ def blocks_of(text: str) -> list[Block]:
             # a paragraph of "label:   value" lines (``ollama run --verbose`` pasted as text) is read
             # line by line, as in a code block, not as a table
             listed = _labelled_list(lines)
+            if listed and _bannered(lines):
+                # a serving benchmark's summary pasted without a fence ("==== Serving Benchmark Result
+                # ====" over "Mean TTFT (ms):   249.49"; its closing rule makes the lines a setext
+                # heading): the tool's output, read as a code block
+                out.extend(_code_blocks(lines, ""))
+                i += 1
+                continue
             table = (aligned_rows(lines) or spaced_rows(lines)) if len(lines) >= 3 and not listed else None
             table = table or flat_rows(lines)
             spaced = spaced_tables(lines) if len(lines) >= 3 and not listed and not table else None

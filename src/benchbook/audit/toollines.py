@@ -839,6 +839,67 @@ def _value_lists(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
     return out
 
 
+#: llama-server's ``timings`` object (tools/server/server.cpp, ``result_timings::to_json``): field ->
+#: (metric, unit, phase); the counts ``prompt_n``/``predicted_n`` are the conditions of the others
+_SERVER_TIMINGS = {
+    "prompt_ms": ("prompt_eval_ms", "ms", "prompt"),
+    "prompt_per_token_ms": ("ms_per_token", "ms", "prompt"),
+    "prompt_per_second": ("prefill_tps", "tok/s", "prompt"),
+    "predicted_ms": ("eval_ms", "ms", "predicted"),
+    "predicted_per_token_ms": ("ms_per_token", "ms", "predicted"),
+    "predicted_per_second": ("decode_tps", "tok/s", "predicted"),
+    "draft_n": ("draft_tokens", "tokens", "predicted"),
+    "draft_n_accepted": ("accepted_tokens", "tokens", "predicted"),
+}
+_TIMING_FIELD = re.compile(
+    rf'"(?P<k>prompt_n|predicted_n|{"|".join(_SERVER_TIMINGS)})"\s*:\s*(?P<v>-?{_NUM}(?:[eE][-+]?\d+)?)(?![\w.])'
+)
+
+
+def server_timings(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
+    """line -> the results of llama-server's ``timings`` objects in ``lines`` (a code block: a
+    response printed by ``jq .timings``, indented a field a line, or compact JSON on one line), read
+    where two or more of its fields are (``_SERVER_TIMINGS``): ``prompt_ms`` the prompt eval time
+    (``prompt_eval_ms``), ``predicted_ms`` the eval time (``eval_ms``), the per-token times
+    (``ms_per_token``, ``other.phase`` "prompt eval"/"eval" as ``_timing`` names them), the rates
+    (``prefill_tps``, ``decode_tps``) and the draft's counts (``draft_n`` -> ``draft_tokens``,
+    ``draft_n_accepted`` -> ``accepted_tokens``); an object's ``predicted_n`` is the
+    ``tokens_generated`` of its eval fields and its ``prompt_n`` the ``other.prompt_tokens`` of its
+    prompt fields.  An object ends where a field repeats (the next request's) or a line closes one;
+    a zero time or rate (a phase that did not run) is no result.  Each result spans its value."""
+    objects: list[list[tuple[int, re.Match]]] = [[]]
+    for n, t in lines:
+        for m in _TIMING_FIELD.finditer(t):
+            if any(f.group("k") == m.group("k") for _, f in objects[-1]):
+                objects.append([])
+            objects[-1].append((n, m))
+        if objects[-1] and _JSON_CLOSE.match(t):
+            objects.append([])
+    out: dict[int, list[Result]] = {}
+    for fields in objects:
+        if len(fields) < 2:
+            continue
+        said = {m.group("k"): m.group("v") for _, m in fields}
+        prompt_n, predicted_n = said.get("prompt_n"), said.get("predicted_n")
+        counts = {
+            "prompt": {"other": {"prompt_tokens": int(float(prompt_n))}} if prompt_n else {},
+            "predicted": {"tokens_generated": int(float(predicted_n))} if predicted_n else {},
+        }
+        for n, m in fields:
+            if m.group("k") not in _SERVER_TIMINGS:
+                continue
+            metric, unit, phase = _SERVER_TIMINGS[m.group("k")]
+            value = m.group("v")
+            if unit != "tokens" and float(value) <= 0:
+                continue
+            cond = dict(counts[phase])
+            if metric == "ms_per_token":
+                cond = merged_other(cond, {"phase": "prompt eval" if phase == "prompt" else "eval"})
+            got = Result(n, metric, value, unit, m.start("v"), m.end("v"), None, cond, "llama-server timings")
+            out.setdefault(n, []).append(got)
+    return out
+
+
 def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result]:
     """The results stated by ``lines`` (``(line, text)``, module doc), in line order: in a code block
     (``code``) every shape; in prose llama.cpp's timing lines, a run of pasted ``label: value``
@@ -854,9 +915,13 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
     section: str | None = None
     keys: list[str] = []  # the JSON objects open at this line ("ttft_ms": {)
     listed = _value_lists(lines) if code else {}
+    timings = server_timings(lines) if code else {}
     for n, t in lines:
         if n in listed:
             out.extend(listed[n])
+            continue
+        if n in timings:  # llama-server's timings object: its fields, with their counts
+            out.extend(timings[n])
             continue
         if code and (opened := _JSON_OPEN.match(t)) is not None:
             keys.append(opened.group("k"))
