@@ -881,7 +881,7 @@ def server_timings(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
             continue
         said = {m.group("k"): m.group("v") for _, m in fields}
         prompt_n, predicted_n = said.get("prompt_n"), said.get("predicted_n")
-        counts = {
+        counts: dict[str, dict] = {
             "prompt": {"other": {"prompt_tokens": int(float(prompt_n))}} if prompt_n else {},
             "predicted": {"tokens_generated": int(float(predicted_n))} if predicted_n else {},
         }
@@ -892,7 +892,7 @@ def server_timings(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
             value = m.group("v")
             if unit != "tokens" and float(value) <= 0:
                 continue
-            cond = dict(counts[phase])
+            cond: dict = dict(counts[phase])
             if metric == "ms_per_token":
                 cond = merged_other(cond, {"phase": "prompt eval" if phase == "prompt" else "eval"})
             got = Result(n, metric, value, unit, m.start("v"), m.end("v"), None, cond, "llama-server timings")
