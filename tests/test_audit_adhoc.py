@@ -63,6 +63,28 @@ def test_every_verdict_class_has_a_rule_in_the_site_stylesheet():
     assert "font-weight: 700" in rules[page.VERDICT_CLASS["inconsistent"]]
 
 
+def test_the_table_of_every_claim_scrolls_in_its_own_box():
+    """A new user's "reproducible here" column was cut off at 1400 px: the table sits in Bootstrap's
+    ``.table-responsive`` (Quarto's theme scrolls it sideways) and a box the site stylesheet scrolls
+    for the offline renderer, and its cells break long words."""
+    import re
+
+    from benchbook.audit import page
+    from benchbook.audit.verdicts import Here
+
+    from benchbook.audit import run
+
+    a = run.audit_file(Path(__file__).parent / "fixtures" / "audit" / "standing.yaml", here=Here())
+    text = page.render(a.claims, a.verdicts, "standing.yaml")
+    assert re.search(
+        r'<div class="table-responsive bb-audit-wrap">\n<table class="table table-sm bb-audit">', text
+    )
+    assert text.index("</tbody></table>\n</div>") > text.index("bb-audit-wrap")
+    css = siterenderer.STYLESHEET.read_text()
+    assert re.search(r"\.bb-audit-wrap \{[^}]*overflow-x: auto", css)
+    assert re.search(r"\.bb-audit td \{[^}]*overflow-wrap: anywhere", css)
+
+
 POST = "# {title}\n\nPlain decoding gave 12.5 tok/s.\n\nWith a draft model it gave 25.0 tok/s, 2x faster.\n"
 
 

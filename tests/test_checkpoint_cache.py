@@ -56,3 +56,25 @@ def test_a_missing_checkpoint_is_named_in_benchbook_cache(tmp_path, monkeypatch)
     assert logged == [
         f"checkpoint {pt} missing or changed; from the cache or trained from {manifest}'s train_config"
     ]
+
+
+def test_a_cached_checkpoint_of_other_weights_is_named_cached_and_warned_of_once(tmp_path, monkeypatch):
+    """A new user saw "retrained checkpoint … differs" twice (the prefetch and the stage) for a
+    checkpoint that came from the cache: it says where it came from, and is warned of once."""
+    fresh = tmp_path / "fresh-cache"
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(fresh))
+    manifest, _ = _manifest(tmp_path)
+    pt = fresh / "draftself" / "other.pt"
+    pt.parent.mkdir(parents=True)
+    pt.write_bytes(b"other weights")
+    monkeypatch.setattr(train, "ensure_checkpoint", lambda cfg, log: (pt, {}, False))
+    monkeypatch.setattr(ds_run, "_WARNED", set())
+    logged: list[str] = []
+    for _ in range(2):
+        assert ds_run.resolve_checkpoint(manifest, log=logged.append)[0] == pt
+    warnings = [x for x in logged if x.startswith("warning:")]
+    assert len(warnings) == 1
+    assert warnings[0].startswith(
+        "warning: the checkpoint (from this host's cache, trained here earlier) has"
+    )
+    assert "retrained" not in warnings[0]

@@ -182,3 +182,226 @@ def test_a_draft_n_max_column_sets_each_row_and_its_none_row_decodes_plainly(tmp
         (c.value, c.unit, _cond(cf, c)["block_max"]) for c in cf.claims if c.metric == "acceptance_rate"
     }
     assert accepted == {(0.47, "ratio", 1), (0.2, "ratio", 4)}
+
+
+_TWO_REPLIES = """\
+# Add a drafter for the model
+
+Drafter `org/drafter_block7`, target `org/gemma-4-12B-it-8bit`, greedy, 128 tokens.
+
+| ctx | baseline tok/s | drafter tok/s | speedup |
+| --- | --- | --- | --- |
+| 512 | 38.65 | 92.62 | 2.40x |
+| 2048 | 37.13 | 72.38 | 1.95x |
+
+---
+
+Decode-only tok/s, median of 3 runs, 128 tokens greedy.
+
+| ctx | baseline | bf16 drafter | 8-bit drafter | bf16 | 8-bit |
+| --- | --- | --- | --- | --- | --- |
+| 512 | 38.48 | 68.54 | 87.28 | 1.78x | 2.27x |
+| 2048 | 30.56 | 73.51 | 80.92 | 2.41x | 2.65x |
+"""
+
+
+def test_a_rule_between_replies_keeps_the_second_reply_s_setup_its_own(tmp_path):
+    """ "median of 3 runs" under the rule is the second reply's: the first table (above the rule)
+    states no statistic; the caption's "tok/s," (a comma after the unit) gives the second table's
+    columns of plain numbers their unit, its columns of multiples no metric of their own; "greedy,
+    128 tokens" and "128 tokens greedy" are the tokens each run generated."""
+    cf = _drafted(_TWO_REPLIES, tmp_path)
+    first = [c for c in cf.claims if c.value in (38.65, 92.62)]
+    second = [c for c in cf.claims if c.value in (38.48, 68.54, 87.28)]
+    assert len(first) == 2 and len(second) == 3
+    assert all("stat" not in (_cond(cf, c).get("other") or {}) for c in first)
+    assert all(_cond(cf, c)["other"]["stat"] == "median" for c in second)
+    assert {c.unit for c in second} == {"tok/s"} and {c.metric for c in second} == {"decode_tps"}
+    assert {_cond(cf, c)["tokens_generated"] for c in first + second} == {128}
+    assert _cond(cf, second[0])["decoding"] == "plain"
+
+
+def test_a_rule_under_a_paragraph_is_a_setext_heading_not_a_rule():
+    from benchbook.audit.draftcontext import _ruled
+    from benchbook.audit.post import read_post
+
+    post = read_post("Intro text\n\n---\n\nMore\nTitle\n---\n\nEnd\n")
+    assert _ruled(post, 1, 5) is True  # the blank line above the "---": a rule
+    assert _ruled(post, 6, 9) is False  # "Title" over "---": its underline
+
+
+_LLCUDA = """\
+<!DOCTYPE html>
+<html><head><title>Benchmarks - fastbox</title></head><body>
+<article>
+<h1>Performance Benchmarks</h1>
+<p>Benchmarks for fastbox v2.1.0 on Tesla T4 GPUs, with CUDA 12.2 and fastbox v2.1.0.</p>
+<h2>Summary</h2>
+<table><tr><th>Model</th><th>Tokens/sec</th></tr><tr><td>Gemma 3-1B</td><td>134.3</td></tr></table>
+<h2>Gemma 3-1B (Verified)</h2>
+<h3>Gemma run</h3>
+<pre><code>model = "unsloth/gemma-3-1b-it-GGUF:gemma-3-1b-it-Q4_K_M.gguf"
+gpu_layers = 35
+ctx_size = 2048
+batch_size = 512
+ubatch_size = 128
+</code></pre>
+<h3>Results</h3>
+<table><tr><th>Metric</th><th>Value</th></tr><tr><td>P95 Latency</td><td>725 ms</td></tr></table>
+<h2>Offload</h2>
+<p>Recommendation: always use full offload (<code>gpu_layers=99</code>).</p>
+<table><tr><th>GPU Layers</th><th>Tokens/sec</th></tr><tr><td>10</td><td>45.3</td></tr>
+<tr><td>20</td><td>92.1</td></tr></table>
+</article></body></html>
+"""
+
+
+def test_an_html_page_s_headings_make_sections_and_a_config_block_sets_its_own(tmp_path):
+    """An HTML page's h1–h6 are headings as Markdown's are ("## Results"): the configuration block
+    of one section (``gpu_layers = 35``, ``ctx_size``, ``batch_size`` beside ``ubatch_size``: llama.cpp's
+    -b, no concurrency) holds for that section's results, not for the summary above it; the tool the
+    page names twice with a release ("fastbox v2.1.0"), no engine it knows, is the guessed engine and
+    the release its build."""
+    from benchbook.audit.post import html_to_text
+
+    text = html_to_text(_LLCUDA)
+    assert "## Summary" in text.splitlines() and "### Results" in text.splitlines()
+    post = tmp_path / "page.html"
+    post.write_text(_LLCUDA, encoding="utf-8")
+    from benchbook.audit import schema
+    from benchbook.audit.draftfile import draft_post
+
+    out, _, _ = draft_post(post)
+    cf = schema.load(out)
+    by_value = {c.value: _cond(cf, c) for c in cf.claims}
+    p95 = by_value[725]
+    assert (p95["offload"]["n_gpu_layers"], p95["ctx"], p95["batch"], p95["ubatch"]) == (35, 2048, 512, 128)
+    assert "concurrency" not in p95
+    assert (p95["engine"], p95["build"]) == ("fastbox", "v2.1.0")
+    # (the summary above has no layer count: the section's 35 and the recommendation's 99 differ)
+    assert "offload" not in by_value[134.3]
+    assert by_value[45.3]["offload"]["n_gpu_layers"] == 10
+
+
+def test_config_settings_read_llama_cpp_keys_only_where_they_are_llama_cpp_s():
+    from benchbook.audit.draftwords import config_settings
+
+    def said(text: str) -> list[tuple[str, object]]:
+        out: list[tuple[str, object]] = []
+        config_settings(text, out)
+        return out
+
+    assert said(
+        "llm = Llama(model_path='m.gguf', n_gpu_layers=40, n_ctx=4096, n_batch=256, flash_attn=True)"
+    ) == [
+        ("offload.n_gpu_layers", 40),
+        ("ctx", 4096),
+        ("batch", 256),
+        ("flash_attn", True),
+    ]
+    assert said("batch_size = 32\nmax_tokens = 256\n") == []  # a serving script's batch: no -b
+    assert said("n_gpu_layers = -1\n") == []  # "all": no count
+    assert said("n_ctx = 2048\nn_ctx = 4096\n") == []  # two values: neither
+
+
+def test_a_versioned_tool_is_an_engine_only_when_named_twice_and_unknown():
+    from benchbook.audit.draftcontext import _versioned_tool
+
+    assert _versioned_tool("Benchmarks for fastbox v2.1.0. Built with fastbox v2.1.0.") == (
+        "fastbox",
+        "v2.1.0",
+    )
+    assert _versioned_tool("Benchmarks for fastbox v2.1.0 on a T4.") is None  # named once
+    assert _versioned_tool("Built with cuda v12.2 and cuda v12.2 again.") is None  # a toolkit
+    assert _versioned_tool("foo v1.0 and bar v2.0, foo and bar") is None  # two tools
+    # a release after a word of prose names no tool ("compatible with v2.1.0")
+    assert _versioned_tool("fastbox v2.1.0. The v2.0.6 binaries are compatible with v2.1.0. fastbox") == (
+        "fastbox",
+        "v2.1.0",
+    )
+
+
+_SERVER_LOG = """\
+# MTP acceptance is low
+
+### Name and Version
+
+version: 0.1.0-dev (build 10444, commit 037f2f344)
+
+```shell
+llama-server -m Qwen3.8-27B-Q4_K_M.gguf --spec-draft-model mtp-Qwen3.8-27B-Q4_0.gguf --device Vulkan0 -ngl 99
+```
+
+```
+1.33.700.364 I slot print_timing: id  0 | task 0 | n_gen =    100, tg =  21.82 t/s, tg_3s =  22.04 t/s
+1.38.855.987 I slot print_timing: id  0 | task 0 | eval time = 9692.30 ms / 213 tokens (45.72 ms per token, \
+21.87 tokens per second)
+1.38.856.530 I slot      release: id  0 | task 0 | stop processing: n_tokens = 24631, truncated = 0
+```
+"""
+
+
+def test_a_server_log_with_a_release_line_is_log_output_and_its_progress_line_is_read(tmp_path):
+    """A log whose "slot release:" line (no "_" in its function) made the run a table of columns
+    "task 0" …: read line by line, its progress line gives tg over the tokens so far and tg_3s over
+    the last 3 s; ``--version``'s new print is the build, ``--device Vulkan0`` the backend."""
+    assert [b.kind for b in blocks_of(_SERVER_LOG)].count("table") == 0
+    cf = _drafted(_SERVER_LOG, tmp_path)
+    rates = {c.value: _cond(cf, c) for c in cf.claims if c.metric == "decode_tps"}
+    assert set(rates) == {21.82, 22.04, 21.87}
+    assert rates[21.82]["tokens_generated"] == 100
+    assert (rates[22.04]["other"]["window"], rates[22.04]["other"]["n_gen"]) == ("last 3 s", 100)
+    assert rates[21.87]["tokens_generated"] == 213
+    assert {(c["build"], c["backend"]) for c in rates.values()} == {("10444 (037f2f344)", "Vulkan")}
+
+
+def test_a_device_flag_names_the_backend_of_one_kind_of_device_only():
+    from benchbook.audit.draftcommand import command_lines
+
+    def backend(line: str) -> object:
+        (cmd,) = command_lines([(1, line)])
+        return cmd.conditions.get("backend")
+
+    assert backend("llama-server -m x.gguf --device Vulkan0 -ngl 99") == "Vulkan"
+    assert backend("llama-server -m x.gguf -dev CUDA0,CUDA1") == "CUDA"
+    assert backend("llama-server -m x.gguf -dev CUDA0,Vulkan1") is None  # two backends: neither
+    assert backend("llama-bench -m x.gguf -dev none") is None
+
+
+def test_a_count_written_with_an_asterisk_and_a_chinese_word_after_a_data_centre_part():
+    """ "4 * L40能跑吗" (a count with "*", a Chinese word glued after the name) names 4x NVIDIA L40;
+    a product of numbers ("2 * 350 W") names no machine."""
+    from benchbook.audit.draftnames import mentions
+
+    def machines(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert machines("想问下4 * L40能跑吗") == ["4x NVIDIA L40"]
+    assert machines("在A100上跑") == ["NVIDIA A100"]
+    assert machines("2*3090") == ["2x NVIDIA GeForce RTX 3090"]
+    assert machines("costs 2 * 350 W") == []
+    assert machines("H100x") == []
+
+
+def test_a_statement_whose_recompute_read_nothing_rests_on_what_it_cites(tmp_path):
+    """The audit page wrote "rests on ;" for a statement whose recompute read no claim (a new user's
+    report): it names what the statement cites instead, and "no claim of the file" where it cites
+    none."""
+    from benchbook.audit import page, run
+    from benchbook.audit.verdicts import Here
+
+    claims = tmp_path / "c.yaml"
+    claims.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: post}\nclaims:\n"
+        "  - {id: a, metric: decode_tps, value: 40, unit: tok/s, conditions: {engine: llama.cpp}}\n"
+        "  - {id: b, metric: decode_tps, value: 20, unit: tok/s, conditions: {engine: llama.cpp}}\n"
+        "statements:\n  - {id: s, kind: ratio, statement: 2x, of: [a, b], value: 2, unit: x}\n",
+        encoding="utf-8",
+    )
+    a = run.audit_file(claims, here=Here())
+    read_nothing = [v.model_copy(update={"evidence": []}) if v.id == "s" else v for v in a.verdicts]
+    text = page.render(a.claims, read_nothing, "c.yaml")
+    assert 'rests on <a href="#v-a">a</a>, <a href="#v-b">b</a>;' in text
+    assert "rests on ;" not in text
+    no_file = page._rests_on([v for v in read_nothing if v.id == "s"], page.anchors(["s"]), cf=None)
+    assert "rests on no claim of the file;" in no_file

@@ -56,7 +56,8 @@ _TOOL = re.compile(
     r"(?:python3?\s+-m\s+)?lm[_-]eval)"
     r"(?:-(?P<build>[0-9a-f]{6,40}))?(?:\.exe)?(?=\s|$)"
 )
-#: flag -> (condition path, kind): kind int | str | fa | model | draft | flag | kv (both K and V)
+#: flag -> (condition path, kind): kind int | str | fa | model | draft | flag | kv (both K and V) |
+#: device (a llama.cpp device's backend, ``_DEVICE_BACKENDS``)
 _FLAGS: dict[str, tuple[str, str]] = {
     "-ngl": ("offload.n_gpu_layers", "int"),
     "--gpu-layers": ("offload.n_gpu_layers", "int"),
@@ -96,6 +97,7 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--speculative-config": ("other.speculative_config", "config"),
     "-md": ("other.draft_model", "draft"),
     "--model-draft": ("other.draft_model", "draft"),
+    "--spec-draft-model": ("other.draft_model", "draft"),  # llama-server's since its --spec-* names
     "-np": ("concurrency", "int"),
     "--parallel": ("concurrency", "int"),
     "-m": ("model", "model"),
@@ -122,6 +124,21 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--dataset": ("prompt", "dataset"),  # a serving benchmark's prompts (EvalScope, vLLM's --dataset-name)
     "--dataset-name": ("prompt", "dataset"),
     "--max-num-seqs": ("concurrency", "int"),
+    # llama.cpp's device ("--device Vulkan0", "-dev CUDA0,CUDA1"): the backend its name starts with
+    "--device": ("backend", "device"),
+    "-dev": ("backend", "device"),
+}
+#: a llama.cpp device's name ("Vulkan0", "CUDA1", "ROCm0", "SYCL0", "Metal", "MTL0", "CPU") -> its backend
+_DEVICE_BACKENDS = {
+    "vulkan": "Vulkan",
+    "cuda": "CUDA",
+    "rocm": "ROCm",
+    "hip": "ROCm",
+    "sycl": "SYCL",
+    "metal": "Metal",
+    "mtl": "Metal",
+    "cpu": "CPU",
+    "opencl": "OpenCL",
 }
 #: the weights' types ``--dtype`` takes by name ("auto" names none)
 _DTYPES = frozenset({"bfloat16", "bf16", "float16", "fp16", "half", "float32", "fp32", "float"})
@@ -218,9 +235,11 @@ def serving_batch(conditions: dict, engine: object = None) -> None:
     engine is not llama.cpp's kind (``_TOKEN_BATCH``) or not named: a "batch size N" of vLLM, SGLang,
     TensorRT-LLM or a benchmark script is the number of sequences served at once, which the
     expected files write as ``concurrency`` (SOURCES.md: "throughput ... summed over a batch or
-    concurrent requests"); llama.cpp's ``-b`` stays ``batch``.  ``engine``: the engine where
-    ``conditions`` name none (a table row's group's).  A ``concurrency`` already stated is kept."""
-    if "batch" not in conditions:
+    concurrent requests"); llama.cpp's ``-b`` stays ``batch``, as does a batch stated beside a
+    ubatch (only llama.cpp and the tools running it split a batch in ubatches: "batch_size = 512",
+    "ubatch_size = 128").  ``engine``: the engine where ``conditions`` name none (a table row's
+    group's).  A ``concurrency`` already stated is kept."""
+    if "batch" not in conditions or "ubatch" in conditions:
         return
     engine = conditions.get("engine") or engine
     if isinstance(engine, str) and _TOKEN_BATCH.search(engine):
@@ -478,7 +497,11 @@ def conditions_of(tool: str, words: list[str]) -> dict:
         path, kind = spec
         if path == "batch" and out.get("engine") != "llama.cpp":
             path = "concurrency"  # a serving engine's batch size counts sequences (``serving_batch``)
-        if "," in value and kind not in ("config", "harness_args"):  # llama-bench's list: no one value
+        if "," in value and kind not in (
+            "config",
+            "harness_args",
+            "device",
+        ):  # llama-bench's list: no one value
             continue
         if kind == "int" and re.fullmatch(r"\d+", value):
             put_path(out, path, int(value))
@@ -545,6 +568,11 @@ def conditions_of(tool: str, words: list[str]) -> dict:
                     put_path(out, "other." + key.strip(), arg.strip())
         elif kind == "flag":
             put_path(out, path, True)
+        elif kind == "device":
+            # each device the list names ("CUDA0,CUDA1"): one backend of them all, or none
+            named = {_DEVICE_BACKENDS.get(re.sub(r"\d+$", "", d.strip()).lower()) for d in value.split(",")}
+            if len(named) == 1 and None not in named:
+                put_path(out, path, named.pop())
         elif kind == "kv" and (kv := kv_cache_type(value)) is not None:
             put_path(out, "type_k", kv)
             put_path(out, "type_v", kv)

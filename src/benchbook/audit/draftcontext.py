@@ -69,6 +69,7 @@ from .draftprose import family, numbers
 from .draftwords import (
     NOT_A_PROMPT,
     REQUEST_SETTINGS,
+    config_settings,
     count,
     engine_versions,
     script_settings,
@@ -466,6 +467,7 @@ def _stated(
                 if typed:
                     out.append(("prompt", typed.group("v").strip().strip("\"'“”")))
         script_settings("\n".join(t for _, t in rest), out)  # "torch_dtype=torch.float16"
+        config_settings("\n".join(t for _, t in rest), out)  # "gpu_layers = 35", "n_ctx=4096"
         text = spec_summary(" ".join(t for _, t in rest), out)
         for pat, what in REQUEST_SETTINGS:  # and a request's parameters
             for r in pat.finditer(text):
@@ -631,9 +633,21 @@ _BUILD_LINE = re.compile(
 _COMMIT_LINK = re.compile(r"https?://[\w.-]+/[\w.-]+/(?P<repo>[\w.-]+)/commit/(?P<sha>[0-9a-f]{7,40})\b")
 
 
+#: ``--version``'s print since llama.cpp numbered its releases ("version: 0.1.0-dev (build 10444, commit
+#: 037f2f344)"): the build number and commit, written as the older print writes them ("10444 (037f2f344)")
+_BUILD_PRINT = re.compile(
+    r"\bversion:\s*[\w.+-]*\s*\(\s*build\s+(?P<n>\d{3,6})\s*,\s*commit\s+(?P<c>(?=[a-f]*\d)[0-9a-f]{7,40})\s*\)",
+    re.IGNORECASE,
+)
+
+
 def _builds(text: str, out: list[tuple[str, object]]) -> None:
+    """Add to ``out`` each llama.cpp build ``text`` prints (``_BUILD_LINE``, ``_BUILD_PRINT``), as
+    "number (commit)" or the order printed."""
     for m in _BUILD_LINE.finditer(text):
         out.append(("build", re.sub(r"\s*\(", " (", m.group("v"))))
+    for m in _BUILD_PRINT.finditer(text):
+        out.append(("build", f"{m.group('n')} ({m.group('c')})"))
 
 
 def _commit_links(text: str, out: list[tuple[str, object]]) -> None:
@@ -1521,6 +1535,21 @@ _PLATFORM_CHIPS = {
 _DRAFT_COLUMN = re.compile(r"^\W*draft(?:\s+model)?\b", re.IGNORECASE)
 
 
+#: a thematic break ("---", "***", "___", "- - -"): a rule between a thread's replies
+_RULE = re.compile(r"(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}")
+#: the level of the scope a rule opens: under the post, over its sections (a heading after the rule
+#: opens a section inside it)
+_RULE_LEVEL = 1.5
+
+
+def _ruled(post: Post, before: int, first: int) -> bool:
+    """Whether a rule (``_RULE``) stands alone between lines ``before`` and ``first`` of ``post``,
+    after a blank line (right under a paragraph "---" underlines a setext heading, no rule)."""
+    return any(
+        _RULE.fullmatch(post.line(n)) and not post.line(n - 1) and n > 1 for n in range(before + 1, first)
+    )
+
+
 class Context:
     """The scope tree of a post (module doc) and each line's context (``at``)."""
 
@@ -1546,6 +1575,7 @@ class Context:
         titled = False
         title_text = ""
         blocks = post.blocks
+        before = 0  # the last line of the block before
         for i, block in enumerate(blocks):
             lines = block.lines or [
                 (n, " | ".join(r)) for n, r in zip(block.row_lines, block.rows, strict=False)
@@ -1554,6 +1584,15 @@ class Context:
                 continue
             first = min(n for n, _ in lines)
             last = max([*(n for n, _ in lines), *block.row_lines])
+            if _ruled(post, before, first):
+                # a rule between replies of a thread ("---" over a second comment): what the text after
+                # it states is its own, as under a heading; the title's and the first reply's hold on
+                while stack[-1].level:
+                    stack.pop()
+                ruled = Scope(first, first, _RULE_LEVEL)
+                stack[-1].children.append(ruled)
+                stack.append(ruled)
+            before = last
             if block.kind == "text" and block.heading:
                 commands, names = _stated(lines, "text", heading=True)
                 names = [*(x for _, got in commands for x in got), *names]
@@ -2412,6 +2451,9 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if signed and not has_path(cond, "engine") and not has_path(shared, "engine"):
             cond["engine"] = signed[0]
             e.origins["engine"] = f"guess: the post names no engine, and {signed[1]}"
+            if signed[2] and not has_path(cond, "build") and not has_path(shared, "build"):
+                cond["build"] = signed[2]  # the release it names beside the tool ("llcuda v2.1.0")
+                e.origins["build"] = f"guess: the release named beside {signed[0]}"
         e.origins.update(_origins(ctx, src, around, taken, cond, line))
         _elsewhere(ctx, e.origins, cond, line)
         if isinstance(cond.get("model"), str):
@@ -2469,20 +2511,61 @@ _ENGINE_OUTPUT: tuple[tuple[str, str, tuple[re.Pattern[str], ...]], ...] = (
 )
 
 
-def _engine_sign(post: Post, entries: list, groups: list) -> tuple[str, str] | None:
-    """(engine, why) where a post that names no engine (in its words, a command, any drafted claim or
-    group) shows whose runs it measures: an Ollama model tag (``_OLLAMA_TAG``), or output only one
-    engine prints (``_ENGINE_OUTPUT``: ``ollama --verbose``'s summary, llama.cpp's timing lines);
-    None otherwise (``fill`` guesses nothing)."""
+#: a tool named with its release ("llcuda v2.1.0", "fastllm v0.9"): a lower-case name, "v" and a
+#: dotted version
+_VERSIONED_TOOL = re.compile(
+    r"(?<![\w./-])(?P<name>[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)*)\s+(?P<v>v\d+\.\d+(?:\.\d+)?)(?!\w|\.\d)"
+)
+#: software a post names with a release that runs no model: toolkits, languages, libraries, systems
+_NOT_ENGINES = frozenset(
+    "cuda rocm hip python pytorch torch transformers accelerate triton xformers bitsandbytes numpy "
+    "driver ubuntu debian fedora macos windows linux kernel gcc clang cmake node npm pip conda docker "
+    "colab jupyter huggingface openai onnx flash-attn flash_attn flashattention safetensors gguf "
+    "vulkan metal opencl sycl mkl openblas cublas nccl cudnn tensorrt".split()
+    # and the words a release follows in prose ("compatible with v2.1.0", "since v1.2", "up to v3.0")
+    + "with and for from since until after before than to of on in at by is was are were up see using "
+    "use uses used version release build ver the a an vs or".split()
+)
+
+
+def _versioned_tool(text: str) -> tuple[str, str] | None:
+    """(name, release) of the one tool a post names with a release (``_VERSIONED_TOOL``) and names
+    twice or more ("benchmarks for llcuda v2.1.0" … "with CUDA 12.2 and llcuda v2.1.0"), a name
+    ``mentions`` does not know and no toolkit's or library's (``_NOT_ENGINES``); None where none or
+    two such are named, or it is named once."""
+    found = {
+        (m.group("name"), m.group("v"))
+        for m in _VERSIONED_TOOL.finditer(text)
+        if m.group("name") not in _NOT_ENGINES and not mentions(m.group("name"))
+    }
+    if len({name for name, _ in found}) != 1 or len(found) != 1:
+        return None
+    name, release = found.pop()
+    said = len(re.findall(rf"(?<![\w./-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE))
+    return (name, release) if said >= 2 else None
+
+
+def _engine_sign(post: Post, entries: list, groups: list) -> tuple[str, str, str | None] | None:
+    """(engine, why, build) where a post that names no engine (in its words, a command, any drafted
+    claim or group) shows whose runs it measures: an Ollama model tag (``_OLLAMA_TAG``), output only
+    one engine prints (``_ENGINE_OUTPUT``: ``ollama --verbose``'s summary, llama.cpp's timing lines),
+    or the one tool it names with a release, twice or more (``_versioned_tool``: "llcuda v2.1.0", the
+    release its build); None otherwise (``fill`` guesses nothing)."""
     m = _OLLAMA_TAG.search(post.text)  # first: most posts hold none, and reading names is slower
-    sign = (
-        ("Ollama", f"'{m.group(0)}' is an Ollama model tag")
+    sign: tuple[str, str, str | None] | None = (
+        ("Ollama", f"'{m.group(0)}' is an Ollama model tag", None)
         if m
         else next(
-            ((engine, why) for engine, why, pats in _ENGINE_OUTPUT if all(p.search(post.text) for p in pats)),
+            (
+                (engine, why, None)
+                for engine, why, pats in _ENGINE_OUTPUT
+                if all(p.search(post.text) for p in pats)
+            ),
             None,
         )
     )
+    if sign is None and (tool := _versioned_tool(post.text)) is not None:
+        sign = (tool[0], f"it names the tool {tool[0]} with its release {tool[1]}, twice or more", tool[1])
     if sign is None or any((x.fields.get("conditions") or {}).get("engine") for x in [*entries, *groups]):
         return None
     return None if any(x.path == "engine" for x in mentions(post.text)) else sign

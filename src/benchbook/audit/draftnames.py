@@ -43,7 +43,8 @@ _HARDWARE = re.compile(
     # a count of the devices: "2x", "4×", "three P40s", "two 3090s", "dual 4090", "a pair of 3090s",
     # "quad P40" ("1x4090": one, no count)
     # (ten or more: of data-centre parts only, "16x H100", "16 xH100s"; "11x4070" is no count)
-    r"(?:(?P<count>[1-9]|[1-6]\d(?=\s?[x×]\s*(?:AMD\s+|NVIDIA\s+)?(?:[ABHL]\d|MI\d|GB\d)))\s?[x×]\s*|(?P<wcount>two|three|four|five|six|seven|eight|dual|twin|quad"
+    # ("4 * L40", "2*3090": a product written with an asterisk)
+    r"(?:(?P<count>[1-9]|[1-6]\d(?=\s?[x×*]\s*(?:AMD\s+|NVIDIA\s+)?(?:[ABHL]\d|MI\d|GB\d)))\s?[x×*]\s*|(?P<wcount>two|three|four|five|six|seven|eight|dual|twin|quad"
     r"|(?<=\ba\s)pair\s+of)\s+"
     # a word saying what kind of units they are between ("four CPU-only Raspberry Pi 5 boards",
     # "two used 3090s"): still the count of the devices named
@@ -96,7 +97,8 @@ _HARDWARE = re.compile(
     r"(?:[\s-](?P<dcform>PCIe|SXM\d?|NVL)(?![A-Za-z0-9]))?"
     r"(?:[\s-]?\(?(?P<dcmem>\d{2,3})\s?GB?\)?(?:\s(?:of\s)?(?:HBM\w*|memory|VRAM))?(?![\w-])"
     r"|\swith\s(?P<dcmem2>\d{2,3})\s?GB\s(?:of\s)?(?:HBM\w*\s)?(?:memory|VRAM)\b)?"
-    r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?![\w-])"
+    # (a Chinese or Japanese word right after it is no part of the name: "4 * L40能跑吗", "在A100上")
+    r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?![A-Za-z0-9_-])"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{2,3}X?)(?:s\b|\b)"
     r"|(?P<spark>DGX Spark|Strix Halo)"
     # Huawei's Ascend NPUs ("Ascend 910B", "910B3", "8卡910B3")
@@ -119,7 +121,7 @@ _HARDWARE = re.compile(
     # the memory names the module's SKU
     r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?)"
     r"(?:\s(?P<jmem>\d{1,3})\s?GB)?(?![\w-])"
-    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×])|(?<=\d\s[x×]\s)|(?<=卡)|(?<=张)"
+    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×*]\s)|(?<=\d[x×*])|(?<=\d\s[x×*]\s)|(?<=卡)|(?<=张)"
     # after a label naming the machine ("hardware is 4060ti", "GPU: 4090", "显卡：3090"), after a
     # Chinese count of cards ("单卡3090", "两张3090", "4卡 4090")
     r"|(?<=\bhardware\sis\s)|(?<=\bgpu:\s)|(?<=\bgpu:)|(?<=\bgpu\sis\s)|(?<=\bcard:\s)|(?<=显卡：)|(?<=显卡:)|(?<=显卡)"

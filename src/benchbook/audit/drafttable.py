@@ -1427,14 +1427,22 @@ class Tables(Sides):
             lead_unit = "t/s"
         # a table whose columns state other metrics' units (a table of metrics as rows: "GSM8K" in %,
         # "tok/step" in tokens) and no rate: only its columns a phase's rate heads take the rate unit
+        # (a column of multiples states no metric of its own: "| baseline | bf16 drafter | bf16 |" over
+        # "38.48 | 68.54 | 1.78x" under "Decode-only tok/s": the speedups of the rates beside it)
+        multiples = {j for j in stating if family(stated_unit[j]) == "multiple"}
         other_units = [
-            j for j in stating if not _ACCEPT_HEADER.search(header[j]) and family(stated_unit[j]) != "rate"
+            j
+            for j in stating
+            if not _ACCEPT_HEADER.search(header[j])
+            and family(stated_unit[j]) != "rate"
+            and j not in multiples
         ]
         strict = implied or bool(other_units)
         # (a column of acceptance fractions beside them states no unit: "| n-max | Overall | P1 code
         # | … | Acceptance |" over "43.9 … 0.60-0.95" under "43.9 tok/s median")
         if lead_unit is not None and all(
-            _ACCEPT_HEADER.search(header[j]) or (strict and j in other_units) for j in stating
+            _ACCEPT_HEADER.search(header[j]) or (strict and j in other_units) or j in multiples
+            for j in stating
         ):
             # a table that states no unit, under a paragraph or heading stating a rate: its columns
             # of distinct plain numbers (not the first, not a setting's: a known label, a flag's

@@ -169,7 +169,11 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"|(?<![\w.,])(?P<x>\d+)\s+generated\b(?!\s+(?:by|from|per|in|on|at|with|\w+s)\b)"
             # in Russian, Chinese, Japanese: "генерация 256 токенов", "生成 256 个 token", "出力 512 トークン"
             r"|(?<!最大)(?<!最多)(?:генерац\w*|сгенерир\w*|生成|输出|出力)\s*[:：]?\s*(?P<w>\d+)\s*(?:个\s*)?"
-            r"(?:токен\w*|tokens?|トークン)",
+            r"(?:токен\w*|tokens?|トークン)"
+            # a setup's list naming the decoding beside the length: "greedy, 128 tokens", "128 tokens
+            # greedy" (the tokens each run generated; not "128 tokens of context")
+            r"|\bgreedy[,;]?\s+(?P<y>\d+)\s+tokens\b(?![\w/]|\s+(?:of|prompt|input|context))"
+            r"|(?<![\w.])(?P<z>\d+)\s+tokens[,;]?\s+greedy\b",
             re.I,
         ),
         "generated",
@@ -409,6 +413,43 @@ _DTYPE_NAMES = {"float16": "FP16", "half": "FP16", "bfloat16": "BF16", "float32"
 _SCRIPT_PROMPT = re.compile(r"^\s*prompt\s*=\s*(?P<q>[\"'])(?P<v>[^\"'\n]{1,200})(?P=q)\s*$", re.MULTILINE)
 
 
+#: a llama.cpp setting assigned in a configuration or a binding's call (a code block's ``gpu_layers =
+#: 35``, ``ctx_size = 2048``, llama-cpp-python's ``Llama(n_gpu_layers=40, n_ctx=4096, n_batch=512)``,
+#: a YAML ``n_ubatch: 128``, ``flash_attn=True``): key -> condition path
+_CONFIG_KEYS = {
+    **dict.fromkeys(("n_gpu_layers", "gpu_layers"), "offload.n_gpu_layers"),
+    **dict.fromkeys(("n_ctx", "ctx_size", "context_size", "context_length"), "ctx"),
+    **dict.fromkeys(("n_batch", "batch_size"), "batch"),
+    **dict.fromkeys(("n_ubatch", "ubatch_size"), "ubatch"),
+    **dict.fromkeys(("n_threads", "threads"), "other.threads"),
+    "flash_attn": "flash_attn",
+}
+_CONFIG = re.compile(
+    rf"(?<![\w.-])[\"']?(?P<k>{'|'.join(_CONFIG_KEYS)})[\"']?\s*[:=]\s*(?P<v>\d+|True|False|true|false)(?![\w.])"
+)
+
+
+def config_settings(text: str, out: list[tuple[str, object]]) -> None:
+    """Add to ``out`` the llama.cpp settings a configuration in ``text`` (a code block's lines)
+    assigns (``_CONFIG``): layers on the GPU, context, batch and ubatch sizes, threads, flash
+    attention.  A ``batch_size`` is llama.cpp's ``-b`` only beside another of its settings (ubatch,
+    layers or context: a serving script's ``batch_size`` is its requests at once, no batch); a
+    negative layer count ("all") or a key given two values states none."""
+    found: dict[str, set[str]] = {}
+    for m in _CONFIG.finditer(text):
+        found.setdefault(m.group("k"), set()).add(m.group("v").lower())
+    llama = any(k not in ("batch_size", "n_threads", "threads", "flash_attn") for k in found)
+    for key, values in found.items():
+        if len(values) != 1 or (key == "batch_size" and not llama):
+            continue
+        value = values.pop()
+        path = _CONFIG_KEYS[key]
+        if path == "flash_attn":
+            out.append((path, value == "true"))
+        elif value not in ("true", "false"):
+            out.append((path, int(value)))
+
+
 def script_settings(text: str, out: list[tuple[str, object]]) -> None:
     """Add to ``out`` what a Python benchmark script in ``text`` (a code block's lines) sets: the engine
     where it runs the model with Hugging Face transformers (``_TRANSFORMERS``: ``engine:
@@ -628,7 +669,9 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "generated":
                 if _BOUND_BEFORE.search(text, max(0, m.start() - 40), m.start()):
                     continue  # "above roughly 900 output tokens": a threshold, no run's length
-                told = next(g for g in m.group("n", "m", "o", "g", "b", "t", "u", "L", "x", "w") if g)
+                told = next(
+                    g for g in m.group("n", "m", "o", "g", "b", "t", "u", "L", "x", "w", "y", "z") if g
+                )
                 out.append(("tokens_generated", int(told)))
                 task = (m.group("task") or "").strip()
                 if task and not NOT_A_PROMPT.match(task) and not _NO_TASK.fullmatch(task):

@@ -178,10 +178,18 @@ def _rests_on(
         items.append(
             f'<li><a href="#{ids[v.id]}">{_esc(v.text)}</a> — <b>{_esc(v.consistency)}</b>'
             f"{' (recomputed ' + _esc(v.recomputed) + ')' if v.recomputed else ''}; rests on "
-            f"{_evidence(v.evidence, ids)}; {_esc(quals)}{unsaid}{only}"
+            f"{_evidence(v.evidence or _cited(cf, v.id), ids) or 'no claim of the file'}; "
+            f"{_esc(quals)}{unsaid}{only}"
             f"{quoted(cf.statement(v.id)) if cf is not None else ''}</li>"
         )
     return "<ul>" + "".join(items) + "</ul>"
+
+
+def _cited(cf: ClaimsFile | None, sid: str) -> list[str]:
+    """What statement ``sid`` cites (its ``of``), for one whose recompute read no claim (not
+    checkable: "rests on" names what the file says it rests on); none without the file."""
+    stmt = cf.statement(sid) if cf is not None else None
+    return list(stmt.of) if stmt is not None else []
 
 
 def _todo(cf: ClaimsFile, ids: dict[str, str]) -> str:
@@ -219,7 +227,8 @@ def _whole_source(st: Standing, ids: dict[str, str]) -> str:
         weak = (
             "<ul>"
             + "".join(
-                f'<li><a href="#{ids[c.id]}">{_esc(c.text)}</a> — rests on {_esc(", ".join(c.claims))}</li>'
+                f'<li><a href="#{ids[c.id]}">{_esc(c.text)}</a> — rests on '
+                f"{_esc(', '.join(c.claims) or 'no claim of the file')}</li>"
                 for c in st.weak_only
                 if c.id in ids
             )
@@ -304,12 +313,14 @@ title: "Audit: {slugged}"
 {_rests_on(verdicts, ids, frozenset(c.id for c in whole.weak_only), cf)}{_todo(cf, ids)}
 <p>Counts: {_esc(_counts(verdicts))}.</p>
 <h2>Every claim</h2>
+<div class="table-responsive bb-audit-wrap">
 <table class="table table-sm bb-audit">
 <thead><tr><th>id</th><th>claim</th><th>verdict</th><th>qualifiers</th><th>notes</th>
 <th>reproducible here</th></tr></thead>
 <tbody>
 {rows}
 </tbody></table>
+</div>
 ```
 """
 

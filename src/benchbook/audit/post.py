@@ -49,6 +49,9 @@ _SEP = re.compile(r"[|\u2502\u2503\u2551\u2506\u2507\u250a\u250b\u254e\u254f]")
 #: printed (``common_log``'s "0.06.895.980 I ": minutes.seconds.milliseconds.microseconds and the
 #: level letter)
 _LOGGED = re.compile(
+    # llama-server's log with its clock and level ("1.38.856.530 I slot      release: id  0 | task 0 |
+    # stop processing: …"): any component and function before the first "|"
+    r"\s*\d+\.\d{2}\.\d{3}\.\d{3}\s+[DIWE]\s+[a-z]\w*\s+\w+:[^|]*\||"
     r"\s*(?:\d+\.\d{2}\.\d{3}\.\d{3}\s+[DIWE]\s+)?(?:\w+:\s*\||(?:[a-z]\w*\s+)?[a-z]+_\w*:[^|:]*\|"
     # the older llama.cpp server's log ("INFO [           print_timings] prompt eval time = … |
     # tid=… id_slot=0"; ik_llama.cpp's still): its "|" parts the message from its fields
@@ -187,6 +190,8 @@ class _HtmlText(HTMLParser):
         self.pre = 0
         self.rows: list[list[str]] | None = None
         self.cell: list[str] | None = None
+        #: the level of the heading open (``<h2>``: 2), 0 outside one
+        self.heading = 0
 
     def _end_line(self) -> None:
         text = "".join(self.cur)
@@ -195,6 +200,10 @@ class _HtmlText(HTMLParser):
             self.out.extend(text.split("\n"))
             return
         text = re.sub(r"\s+", " ", text).strip()
+        if text and self.heading:
+            # a heading as Markdown writes it ("<h2>Results</h2>" -> "## Results"): a section of the
+            # post, whose words hold for what follows, as a Markdown post's do
+            text = "#" * self.heading + " " + text
         if text:
             self.out.append(text)
 
@@ -221,6 +230,8 @@ class _HtmlText(HTMLParser):
             self.pre += 1
         elif tag in _BLOCK_TAGS and self.cell is None:
             self._end_line()
+            if re.fullmatch(r"h[1-6]", tag) and not self.pre:
+                self.heading = int(tag[1])
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _SKIP_TAGS:
@@ -265,6 +276,7 @@ class _HtmlText(HTMLParser):
             self.pre = max(0, self.pre - 1)
         elif tag in _BLOCK_TAGS and self.cell is None:
             self._end_line()
+            self.heading = 0
             if tag in ("p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "blockquote"):
                 self.out.append("")
 

@@ -251,7 +251,7 @@ def label_unit(label: str) -> str | None:
         return "tok/s"  # "decode tokens per second": not the "second" alone (s)
     words = label.split()
     for k in range(len(words) - 1, -1, -1):
-        word = words[k].strip("()[]（）")
+        word = words[k].strip("()[]（）").rstrip(",;")  # "Decode-only tok/s, median of 3 runs"
         if word in ("시간", "時間"):
             continue  # "로딩 시간", "処理時間": "time" in a label, not hours
         if k > 0 and re.fullmatch(r"[(\[（]?[\d.,]+", words[k - 1]):
@@ -856,6 +856,35 @@ _TIMING_FIELD = re.compile(
 )
 
 
+#: llama-server's progress while it generates ("n_gen =    100, tg =  21.82 t/s, tg_3s =  22.04 t/s"):
+#: the rate over the tokens generated so far, and over the last seconds
+_PROGRESS_LINE = re.compile(
+    rf"\bn_gen\s*=\s*(?P<n>\d+)\s*,\s*tg\s*=\s*(?P<tg>{_NUM})\s*t/s"
+    rf"(?:\s*,\s*tg_(?P<w>\d+)s\s*=\s*(?P<last>{_NUM})\s*t/s)?"
+)
+
+
+def _progress(n: int, text: str) -> list[Result]:
+    """The rates of llama-server's progress line (``_PROGRESS_LINE``): ``tg`` the decode rate over the
+    ``n_gen`` tokens generated so far (``tokens_generated``), ``tg_3s`` over the last 3 seconds
+    (``other.window`` "last 3 s", ``other.n_gen``); none for another line."""
+    m = _PROGRESS_LINE.search(text)
+    if m is None:
+        return []
+    gen = int(m.group("n"))
+    out = [
+        Result(
+            n, "decode_tps", m.group("tg"), "t/s", m.start("tg"), m.end("tg"), None, {"tokens_generated": gen}
+        )
+    ]
+    if m.group("last"):
+        window = {"other": {"window": f"last {m.group('w')} s", "n_gen": gen}}
+        out.append(
+            Result(n, "decode_tps", m.group("last"), "t/s", m.start("last"), m.end("last"), None, window)
+        )
+    return out
+
+
 def server_timings(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
     """line -> the results of llama-server's ``timings`` objects in ``lines`` (a code block: a
     response printed by ``jq .timings``, indented a field a line, or compact JSON on one line), read
@@ -942,7 +971,7 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
         if code and (head := _SECTION.match(t)) is not None:
             section = unit_of(head.group("u")) if head.group("u") else None
             continue
-        got = _timing(n, t)
+        got = _timing(n, t) or _progress(n, t)
         if not got and (n in pasted or not code and _rate_labelled(t)):
             got = _labelled(n, t)
         if not got and not code and _stat_card(n, t):

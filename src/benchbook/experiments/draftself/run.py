@@ -320,17 +320,23 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     log(
         f"checkpoint {path} missing or changed; from the cache or trained from {manifest_path}'s train_config"
     )
-    path, _, _ = ensure_checkpoint(TrainConfig(**man["train_config"]), log=log)
+    path, _, trained = ensure_checkpoint(TrainConfig(**man["train_config"]), log=log)
     sha = file_sha256(path)
-    if sha != man["sha256"]:
+    if sha != man["sha256"] and (sha, man["sha256"]) not in _WARNED:
+        _WARNED.add((sha, man["sha256"]))  # once a process: the stage and the prefetch before it ask
+        how = "retrained now" if trained else "from this host's cache, trained here earlier"
         log(
-            f"warning: retrained checkpoint sha256 {sha[:16]} differs from the manifest's "
+            f"warning: the checkpoint ({how}) has sha256 {sha[:16]}, not the manifest's "
             f"{man['sha256'][:16]} (floating-point training results differ across CPUs and torch "
             "builds); this host measures with its own checkpoint and every record names it "
             "(model_sha256), so its draft-self numbers compare with other hosts' as models of the "
             "same recipe, not the same weights"
         )
     return path, man
+
+
+#: (sha256 used, the manifest's) pairs already warned of in this process (``resolve_checkpoint``)
+_WARNED: set[tuple[str, str]] = set()
 
 
 def measure(
