@@ -69,10 +69,8 @@ def test_the_table_of_every_claim_scrolls_in_its_own_box():
     for the offline renderer, and its cells break long words."""
     import re
 
-    from benchbook.audit import page
+    from benchbook.audit import page, run
     from benchbook.audit.verdicts import Here
-
-    from benchbook.audit import run
 
     a = run.audit_file(Path(__file__).parent / "fixtures" / "audit" / "standing.yaml", here=Here())
     text = page.render(a.claims, a.verdicts, "standing.yaml")
