@@ -405,3 +405,70 @@ def test_a_statement_whose_recompute_read_nothing_rests_on_what_it_cites(tmp_pat
     assert "rests on ;" not in text
     no_file = page._rests_on([v for v in read_nothing if v.id == "s"], page.anchors(["s"]), cf=None)
     assert "rests on no claim of the file;" in no_file
+
+
+_TWO_ENGINES = """\
+# llama.cpp vs vLLM on a 4090
+
+I ran `llama-bench -m qwen2.5-7b-q4_k_m.gguf -ngl 99 -fa 1 -t 8` and vLLM's benchmark.
+
+| Engine | Model | tok/s |
+|---|---|---|
+| llama.cpp | Qwen2.5-7B Q4_K_M | 120.5 |
+| vLLM | Qwen2.5-7B AWQ | 98.2 |
+"""
+
+
+def test_a_command_s_settings_are_its_own_engine_s_rows_only(tmp_path):
+    """A new user's report: the llama-bench command's -ngl, -fa, -t and its file's quant were given to
+    the table's vLLM row (hiding that the two rows ran different setups); they are the llama.cpp
+    row's only, and the vLLM row's model cell "Qwen2.5-7B AWQ" gives its own quant."""
+    cf = _drafted(_TWO_ENGINES, tmp_path)
+    rows = {c.value: _cond(cf, c) for c in cf.claims}
+    lcpp, vllm = rows[120.5], rows[98.2]
+    assert (lcpp["engine"], lcpp["quant"], lcpp["offload"]["n_gpu_layers"], lcpp["flash_attn"]) == (
+        "llama.cpp",
+        "Q4_K_M",
+        99,
+        True,
+    )
+    assert lcpp["other"]["t"] == "8"
+    assert (vllm["engine"], vllm["model"], vllm["quant"]) == ("vLLM", "Qwen2.5-7B", "AWQ")
+    assert "offload" not in vllm and "flash_attn" not in vllm and "t" not in vllm.get("other", {})
+
+
+def test_one_engine_s_table_keeps_the_command_s_settings_on_its_group(tmp_path):
+    """Control: a table whose rows are all the command's engine keeps the settings shared."""
+    text = _TWO_ENGINES.replace("| vLLM | Qwen2.5-7B AWQ | 98.2 |", "| llama.cpp | Qwen2.5-7B Q8_0 | 98.2 |")
+    cf = _drafted(text, tmp_path)
+    assert [(_cond(cf, c)["offload"]["n_gpu_layers"], _cond(cf, c)["flash_attn"]) for c in cf.claims] == [
+        (99, True),
+        (99, True),
+    ]
+    assert {_cond(cf, c)["quant"] for c in cf.claims} == {"Q4_K_M", "Q8_0"}
+    drafted = (tmp_path / "post.claims.yaml").read_text(encoding="utf-8")
+    assert "offload: {n_gpu_layers: 99}" in drafted.split("table:")[0]  # on the group, not each row
+
+
+def test_a_command_s_model_and_sampling_hold_for_another_engine_s_runs_of_the_same_commands(tmp_path):
+    """Control of the rule above: what a comparison's runs share (the model, the sampling) stays with
+    the other engine's result; only the command's engine's own settings (-ngl, its file's quant) go."""
+    text = (
+        "# vLLM vs SGLang\n\nSGLang 0.4.3 gave 71.1 it/s with the same command.\n\n"
+        "```\nlm_eval --model vllm --model_args pretrained=Qwen/Qwen2-1.5B-Instruct "
+        "--gen_kwargs temperature=0 --batch_size auto\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    (claim,) = [c for c in cf.claims if c.value == 71.1]
+    cond = _cond(cf, claim)
+    assert cond["engine"] == "SGLang" and cond["model"] == "Qwen2-1.5B-Instruct"
+
+
+def test_a_run_to_run_spread_is_a_variation_not_a_share():
+    from benchbook.audit.draftprose import metric_of
+
+    assert metric_of("%", "Run-to-run spread was under ") == "variation"
+    assert metric_of("%", "very stable (CV=") == "cv"
+    assert metric_of("%", "the noise was about ") == "variation"
+    assert metric_of("%", "GPU utilization reached ") == "gpu_utilization"  # controls
+    assert metric_of("%", "it used ") == "share"

@@ -1550,6 +1550,14 @@ def _ruled(post: Post, before: int, first: int) -> bool:
     )
 
 
+#: settings of one engine's command that no other engine's run shares (its offload, flash attention,
+#: batches, cache types, file quant, draft size, context, build, its own flags); not what the runs of
+#: a comparison share (the model, the prompt, the sampling, the tokens generated)
+_ENGINE_OWN = re.compile(
+    r"offload\.|other\.|(?:flash_attn|batch|ubatch|type_k|type_v|quant|block_max|ctx|build)$"
+)
+
+
 class Context:
     """The scope tree of a post (module doc) and each line's context (``at``)."""
 
@@ -1568,6 +1576,9 @@ class Context:
         #: (path, value) a command line sets -> the models of those command lines: a setting of
         #: a command for one model is not another model's
         self.bound: dict[tuple[str, object], _Models] = {}
+        #: (path, value) a command line sets -> the engines of those command lines: a setting of a
+        #: llama-bench command is no vLLM row's (``fill``)
+        self.engines_of: dict[tuple[str, object], set[str]] = {}
         #: the prompts the post defines under a short name ("Prompt 1: …"), for the lines citing them
         self.named_prompts = named_prompts(post.blocks)
         stack = [self.root]
@@ -1780,9 +1791,12 @@ class Context:
             stack[-1].children.append(scope)
             for line, got in commands:
                 model = next((_key(v) for k, v in got if k == "model"), None)
+                ran = next((str(v) for k, v in got if k == "engine"), None)
                 for k, v in got:
                     if model is not None and k not in ("model", "quant", "engine"):
                         self.bound.setdefault((k, _key(v)), _Models()).add(model)
+                    if ran is not None and _ENGINE_OWN.match(k):
+                        self.engines_of.setdefault((k, _key(v)), set()).add(ran)
                 # a command line holds for what follows it in its section, up to the next command
                 # line or heading (``draftcommand``); the one command of a section for all of it
                 while stack[-1].level >= 7:
@@ -2381,6 +2395,10 @@ def fill(post: Post, entries: list, groups: list) -> None:
         for p in list(taken):
             scope = src[p][0] if p in src else None
             ran = scope.head.get("engine", []) if scope is not None and scope.level == 7 else []
+            if p != "engine" and isinstance(engine, str) and not ran:
+                # a setting only command lines of other engines state ("llama-bench … -ngl 99" over a
+                # table's vLLM row, the prose naming the same flags)
+                ran = sorted(ctx.engines_of.get((p, _key(around[p])), ()))
             if p != "engine" and isinstance(engine, str) and ran and engine not in ran:
                 # "llama-server -ngl 0 …" above "ollama の推論速度は 9.8 tps": that command's settings
                 # are another engine's run, none of this claim's

@@ -969,7 +969,8 @@ def model_of(cell: str) -> str | None:
 #: it ("llama 7B Q4_0", "qwen3moe 30B.A3B Q4_K - Medium", "llama 8B IQ2_XXS - 2.0625 bpw", "… F16"):
 #: its type, then llama-bench's size word ("Q4_K - Medium" is Q4_K_M) or bits per weight
 _CELL_QUANT = re.compile(
-    rf"\s(?P<q>(?:UD-)?{QUANT_TYPE}|BF16|F16|F32|FP16|FP8|MXFP[468])"
+    # (a method's name too: "Qwen2.5-7B AWQ", "Llama-3-8B GPTQ", "… NVFP4")
+    rf"\s(?P<q>(?:UD-)?{QUANT_TYPE}|BF16|F16|F32|FP16|FP8|MXFP[468]|NVFP4|AWQ|GPTQ|INT[48])"
     # llama-bench's file type of an MoE model ends with "MoE" ("gpt-oss 20B MXFP4 MoE")
     r"(?:\s-\s(?:(?P<size>Small|Medium|Large|Extra\s?Small)|\d+(?:\.\d+)?\s?bpw))?(?:\s+MoE)?\s*$",
     re.IGNORECASE,

@@ -1531,6 +1531,15 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     # a model's score on a benchmark of tasks ("71.5% vs 69.4% MMLU", "GSM8K 82.4%", "pass@1",
     # 准确率/正确率), as ``drafttable``'s score columns name it
     ("ratio", ACCURACY_WORDS, "accuracy"),
+    # how much repeated runs differ ("run-to-run spread was under 2%", "CV=0.6%", "±3% variation",
+    # "noise of 1.5%"): a coefficient of variation where named so, else the variation
+    ("ratio", r"\bcv\b|coefficient\s+of\s+variation", "cv"),
+    (
+        "ratio",
+        r"run[\s-]to[\s-]run|\bspread\b|\bvariation\b|\bvariance\b|\bjitter\b|\bnoise\b|"
+        r"\bstd\.?\s?dev|standard\s+deviation|variación|波动|抖动|ばらつき",
+        "variation",
+    ),
     ("ratio", r".", "share"),
     ("multiple", r".", "speedup"),
     # (an "accept length" is a mean with or without the word: "acc len" column, "Accept Length")

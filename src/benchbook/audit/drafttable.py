@@ -24,7 +24,7 @@ from dataclasses import replace
 from ..ingest.settings import flash_attn_word
 from .draftbyvalue import as_multiple, decimals_of, stated_interval
 from .draftcolumn import column_machine
-from .draftcommand import QUANT_TYPE, has_path, kv_cache_type
+from .draftcommand import QUANT_TYPE, drop_path, has_path, kv_cache_type, put_path
 from .draftcontext import MLX_APPS, cell_conditions, cell_test_metric, header_settings, is_test_cell
 from .draftcore import (
     LABELS,
@@ -972,6 +972,23 @@ _MEASURED_CELL = re.compile(
 )
 
 
+def _paths(d: dict, prefix: str = "") -> list[str]:
+    """The dotted paths of the values of the nested mapping ``d`` ({"offload": {"n_gpu_layers": 99}}
+    -> ["offload.n_gpu_layers"])."""
+    out: list[str] = []
+    for k, v in d.items():
+        out += _paths(v, f"{prefix}{k}.") if isinstance(v, dict) else [f"{prefix}{k}"]
+    return out
+
+
+def _at(d: dict, path: str) -> object:
+    """The value at the dotted ``path`` of the nested mapping ``d``; None where it holds none."""
+    node: object = d
+    for part in path.split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    return node
+
+
 def _label_cells(key: str, cells: list[str]) -> bool:
     """Whether a column under the known label ``key`` (``LABELS``) holds that label's values: a KV
     cache column its data types ("| KV cache | FP8 |"), not sizes ("| KV cache | 4.5 GB |": a result);
@@ -1283,6 +1300,42 @@ class Tables(Sides):
 
     # --- tables -----------------------------------------------------------------------------------
     def table(self, block: Block) -> None:
+        """Draft the claims, groups and statements of a table ``block`` (module doc), then give the
+        command above it to its own engine's rows only (``_other_engines``)."""
+        start, groups = len(self.out.entries), len(self.out.groups)
+        self._table(block)
+        self._other_engines(start, [g.id for g in self.out.groups[groups:]])
+
+    def _other_engines(self, start: int, gids: list[str]) -> None:
+        """A table under a command whose rows name another engine ("| vLLM | Qwen2.5-7B AWQ | 98.2 |"
+        below "llama-bench -m qwen2.5-7b-q4_k_m.gguf -ngl 99 -fa 1"): the command's settings (its
+        model file's quant, -ngl, -fa, -t) are its own engine's rows', not the table's; moved from the
+        table's groups to the rows naming the command's engine or none.  ``start``: the first entry
+        the table drafted; ``gids``: its groups."""
+        own = self.conditions()
+        engine = own.get("engine")
+        if not engine or not gids:
+            return
+        rows = [e for e in self.out.entries[start:] if e.kind == "claim" and e.group in gids]
+        named = {(e.fields.get("conditions") or {}).get("engine") for e in rows}
+        if not named - {None, engine}:
+            return
+        paths = [p for p in _paths(own) if p != "engine"]
+        for gid in gids:
+            shared = self.groups[gid].fields.get("conditions") or {}
+            moved = {p: _at(own, p) for p in paths if has_path(shared, p) and _at(shared, p) == _at(own, p)}
+            for p in moved:
+                drop_path(shared, p)
+            for e in rows:
+                cond = e.fields.get("conditions") or {}
+                if e.group != gid or cond.get("engine") not in (None, engine):
+                    continue
+                e.fields["conditions"] = cond
+                for p, v in moved.items():
+                    if not has_path(cond, p):
+                        put_path(cond, p, v)
+
+    def _table(self, block: Block) -> None:
         block = two_row_header(block)
         pair = cell_pair(self.para_text)
         if pair is not None:
