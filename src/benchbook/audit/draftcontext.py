@@ -2394,7 +2394,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
         engine = cond.get("engine") or shared.get("engine")
         for p in list(taken):
             scope = src[p][0] if p in src else None
-            ran = scope.head.get("engine", []) if scope is not None and scope.level == 7 else []
+            ran: list[object] = scope.head.get("engine", []) if scope is not None and scope.level == 7 else []
             if p != "engine" and isinstance(engine, str) and not ran:
                 # a setting only command lines of other engines state ("llama-bench … -ngl 99" over a
                 # table's vLLM row, the prose naming the same flags)
