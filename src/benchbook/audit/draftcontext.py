@@ -2398,7 +2398,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
             if p != "engine" and isinstance(engine, str) and not ran:
                 # a setting only command lines of other engines state ("llama-bench … -ngl 99" over a
                 # table's vLLM row, the prose naming the same flags)
-                ran = sorted(ctx.engines_of.get((p, _key(around[p])), ()))
+                ran = list(sorted(ctx.engines_of.get((p, _key(around[p])), ())))
             if p != "engine" and isinstance(engine, str) and ran and engine not in ran:
                 # "llama-server -ngl 0 …" above "ollama の推論速度は 9.8 tps": that command's settings
                 # are another engine's run, none of this claim's
