@@ -472,3 +472,26 @@ def test_a_run_to_run_spread_is_a_variation_not_a_share():
     assert metric_of("%", "the noise was about ") == "variation"
     assert metric_of("%", "GPU utilization reached ") == "gpu_utilization"  # controls
     assert metric_of("%", "it used ") == "share"
+
+
+def test_a_comparison_of_two_engines_does_not_call_the_quant_the_one_difference(tmp_path):
+    """A new user's report: "vLLM AWQ vs llama.cpp Q4_K_M" noted "compares quant … (the one condition
+    stated differently)" though the engines differ too; the note says both."""
+    from benchbook.audit import run
+    from benchbook.audit.verdicts import Here
+
+    claims = tmp_path / "c.yaml"
+    claims.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: post}\nclaims:\n"
+        "  - {id: a, metric: decode_tps, value: 120, unit: tok/s, conditions: {engine: llama.cpp, quant: Q4_K_M}}\n"
+        "  - {id: b, metric: decode_tps, value: 60, unit: tok/s, conditions: {engine: vLLM, quant: AWQ}}\n"
+        "  - {id: c, metric: decode_tps, value: 60, unit: tok/s, conditions: {engine: llama.cpp, quant: Q8_0}}\n"
+        "statements:\n"
+        "  - {id: s, kind: ratio, statement: 2x, of: [a, b], value: 2, unit: x}\n"
+        "  - {id: t, kind: ratio, statement: 2x, of: [a, c], value: 2, unit: x}\n",
+        encoding="utf-8",
+    )
+    got = {v.id: v for v in run.audit_file(claims, here=Here()).verdicts}
+    assert "compares quant Q4_K_M (a) vs AWQ (b), and builds: llama.cpp vs vLLM differ too" in got["s"].notes
+    assert not any("the one condition stated differently" in n for n in got["s"].notes)
+    assert "compares quant Q4_K_M (a) vs Q8_0 (c) (the one condition stated differently)" in got["t"].notes

@@ -1324,6 +1324,12 @@ def _measures(lines: list[tuple[int, str]]) -> bool:
     return any(n.unit and family(n.unit) != "tokens" for n in numbers(" ".join(t for _, t in lines)))
 
 
+def _multiple_at(lines: list[tuple[int, str]]) -> bool:
+    """Whether a block's text states a multiple ("up to 3x", "2.1× faster"): a comparison, whose
+    settings are its own."""
+    return any(n.unit == "x" for n in numbers(" ".join(t for _, t in lines)))
+
+
 #: a line that is a version alone, as a label of the lines below it ("0.7.0:", "**v0.6.8:**")
 _VERSION_LABEL = re.compile(r"\W*(?P<v>v?\d+\.\d+(?:\.\d+)*)\W*[:：]\W*")
 
@@ -1744,6 +1750,10 @@ class Context:
                     # "with a draft model (--draft-max 16) it reached 141 t/s": the size of the
                     # sentence's drafting arm, not of the section (a settings line states no rate)
                     scope.local.add("block_max")
+                if "concurrency" in scope.body and block.kind == "text" and _multiple_at(lines):
+                    # "it reached up to 3x the plain speed with 32 concurrent requests": the requests
+                    # of that sentence's comparison, not of the single-stream rates around it
+                    scope.local.add("concurrency")
                 if "prompt" in scope.body and block.kind == "text" and _measured_prompts(lines):
                     scope.local.add("prompt")  # "42 t/s on the poetry prompt": that sentence's
             if block.kind == "text" and len(lines) > 1:

@@ -813,7 +813,11 @@ def _statement_qualifiers(
             )
         if s.kind == "bound":
             continue  # a bound's pairs differ by its own rule (numerator vs denominator, `match`)
-        if len(cond.differ) == 1 and not machine:
+        if len(cond.differ) == 1 and not machine and "builds" in diffs:
+            # "llama.cpp Q4_K_M vs vLLM AWQ": the engine or build differs too (``host_or_build_mismatch``
+            # says whether that confounds it), so the quant is not the one thing stated differently
+            notes.append(f"compares {cond.differ[0]}, and {_strip_ids(diffs['builds'])} differ too")
+        elif len(cond.differ) == 1 and not machine:
             notes.append(f"compares {cond.differ[0]} (the one condition stated differently)")
         notes += [f"{u} (not stated, not different)" for u in cond.unstated]
         ea, eb = under.side(a).env, under.side(b).env
