@@ -483,9 +483,11 @@ def test_a_comparison_of_two_engines_does_not_call_the_quant_the_one_difference(
     claims = tmp_path / "c.yaml"
     claims.write_text(
         "schema: benchbook.claims\nschema_version: 1\nsource: {kind: post}\nclaims:\n"
-        "  - {id: a, metric: decode_tps, value: 120, unit: tok/s, conditions: {engine: llama.cpp, quant: Q4_K_M}}\n"
+        "  - {id: a, metric: decode_tps, value: 120, unit: tok/s,\n"
+        "     conditions: {engine: llama.cpp, quant: Q4_K_M}}\n"
         "  - {id: b, metric: decode_tps, value: 60, unit: tok/s, conditions: {engine: vLLM, quant: AWQ}}\n"
-        "  - {id: c, metric: decode_tps, value: 60, unit: tok/s, conditions: {engine: llama.cpp, quant: Q8_0}}\n"
+        "  - {id: c, metric: decode_tps, value: 60, unit: tok/s,\n"
+        "     conditions: {engine: llama.cpp, quant: Q8_0}}\n"
         "statements:\n"
         "  - {id: s, kind: ratio, statement: 2x, of: [a, b], value: 2, unit: x}\n"
         "  - {id: t, kind: ratio, statement: 2x, of: [a, c], value: 2, unit: x}\n",
