@@ -497,3 +497,29 @@ def test_a_comparison_of_two_engines_does_not_call_the_quant_the_one_difference(
     assert "compares quant Q4_K_M (a) vs AWQ (b), and builds: llama.cpp vs vLLM differ too" in got["s"].notes
     assert not any("the one condition stated differently" in n for n in got["s"].notes)
     assert "compares quant Q4_K_M (a) vs Q8_0 (c) (the one condition stated differently)" in got["t"].notes
+
+
+def test_a_comment_above_a_section_survives_a_redraft(tmp_path):
+    """Session 57's gap: a comment the user wrote above `claims:` (under the drafter's `draft:`
+    block) or above `statements:` (under the last guess) was dropped when the post was drafted
+    again; each stays above its key, over any number of re-drafts."""
+    from benchbook.audit.draftfile import draft_post
+
+    post = tmp_path / "post.md"
+    post.write_text(
+        "# Run\n\nPlain decoding ran at 21 tok/s.\n\nWith a draft model it ran at 42 tok/s, 2x faster.\n"
+    )
+    out, _, _ = draft_post(post)
+    text = out.read_text(encoding="utf-8")
+    text = text.replace("\nclaims:\n", "\n# checked against the log\nclaims:\n", 1)
+    text = text.replace("\ndraft:\n", "\n# drafted on Monday\ndraft:\n", 1)
+    assert "\nstatements:\n" in text  # "2x faster": a relation to review
+    text = text.replace("\nstatements:\n", "\n\n# the ratio is the author's\n\nstatements:\n", 1)
+    out.write_text(text, encoding="utf-8")
+    for _ in range(2):
+        draft_post(post)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[lines.index("claims:") - 1] == "# checked against the log"
+    assert lines[lines.index("draft:") - 1] == "# drafted on Monday"
+    assert lines[lines.index("statements:") - 1] == "# the ratio is the author's"
+    assert sum(line.startswith("# checked against the log") for line in lines) == 1

@@ -123,6 +123,9 @@ class _Kept:
     edited: list[str] = field(default_factory=list)
     #: id -> the ``groups:`` entry as read, of every group of the file (``_old_group_keys``)
     groups: dict[str, dict] = field(default_factory=dict)
+    #: top-level key -> the user's comment lines right above it ("# checked against the log" over
+    #: ``claims:``), written above it again (``_leads``)
+    leads: dict[str, str] = field(default_factory=dict)
 
 
 def _read_existing(path: Path) -> _Kept:
@@ -185,10 +188,17 @@ def _read_existing(path: Path) -> _Kept:
         # the user's own opening comments, or lines they added to the drafter's header: kept as written
         kept.sections["#"] = "\n".join(head).rstrip() + "\n"
     starts = [k.start_mark.line for k, _ in root.value] + [len(lines)]
+    # the comments right above a key are that key's (kept above it), not the end of the section before
+    ends = list(starts[1:])
+    for i, (k, _) in enumerate(root.value):
+        first = _leads(lines, starts[i], starts[i - 1] if i else len(head))
+        if i and first is not None:
+            kept.leads[k.value] = "\n".join(lines[first : starts[i]]).rstrip() + "\n"
+            ends[i - 1] = first
     guesses: list[tuple[str, str, int | None, str, dict, list[str]]] = []
     for i, (k, v) in enumerate(root.value):
         name = k.value
-        body = lines[starts[i] : starts[i + 1]]
+        body = lines[starts[i] : ends[i]]
         if name == "draft":
             draft = tree[name] if isinstance(tree[name], dict) else {}
             kept.drafted = _ids(draft.get("drafted"))
@@ -204,7 +214,7 @@ def _read_existing(path: Path) -> _Kept:
                 f"fix: write each entry as a list item (`{name}:` then `  - {{id: …}}`), then draft again"
             )
         elif name in _ITEM_SECTIONS and isinstance(v, yaml.SequenceNode):
-            marks = [x.start_mark.line for x in v.value] + [starts[i + 1]]
+            marks = [x.start_mark.line for x in v.value] + [ends[i]]
             if v.value and marks[0] > starts[i]:
                 marks[0] = starts[i] + 1  # comments between `claims:` and its first item stay with it
             for j in range(1, len(v.value)):
@@ -243,7 +253,7 @@ def _read_existing(path: Path) -> _Kept:
                     continue
                 _keep(kept, name, iid, sl, written, data, rows)
         elif name not in _OWN:
-            kept.sections[name] = "\n".join(body).rstrip() + "\n"
+            kept.sections[name] = kept.leads.pop(name, "") + "\n".join(body).rstrip() + "\n"
     for name, iid, sl, text, data, rows in guesses:
         sums = kept.sums.get(iid)
         if sums is not None and sums[2] != _digest(data):  # the user edited it, left it a guess
@@ -256,6 +266,18 @@ def _read_existing(path: Path) -> _Kept:
         if iid not in kept.guessed:
             kept.cites[iid] = sorted(_named(data, ids - {iid}))
     return kept
+
+
+def _leads(lines: list[str], start: int, floor: int) -> int | None:
+    """The first of the comment lines right above line ``start`` (a top-level key), blank lines between
+    them allowed, none above ``floor``; a comment written at the line's start ("# my notes"), not an
+    item's indented one.  None where no comment stands right above."""
+    k, first = start, None
+    while k - 1 >= floor and (not lines[k - 1].strip() or lines[k - 1].startswith("#")):
+        k -= 1
+        if lines[k].strip():
+            first = k
+    return first
 
 
 def _null(node: yaml.Node) -> bool:
@@ -717,6 +739,8 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
         "drafted": all_ids,
         "unplaced": [{"line": ln, "number": num, "text": t} for ln, num, t in drafted.unplaced],
     }
+    if "draft" in kept.leads:
+        out.append(kept.leads["draft"].rstrip("\n"))
     out.append("draft:")
     out.append(f"  post: {scalar(draft['post'])}")
     out.append(f"  drafted: {scalar(draft['drafted'])}")
@@ -731,6 +755,8 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
 
     def section(name: str, new: list[tuple[int | None, str]]) -> None:
         items = [(sl, text) for _, sl, text in kept.items.get(name, [])] + new
+        if name in kept.leads:
+            out.append(kept.leads[name].rstrip("\n"))  # the user's comment over the section, kept
         if not items:
             return
         out.append(f"{name}:")
