@@ -827,6 +827,38 @@ def _percent_ratios(cells: list[str]) -> bool:
     return all(v is not None and 20 <= v <= 500 for v in values) and max(v or 0 for v in values) >= 100
 
 
+def _quotients(
+    header: list[str], body: list[list[str]], kinds: list[str], j: int, lead: str | None = None
+) -> bool:
+    """Whether a column of multiples its header does not call relating ("| baseline | bf16 drafter |
+    8-bit drafter | bf16 | 8-bit |" over "38.48 | 68.54 | 87.28 | 1.78x | 2.27x") holds, in two rows or
+    more and in every row stating one, a quotient of two rate cells of its row as written (within
+    1%, or 0.01 of a multiple rounded to two places): the speedups of those cells, statements to
+    draft, not claims of their own."""
+    cols = _rate_columns(header, body, kinds, j, lead)
+    cols = {k: f for k, f in cols.items() if f in ("rate", "requests")}
+    if len(cols) < 2:
+        return False
+    held = 0
+    for row in body:
+        first = [n for n in numbers(row[j]) if n.unit == "x"][:1] if j < len(row) else []
+        stated = plain_value(first[0].text) if first and first[0].range is None else None
+        if stated is None:
+            if j < len(row) and not _EMPTY.match(row[j]):
+                return False
+            continue
+        cells = [v for k in cols if k < len(row) and (v := _mid_of(row[k]))]
+        if not any(
+            a and abs(b / a - stated) <= max(0.01 * stated, 0.0051)
+            for i, a in enumerate(cells)
+            for k, b in enumerate(cells)
+            if i != k
+        ):
+            return False
+        held += 1
+    return held >= 2
+
+
 def _column_relates(
     header: list[str], body: list[list[str]], kinds: list[str], j: int, unit: str, lead: str | None = None
 ) -> bool:
@@ -1659,7 +1691,7 @@ class Tables(Sides):
                     or self.prose_baseline(header, body, kinds, j) is not None
                 )
                 and _column_relates(header, body, kinds, j, unit, lead_unit)
-            ):
+            ) or (unit == "x" and _quotients(header, body, kinds, j, lead_unit)):
                 related[j] = unit  # a "vs baseline" / "Gain" column: statements, not claims
                 continue
             if j in setting_columns and unit is not None:
