@@ -314,8 +314,16 @@ def test_a_versioned_tool_is_an_engine_only_when_named_twice_and_unknown():
     assert _versioned_tool("Benchmarks for fastbox v2.1.0 on a T4.") is None  # named once
     assert _versioned_tool("Built with cuda v12.2 and cuda v12.2 again.") is None  # a toolkit
     assert _versioned_tool("foo v1.0 and bar v2.0, foo and bar") is None  # two tools
+    # a breaker's: a language, firmware, a model, a script, no sentence about a benchmark
+    assert _versioned_tool("a load tester in go v1.22.1 benchmark. Let's go through it") is None
+    assert _versioned_tool("Tested on firmware v1.10.2; the firmware is new") is None
+    assert _versioned_tool("llava v1.6 benchmark results. llava v1.6 34B") is None
+    assert _versioned_tool("bench script v2.0 (the script measured 40 tok/s)") is None
+    assert _versioned_tool("We use zed v1.0 for chat. zed is nice.") is None  # no benchmark words
     # a release after a word of prose names no tool ("compatible with v2.1.0")
-    assert _versioned_tool("fastbox v2.1.0. The v2.0.6 binaries are compatible with v2.1.0. fastbox") == (
+    assert _versioned_tool(
+        "Benchmarks of fastbox v2.1.0. The v2.0.6 binaries are compatible with v2.1.0. fastbox"
+    ) == (
         "fastbox",
         "v2.1.0",
     )

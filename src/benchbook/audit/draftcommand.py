@@ -236,10 +236,11 @@ def serving_batch(conditions: dict, engine: object = None) -> None:
     TensorRT-LLM or a benchmark script is the number of sequences served at once, which the
     expected files write as ``concurrency`` (SOURCES.md: "throughput ... summed over a batch or
     concurrent requests"); llama.cpp's ``-b`` stays ``batch``, as does a batch stated beside a
-    ubatch (only llama.cpp and the tools running it split a batch in ubatches: "batch_size = 512",
-    "ubatch_size = 128").  ``engine``: the engine where ``conditions`` name none (a table row's
-    group's).  A ``concurrency`` already stated is kept."""
-    if "batch" not in conditions or "ubatch" in conditions:
+    ubatch or a count of layers on the GPU (only llama.cpp and the tools running it split a batch in
+    ubatches and offload layers: "batch_size = 512", "ubatch_size = 128", "gpu_layers: 35").
+    ``engine``: the engine where ``conditions`` name none (a table row's group's).  A
+    ``concurrency`` already stated is kept."""
+    if "batch" not in conditions or "ubatch" in conditions or has_path(conditions, "offload.n_gpu_layers"):
         return
     engine = conditions.get("engine") or engine
     if isinstance(engine, str) and _TOKEN_BATCH.search(engine):
@@ -573,6 +574,8 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             named = {_DEVICE_BACKENDS.get(re.sub(r"\d+$", "", d.strip()).lower()) for d in value.split(",")}
             if len(named) == 1 and None not in named:
                 put_path(out, path, named.pop())
+            elif value:  # "--device cuda:0", "--device npu", "-dev CUDA0,Vulkan1": kept as written
+                put_path(out, "other." + flag.lstrip("-").replace("-", "_"), value)
         elif kind == "kv" and (kv := kv_cache_type(value)) is not None:
             put_path(out, "type_k", kv)
             put_path(out, "type_v", kv)

@@ -742,6 +742,8 @@ class Scope:
     common: bool = False
     #: a label line's scope (``_label_of``): what it states is its own, never its section's
     label: bool = False
+    #: a rule's scope (``_rule_parent``): what follows a thematic break, up to the next one
+    rule: bool = False
 
     def value(self, path: str) -> tuple[bool, object]:
         """Whether the scope decides ``path`` and the value it gives (None: several named)."""
@@ -1541,19 +1543,26 @@ _PLATFORM_CHIPS = {
 _DRAFT_COLUMN = re.compile(r"^\W*draft(?:\s+model)?\b", re.IGNORECASE)
 
 
-#: a thematic break ("---", "***", "___", "- - -"): a rule between a thread's replies
-_RULE = re.compile(r"(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}")
-#: the level of the scope a rule opens: under the post, over its sections (a heading after the rule
-#: opens a section inside it)
-_RULE_LEVEL = 1.5
-
-
 def _ruled(post: Post, before: int, first: int) -> bool:
-    """Whether a rule (``_RULE``) stands alone between lines ``before`` and ``first`` of ``post``,
-    after a blank line (right under a paragraph "---" underlines a setext heading, no rule)."""
-    return any(
-        _RULE.fullmatch(post.line(n)) and not post.line(n - 1) and n > 1 for n in range(before + 1, first)
-    )
+    """Whether a thematic break (``Post.rules``: "---", "***", "___" as Markdown reads them; right
+    under a paragraph "---" underlines a setext heading, no rule) stands between lines ``before``
+    and ``first`` of ``post``."""
+    k = bisect.bisect_right(post.rules, before)
+    return k < len(post.rules) and post.rules[k] < first
+
+
+def _rule_parent(stack: list[Scope]) -> int:
+    """How many scopes of ``stack`` stay open under a rule: those below the last rule's scope (a rule
+    closes what the reply before it opened, its sections too), else those up to the innermost section
+    (a rule inside a section parts that section's text: the labels, command lines and blocks after it
+    are the rule's; what the section's heading and text before it state still holds)."""
+    for k in range(len(stack) - 1, 0, -1):
+        if stack[k].rule:
+            return k
+    k = len(stack)
+    while k > 1 and stack[k - 1].level >= 7:
+        k -= 1
+    return k
 
 
 #: settings of one engine's command that no other engine's run shares (its offload, flash attention,
@@ -1604,9 +1613,9 @@ class Context:
             if _ruled(post, before, first):
                 # a rule between replies of a thread ("---" over a second comment): what the text after
                 # it states is its own, as under a heading; the title's and the first reply's hold on
-                while stack[-1].level:
-                    stack.pop()
-                ruled = Scope(first, first, _RULE_LEVEL)
+                del stack[_rule_parent(stack) :]
+                # (its level between its section's and a heading below it: that heading opens inside it)
+                ruled = Scope(first, first, stack[-1].level + 0.5, rule=True)
                 stack[-1].children.append(ruled)
                 stack.append(ruled)
             before = last
@@ -2553,20 +2562,50 @@ _NOT_ENGINES = frozenset(
     # and the words a release follows in prose ("compatible with v2.1.0", "since v1.2", "up to v3.0")
     + "with and for from since until after before than to of on in at by is was are were up see using "
     "use uses used version release build ver the a an vs or".split()
+    # and what runs no model: languages, front ends, firmware, scripts; LLaVA is a model
+    + "go golang rust java node nodejs firmware bios script scripts tool webui open-webui openwebui "
+    "ui app llava".split()
+)
+#: words of a benchmark's sentence: a tool named with its release in one is what ran it
+_BENCH_WORDS = re.compile(
+    r"\b(?:benchmark\w*|bench|perform\w*|tested|measured|results?|inference|throughput|served|serving)\b"
+    r"|tok(?:ens)?/s",
+    re.IGNORECASE,
 )
 
 
+def _sentence_at(text: str, at: int) -> str:
+    """The sentence of ``text`` around offset ``at``: from the last ". ", "!", "?" or line break
+    before it to the next."""
+    start, end = max(0, at - 300), min(len(text), at + 300)  # (a sentence is shorter: bounded work)
+    lo = max(start - 1, text.rfind("\n", start, at), *(text.rfind(p, start, at) for p in (". ", "! ", "? ")))
+    hi = min((k for k in (text.find(p, at, end) for p in ("\n", ". ", "! ", "? ")) if k >= 0), default=end)
+    return text[lo + 1 : hi]
+
+
 def _versioned_tool(text: str) -> tuple[str, str] | None:
-    """(name, release) of the one tool a post names with a release (``_VERSIONED_TOOL``) and names
-    twice or more ("benchmarks for llcuda v2.1.0" … "with CUDA 12.2 and llcuda v2.1.0"), a name
-    ``mentions`` does not know and no toolkit's or library's (``_NOT_ENGINES``); None where none or
+    """(name, release) of the one tool a post names with a release (``_VERSIONED_TOOL``), in a sentence
+    about a benchmark (``_BENCH_WORDS``) or named in its title too, and names twice or more
+    ("benchmarks for llcuda v2.1.0" … "with CUDA 12.2 and llcuda v2.1.0"), a name ``mentions`` does
+    not know and no toolkit's or library's (``_NOT_ENGINES``); None where none or
     two such are named, or it is named once."""
-    found = {
-        (m.group("name"), m.group("v"))
-        for m in _VERSIONED_TOOL.finditer(text)
-        if m.group("name") not in _NOT_ENGINES and not mentions(m.group("name"))
-    }
-    if len({name for name, _ in found}) != 1 or len(found) != 1:
+    first = text.lstrip()[:300].split("\n", 1)[0]
+    title = first.lower() if first.startswith("# ") else ""
+    found: set[tuple[str, str]] = set()
+    for m in _VERSIONED_TOOL.finditer(text):
+        if (
+            (m.group("name"), m.group("v")) not in found
+            and m.group("name") not in _NOT_ENGINES
+            and len(m.group("name")) >= 3
+            and not mentions(m.group("name"))
+            # (in a sentence about a benchmark, "benchmarks for llcuda v2.1.0 on Tesla T4 GPUs", or
+            # named in the title: "# Pushing Four Raspberry Pis to the Limit with distributed-llama")
+            and (m.group("name") in title or _BENCH_WORDS.search(_sentence_at(text, m.start())))
+        ):
+            found.add((m.group("name"), m.group("v")))
+            if len(found) > 1:
+                return None
+    if len(found) != 1:
         return None
     name, release = found.pop()
     said = len(re.findall(rf"(?<![\w./-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE))

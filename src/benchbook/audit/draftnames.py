@@ -39,7 +39,8 @@ _NV = r"(?:NVIDIA\s+)?(?:GeForce\s+)?"
 _HARDWARE = re.compile(
     # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
     # positions are passed over at once
-    r"(?=[\dABDEFGHIJLMNOPQRSTVWabdefghijlmnpqrstvw两二三四五六七八华昇])(?<![A-Za-z0-9_-])"
+    # (not after a decimal point: "0.5*A100", "1.5x 3090" are no counts of devices)
+    r"(?=[\dABDEFGHIJLMNOPQRSTVWabdefghijlmnpqrstvw两二三四五六七八华昇])(?<![A-Za-z0-9_-])(?<!\d\.)"
     # a count of the devices: "2x", "4×", "three P40s", "two 3090s", "dual 4090", "a pair of 3090s",
     # "quad P40" ("1x4090": one, no count)
     # (ten or more: of data-centre parts only, "16x H100", "16 xH100s"; "11x4070" is no count)
@@ -1329,9 +1330,11 @@ def heading_engine(text: str) -> str | None:
     """The engine a heading names by a llama.cpp tool (``_LLAMA_TOOL``) or by the word "mainline"
     alone (``_MAINLINE``: upstream llama.cpp, as ik_llama.cpp's and other forks' threads call it):
     "llama.cpp"; None when it names none or names an engine itself (``mentions``)."""
+    if any(m.path == "engine" for m in mentions(text)):
+        return None  # "Mainline (vLLM 0.6.3)": the engine it names
     if _MAINLINE.fullmatch(text.strip()):
         return "llama.cpp"
-    if not _LLAMA_TOOL.search(text) or any(m.path == "engine" for m in mentions(text)):
+    if not _LLAMA_TOOL.search(text):
         return None
     return "llama.cpp"
 

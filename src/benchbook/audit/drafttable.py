@@ -1237,6 +1237,12 @@ def is_batched_bench(header: list[str]) -> bool:
 
 #: a table header naming a measurement ("TTFT", "Duration", "Latency"): its numbers are results,
 #: never a row's condition, and listed as unplaced where the header gives no unit
+#: a header naming a quantity other than a rate (memory, a size, a time, power, heat)
+_OTHER_QUANTITY = re.compile(
+    r"\b(?:v?ram|mem\w*|size|gb|gib|mb|mib|disk|power|watts?|temp\w*|ttft|tpot|latency|time|duration|"
+    r"seconds?|ms|accuracy|score|ppl|perplexity)\b|显存|内存|功耗",
+    re.IGNORECASE,
+)
 _MEASURE_HEADER = re.compile(
     r"\b(?:ttft|tpot|itl|e2el?|latency|duration|elapsed|time|wall|ppl|perplexity|throughput|speed|"
     r"memory|vram|accuracy|score)\b|耗时|时间|延迟|時間|速度|시간",
@@ -1543,6 +1549,9 @@ class Tables(Sides):
                     and j not in test_columns
                     and (j not in stating or strict and not stated_unit[j])
                     and (not strict or _phase_label(h))
+                    # (only a column naming no other quantity: "| RAM used |", "| peak mem |" over
+                    # 9.1 are sizes, no rates in the caption's unit)
+                    and not _OTHER_QUANTITY.search(h)
                     and not _COUNT_HEADER.search(h)  # "| Drafted | Accepted |": counts, no rates
                     and label_key(h) not in LABELS
                     and not _setting_header(h)
@@ -1855,6 +1864,17 @@ class Tables(Sides):
                     whole = count(m.group(1), m.group(2)) if m else None
                     if whole is None and m and m.group(1) == "0":
                         whole = 0
+                    if (
+                        whole == 0
+                        and path == "block_max"
+                        and not any(
+                            _NO_DRAFT.fullmatch(r[j].strip().strip("*_`")) for r in body if j < len(r)
+                        )
+                    ):
+                        # "| draft-n-max |" over 0 beside 4, 8: the row that drafts nothing (where
+                        # another row says "none", 0 is a size the drafter was run at)
+                        set_path(cond, "decoding", "plain")
+                        continue
                     if whole is None:
                         path, value = "other." + _key(header[j]), cell
                     else:

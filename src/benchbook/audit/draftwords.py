@@ -172,7 +172,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"(?:токен\w*|tokens?|トークン)"
             # a setup's list naming the decoding beside the length: "greedy, 128 tokens", "128 tokens
             # greedy" (the tokens each run generated; not "128 tokens of context")
-            r"|\bgreedy[,;]?\s+(?P<y>\d+)\s+tokens\b(?![\w/]|\s+(?:of|prompt|input|context))"
+            r"|\bgreedy[,;]?\s+(?P<y>\d+)\s+tokens\b(?![\w/]|\s+(?:of|prompt|input|context|ctx)\b)"
             r"|(?<![\w.])(?P<z>\d+)\s+tokens[,;]?\s+greedy\b",
             re.I,
         ),
@@ -385,11 +385,12 @@ REQUEST_SETTINGS: list[tuple[re.Pattern, str]] = [
     # a request body's prompt: '"prompt": "描述一下北京的秋天"' (a completion request's text, as sent)
     (re.compile(r"(?<![\w-])[\\\"']prompt[\\\"']\s*:\s*[\\\"'](?P<n>[^\"'\n\\]{1,200})[\\\"']"), "prompt"),
     # a chat request's one user message ('"messages": [{"role": "user", "content": "write a story about
-    # dogs"}]', OpenAI's chat completions body): its text, as sent
+    # dogs"}]', OpenAI's chat completions body; shell-escaped '\\"role\\":\\"user\\"' too): its text, as
+    # sent, up to its own closing quote ("What's the capital of France?" keeps its apostrophe)
     (
         re.compile(
-            r"[\\\"']role[\\\"']\s*:\s*[\\\"']user[\\\"']\s*,\s*[\\\"']content[\\\"']\s*:\s*"
-            r"[\\\"'](?P<n>[^\"'\n\\]{1,200})[\\\"']"
+            r"(?P<q>\\?[\"'])role(?P=q)\s*:\s*(?P=q)user(?P=q)\s*,\s*(?P=q)content(?P=q)\s*:\s*"
+            r"(?P=q)(?P<n>(?:(?!(?P=q))[^\n]){1,200}?)(?P=q)"
         ),
         "prompt",
     ),
@@ -418,7 +419,8 @@ _SCRIPT_PROMPT = re.compile(r"^\s*prompt\s*=\s*(?P<q>[\"'])(?P<v>[^\"'\n]{1,200}
 #: a YAML ``n_ubatch: 128``, ``flash_attn=True``): key -> condition path
 _CONFIG_KEYS = {
     **dict.fromkeys(("n_gpu_layers", "gpu_layers"), "offload.n_gpu_layers"),
-    **dict.fromkeys(("n_ctx", "ctx_size", "context_size", "context_length"), "ctx"),
+    # (not "context_length": an API's model listing states the model's longest context with it)
+    **dict.fromkeys(("n_ctx", "ctx_size"), "ctx"),
     **dict.fromkeys(("n_batch", "batch_size"), "batch"),
     **dict.fromkeys(("n_ubatch", "ubatch_size"), "ubatch"),
     **dict.fromkeys(("n_threads", "threads"), "other.threads"),
@@ -432,9 +434,10 @@ _CONFIG = re.compile(
 def config_settings(text: str, out: list[tuple[str, object]]) -> None:
     """Add to ``out`` the llama.cpp settings a configuration in ``text`` (a code block's lines)
     assigns (``_CONFIG``): layers on the GPU, context, batch and ubatch sizes, threads, flash
-    attention.  A ``batch_size`` is llama.cpp's ``-b`` only beside another of its settings (ubatch,
-    layers or context: a serving script's ``batch_size`` is its requests at once, no batch); a
-    negative layer count ("all") or a key given two values states none."""
+    attention (``true``/``1``).  A ``batch_size`` is llama.cpp's ``-b`` only beside another of its
+    settings (ubatch, layers or context: a serving script's ``batch_size`` is its requests at once,
+    no batch); a negative layer count ("all"), ``n_ctx=0`` (the model's own context) or a key given
+    two values states none."""
     found: dict[str, set[str]] = {}
     for m in _CONFIG.finditer(text):
         found.setdefault(m.group("k"), set()).add(m.group("v").lower())
@@ -444,10 +447,10 @@ def config_settings(text: str, out: list[tuple[str, object]]) -> None:
             continue
         value = values.pop()
         path = _CONFIG_KEYS[key]
-        if path == "flash_attn":
-            out.append((path, value == "true"))
-        elif value not in ("true", "false"):
-            out.append((path, int(value)))
+        if path == "flash_attn" and value in ("true", "false", "1", "0"):
+            out.append((path, value in ("true", "1")))  # llama.cpp's log prints "flash_attn = 1"
+        elif value not in ("true", "false") and path != "flash_attn" and (path != "ctx" or int(value) > 0):
+            out.append((path, int(value)))  # (llama-cpp-python's n_ctx=0: the model's own context)
 
 
 def script_settings(text: str, out: list[tuple[str, object]]) -> None:
@@ -641,6 +644,10 @@ def accept_counts(text: str) -> list[tuple[int, int, int, int]]:
     return sorted(found)
 
 
+#: words before a count of tokens that make it another count than the tokens generated
+_OTHER_TOKENS = re.compile(r"(?:input|prompt|context|ctx|draft\w*|prefill)\W*(?:of\W+)?$", re.IGNORECASE)
+
+
 def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
     """Append to ``out`` the ``(path, value)`` settings ``text`` writes in words (``_SETTINGS``: a
     context size, cache types, a temperature, a cap, the tokens generated, a concurrency, a draft
@@ -669,6 +676,8 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "generated":
                 if _BOUND_BEFORE.search(text, max(0, m.start() - 40), m.start()):
                     continue  # "above roughly 900 output tokens": a threshold, no run's length
+                if m.group("z") and _OTHER_TOKENS.search(text, max(0, m.start() - 30), m.start()):
+                    continue  # "Input 2048 tokens, greedy", "Draft 16 tokens greedy": not generated
                 told = next(
                     g for g in m.group("n", "m", "o", "g", "b", "t", "u", "L", "x", "w", "y", "z") if g
                 )

@@ -57,8 +57,10 @@ def anchors(ids: list[str]) -> dict[str, str]:
 
 
 def _evidence(items: list[str], ids: dict[str, str]) -> str:
+    """The ids ``items`` as links to their rows (a code span where the page has none), each once."""
     return ", ".join(
-        f'<a href="#{ids[x]}">{_esc(x)}</a>' if x in ids else f"<code>{_esc(x)}</code>" for x in items
+        f'<a href="#{ids[x]}">{_esc(x)}</a>' if x in ids else f"<code>{_esc(x)}</code>"
+        for x in dict.fromkeys(items)
     )
 
 

@@ -165,6 +165,8 @@ class Post:
     html: bool
     blocks: list[Block]
     _lines: list[str] | None = field(default=None, repr=False)
+    #: the lines of its thematic breaks ("---", "***", "___": Markdown's rules), ascending
+    rules: list[int] = field(default_factory=list)
     #: what the drafter's readers work out of the whole post once (``draftcontext.context_of``)
     memo: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -228,6 +230,8 @@ class _HtmlText(HTMLParser):
             self._end_line()
             self.out.append("```")
             self.pre += 1
+        elif tag == "br" and self.heading and self.cell is None:
+            self.cur.append(" ")  # "<h2>Setup<br>RTX 3090</h2>": one heading of two lines
         elif tag in _BLOCK_TAGS and self.cell is None:
             self._end_line()
             if re.fullmatch(r"h[1-6]", tag) and not self.pre:
@@ -755,9 +759,11 @@ def _tab_tables(raw: list[str], skip: int) -> list[Block]:
     return out
 
 
-def blocks_of(text: str) -> list[Block]:
+def blocks_of(text: str, rules: list[int] | None = None) -> list[Block]:
     """The blocks of a Markdown or plain text (module doc), in order.  Tables pasted with tabs
-    (``_tab_tables``) are read first and their lines read as blank lines by the Markdown parser."""
+    (``_tab_tables``) are read first and their lines read as blank lines by the Markdown parser.
+    ``rules``: where given, the lines of the text's thematic breaks are appended to it (CommonMark's
+    rules, as the parser finds them: "***" under a paragraph, "---" under a table's last row)."""
     raw = text.splitlines()
     skip, out = front_matter(raw)  # its lines read as blank lines: every later line keeps its number
     tabbed = _tab_tables(raw, skip)
@@ -777,6 +783,8 @@ def blocks_of(text: str) -> list[Block]:
     heading = False
     while i < len(tokens):
         tok = tokens[i]
+        if tok.type == "hr" and tok.map and rules is not None:
+            rules.append(tok.map[0] + 1)
         if tok.type == "heading_open":
             heading = True
         elif tok.type == "heading_close":
@@ -911,4 +919,6 @@ def read_post(text: str) -> Post:
     else:
         text = _HTML_TABLE.sub(_table_rows, text)  # a Markdown post's HTML table: its rows, line for line
     text = _SPACES.sub(" ", _GROUPING.sub(_grouped, _INVISIBLE.sub("", text))).replace("\x00", "\u202f")
-    return Post(text, html, blocks_of(text))
+    rules: list[int] = []
+    blocks = blocks_of(text, rules)
+    return Post(text, html, blocks, rules=rules)

@@ -47,6 +47,7 @@ describes the machine.  The metric comes from the label (``label_metric``, then 
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 
@@ -885,6 +886,11 @@ def _progress(n: int, text: str) -> list[Result]:
     return out
 
 
+#: a count llama-server prints (``prompt_n``, ``predicted_n``, ``draft_n``): a whole number, not negative
+_COUNT = re.compile(r"\d{1,12}")
+_N_FIELDS = ("prompt_n", "predicted_n")
+
+
 def server_timings(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
     """line -> the results of llama-server's ``timings`` objects in ``lines`` (a code block: a
     response printed by ``jq .timings``, indented a field a line, or compact JSON on one line), read
@@ -909,18 +915,21 @@ def server_timings(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
         if len(fields) < 2:
             continue
         said = {m.group("k"): m.group("v") for _, m in fields}
-        prompt_n, predicted_n = said.get("prompt_n"), said.get("predicted_n")
+        # (a count is a whole number as the server prints it: "1e400" or "-5" is none)
+        prompt_n, predicted_n = (x if x and _COUNT.fullmatch(x) else None for x in map(said.get, _N_FIELDS))
         counts: dict[str, dict] = {
-            "prompt": {"other": {"prompt_tokens": int(float(prompt_n))}} if prompt_n else {},
-            "predicted": {"tokens_generated": int(float(predicted_n))} if predicted_n else {},
+            "prompt": {"other": {"prompt_tokens": int(prompt_n)}} if prompt_n else {},
+            "predicted": {"tokens_generated": int(predicted_n)} if predicted_n else {},
         }
         for n, m in fields:
             if m.group("k") not in _SERVER_TIMINGS:
                 continue
             metric, unit, phase = _SERVER_TIMINGS[m.group("k")]
             value = m.group("v")
-            if unit != "tokens" and float(value) <= 0:
-                continue
+            if unit == "tokens" and not _COUNT.fullmatch(value):
+                continue  # a negative or fractional count: no count the server prints
+            if unit != "tokens" and not 0 < float(value) < math.inf:
+                continue  # a phase that did not run (0), or no number ("-1", "1e400")
             cond: dict = dict(counts[phase])
             if metric == "ms_per_token":
                 cond = merged_other(cond, {"phase": "prompt eval" if phase == "prompt" else "eval"})
