@@ -1568,7 +1568,7 @@ def _rule_parent(stack: list[Scope]) -> int:
 #: settings of one engine's command that no other engine's run shares (its offload, flash attention,
 #: batches, cache types, file quant, draft size, context, build, its own flags); not what the runs of
 #: a comparison share (the model, the prompt, the sampling, the tokens generated)
-_ENGINE_OWN = re.compile(
+ENGINE_OWN = re.compile(
     r"offload\.|other\.|(?:flash_attn|batch|ubatch|type_k|type_v|quant|block_max|ctx|build)$"
 )
 
@@ -1814,7 +1814,7 @@ class Context:
                 for k, v in got:
                     if model is not None and k not in ("model", "quant", "engine"):
                         self.bound.setdefault((k, _key(v)), _Models()).add(model)
-                    if ran is not None and _ENGINE_OWN.match(k):
+                    if ran is not None and ENGINE_OWN.match(k):
                         self.engines_of.setdefault((k, _key(v)), set()).add(ran)
                 # a command line holds for what follows it in its section, up to the next command
                 # line or heading (``draftcommand``); the one command of a section for all of it

@@ -25,7 +25,14 @@ from ..ingest.settings import flash_attn_word
 from .draftbyvalue import as_multiple, decimals_of, stated_interval
 from .draftcolumn import column_machine
 from .draftcommand import QUANT_TYPE, drop_path, has_path, kv_cache_type, put_path
-from .draftcontext import MLX_APPS, cell_conditions, cell_test_metric, header_settings, is_test_cell
+from .draftcontext import (
+    ENGINE_OWN,
+    MLX_APPS,
+    cell_conditions,
+    cell_test_metric,
+    header_settings,
+    is_test_cell,
+)
 from .draftcore import (
     LABELS,
     Entry,
@@ -1235,14 +1242,14 @@ def is_batched_bench(header: list[str]) -> bool:
     return any(_BATCHED_COLUMNS.search(w) for h in header for w in h.strip().strip("*_`").split())
 
 
-#: a table header naming a measurement ("TTFT", "Duration", "Latency"): its numbers are results,
-#: never a row's condition, and listed as unplaced where the header gives no unit
 #: a header naming a quantity other than a rate (memory, a size, a time, power, heat)
 _OTHER_QUANTITY = re.compile(
     r"\b(?:v?ram|mem\w*|size|gb|gib|mb|mib|disk|power|watts?|temp\w*|ttft|tpot|latency|time|duration|"
     r"seconds?|ms|accuracy|score|ppl|perplexity)\b|显存|内存|功耗",
     re.IGNORECASE,
 )
+#: a table header naming a measurement ("TTFT", "Duration", "Latency"): its numbers are results,
+#: never a row's condition, and listed as unplaced where the header gives no unit
 _MEASURE_HEADER = re.compile(
     r"\b(?:ttft|tpot|itl|e2el?|latency|duration|elapsed|time|wall|ppl|perplexity|throughput|speed|"
     r"memory|vram|accuracy|score)\b|耗时|时间|延迟|時間|速度|시간",
@@ -1354,19 +1361,24 @@ class Tables(Sides):
         engine = own.get("engine")
         if not engine or not gids:
             return
-        rows = [e for e in self.out.entries[start:] if e.kind == "claim" and e.group in gids]
-        named = {(e.fields.get("conditions") or {}).get("engine") for e in rows}
+        ours = set(gids)
+        rows_of: dict[str, list] = {}  # each group's rows, gathered once (a table of 10,000 groups)
+        for e in self.out.entries[start:]:
+            if e.kind == "claim" and e.group in ours:
+                rows_of.setdefault(e.group, []).append(e)
+        named = {(e.fields.get("conditions") or {}).get("engine") for rows in rows_of.values() for e in rows}
         if not named - {None, engine}:
             return
-        paths = [p for p in _paths(own) if p != "engine"]
+        # (its own settings only: the model and the sampling a comparison's runs share stay shared)
+        paths = [p for p in _paths(own) if ENGINE_OWN.match(p)]
         for gid in gids:
             shared = self.groups[gid].fields.get("conditions") or {}
             moved = {p: _at(own, p) for p in paths if has_path(shared, p) and _at(shared, p) == _at(own, p)}
             for p in moved:
                 drop_path(shared, p)
-            for e in rows:
+            for e in rows_of.get(gid, []) if moved else []:
                 cond = e.fields.get("conditions") or {}
-                if e.group != gid or cond.get("engine") not in (None, engine):
+                if cond.get("engine") not in (None, engine):
                     continue
                 e.fields["conditions"] = cond
                 for p, v in moved.items():
