@@ -261,7 +261,8 @@ def test_two_drafts_into_one_file_at_once_never_lose_one_silently(tmp_path):
     first = next(n for n, r in results.items() if r == "ok")
     second = "blog.html" if first == "blog.md" else "blog.md"
     assert results[second] == (
-        f"{out}: drafted from {first}, not {second} (posts of one stem share it; never merged); fix: draft "
+        f"{out}: drafted from {first}, not {second} (a claims file holds one post's draft; "
+        "never merged); fix: draft "
         f"{second} into another file, -o {second}.claims.yaml"
     )
     assert f'  post: "{first}"' in out.read_text()

@@ -121,7 +121,8 @@ def test_two_posts_of_one_stem_never_share_a_claims_file(tmp_path):
     with pytest.raises(ValueError) as e:
         draft_post(tmp_path / "blog.html")
     assert str(e.value) == (
-        f"{out}: drafted from blog.md, not blog.html (posts of one stem share it; never merged); fix: draft "
+        f"{out}: drafted from blog.md, not blog.html (a claims file holds one post's draft; "
+        "never merged); fix: draft "
         "blog.html into another file, -o blog.html.claims.yaml"
     )
     assert out.read_text() == before

@@ -87,8 +87,10 @@ CMD_CHARS = 80
 
 
 def command_text(argv: list[str]) -> str:
-    """A process's command line as one line: arguments joined by spaces, cut at ``CMD_CHARS`` with "…"."""
-    text = " ".join(argv)
+    """A process's command line as one line: arguments joined by spaces (an argument's own line breaks and
+    runs of spaces as one space: a `python -c` script of many lines cut the notice's advice off the
+    line), cut at ``CMD_CHARS`` with "…"."""
+    text = " ".join(" ".join(a.split()) for a in argv)
     return text if len(text) <= CMD_CHARS else text[: CMD_CHARS - 1] + "…"
 
 

@@ -759,9 +759,20 @@ def _(df, t):
 
 @RULES["memory_spill"].on("claims", ["value", "metric"])
 def _(df, t):
-    group = [
-        c for c in ("env", "metric", "method", "decoding", "prompt", "block_max", "unit") if c in df.columns
-    ]
+    # (one model, quant, machine and build: rows of another model or quant are no sweep's neighbours)
+    keys = (
+        "env",
+        "hardware",
+        "model",
+        "quant",
+        "build",
+        "metric",
+        "method",
+        "decoding",
+        "prompt",
+        "block_max",
+    )
+    group = [c for c in (*keys, "unit") if c in df.columns]
     return _spill(df, t, group, "value")
 
 

@@ -1250,6 +1250,14 @@ _SINGLE_HEADER = re.compile(
 _HEADER_STAT = re.compile(r"(?i)(?<![\w.])(mean|median|avg|average|std|p\d{2}(?:\.\d)?)(?![\w.])")
 
 
+#: the least or the most of a measured quantity leading a header ("Min Latency", "Max TTFT (ms)"; not
+#: "Max tokens", "min context": settings)
+HEADER_EXTREME = re.compile(
+    r"(?i)^\W*(min|max)(?:imum|inimum)?(?=\s+(?:latency|ttft|tpot|itl|e2el?|time|duration|throughput|speed"
+    r"|tok(?:ens)?/s|t/s|decode|prefill)\b)"
+)
+
+
 def header_settings(header: str) -> dict[str, object]:
     """The draft size a value column's header states for its column ("MTP (n_max=6 --spec-draft-p-min
     0.75)", "`n_max:16`", "k=4 tok/s": ``block_max``; a size of 0, the column beside them that drafts
@@ -1258,7 +1266,7 @@ def header_settings(header: str) -> dict[str, object]:
     measured ("gen tok/s pre" -> ``build: pre``, ``_BEFORE_AFTER``), with the statistic it names
     ("Mean TTFT (ms)", "TTFT p50": ``other.stat``, ``_HEADER_STAT``); empty when it states none or
     several."""
-    stat = _HEADER_STAT.search(header)
+    stat = _HEADER_STAT.search(header) or HEADER_EXTREME.search(header)
     if stat is not None:  # "Mean TTFT (ms)", "TTFT p50 (10 req)": the statistic, and the rest
         rest = header_settings(header[: stat.start()] + header[stat.end() :])
         return {**rest, "other.stat": stat_name(stat.group(1))}

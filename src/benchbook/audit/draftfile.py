@@ -692,7 +692,7 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
                 f"{sl}; kept as you wrote it, not drafted again as {new}; fix: set its "
                 f"source_line: {line_of[new]}"
             )
-    for iid in kept.edited:
+    for iid in dict.fromkeys(kept.edited):  # (each once: a new user saw one twice in one run)
         drafted.notes.append(
             f"{iid}: edited since the last draft but still `reviewed: false`; kept as you wrote it, not "
             "drafted again; fix: set `reviewed: true` once checked (or undo the edit to draft it again)"
@@ -1187,7 +1187,8 @@ def _check_origin(target: Path, post_name: str, path: Path) -> None:
     other = _drafted_from(target)
     if other is not None and other != post_name:
         raise ValueError(
-            f"{target}: drafted from {other}, not {post_name} (posts of one stem share it; never merged); "
+            f"{target}: drafted from {other}, not {post_name} (a claims file holds one post's draft; "
+            "never merged); "
             f"fix: draft {post_name} into another file, -o {path.stem}.{path.suffix.lstrip('.') or 'post'}"
             f"{CLAIMS_SUFFIX}"
         )
@@ -1373,9 +1374,9 @@ def summary(post: str, out: Path, drafted: Drafted, guessed: list[str]) -> list[
     kept = max(total - entries, 0)
     if ids:
         # the ids of a large post fill a screen: the first ones, then how many more (the file's
-        # draft.drafted lists them all)
+        # entries marked `reviewed: false`; draft.drafted lists every id a draft wrote, reviewed too)
         shown = ", ".join(ids[:GUESSED_SHOWN]) + (
-            f", … {len(ids) - GUESSED_SHOWN} more (draft.drafted lists them all)"
+            f", … {len(ids) - GUESSED_SHOWN} more (the entries marked `reviewed: false` in the file)"
             if len(ids) > GUESSED_SHOWN
             else ""
         )

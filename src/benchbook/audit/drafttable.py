@@ -27,6 +27,7 @@ from .draftcolumn import column_machine
 from .draftcommand import QUANT_TYPE, drop_path, has_path, kv_cache_type, put_path
 from .draftcontext import (
     ENGINE_OWN,
+    HEADER_EXTREME,
     MLX_APPS,
     cell_conditions,
     cell_test_metric,
@@ -502,7 +503,9 @@ def _header_unit(header: str) -> str | None:
         return "tokens"  # "Mean Acceptance Length", "Accept Len": tokens accepted per verify step
     # "Token Generation Speed", "Token throughput": tokens per second, a rate, never a count of tokens
     speed = re.search(r"speed|throughput|速度|속도", header, re.IGNORECASE)
-    for n in numbers("1 " + re.sub(r"[()\[\]（）]", " ", header)):
+    # (a statistic leading it is no unit: "Min Latency" is the least latency, never minutes)
+    unled = header[m.end() :].lstrip() if (m := HEADER_EXTREME.search(header)) else header
+    for n in numbers("1 " + re.sub(r"[()\[\]（）]", " ", unled)):
         if n.unit and n.start == 0 and not (speed and family(n.unit) == "tokens"):
             return n.unit
     named = label_unit(header)

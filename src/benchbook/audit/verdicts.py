@@ -411,7 +411,9 @@ def _not_stated(cf: ClaimsFile, c: Claim) -> list[str]:
 
 
 def _cliff_neighbour(table: pl.DataFrame, cid: str) -> str:
-    """ "42.72 at n_cpu_moe 24 (tg-win-ncmoe24)": the best value one offload level up, for reasons."""
+    """ "42.72 at n_cpu_moe 24 (tg-win-ncmoe24)", "92.1 at n_gpu_layers 20 (off-tps-20)": the best value
+    one offload level further (more experts on the CPU, or fewer layers on the GPU), of the same
+    model, quant, machine and build (``caveats``' memory_spill groups), for reasons; "" where none."""
     row = table.filter(pl.col("id") == cid).row(0, named=True)
     same = table.filter(
         (pl.col("env").eq_missing(row["env"]))
@@ -419,15 +421,21 @@ def _cliff_neighbour(table: pl.DataFrame, cid: str) -> str:
         & pl.col("method").eq_missing(row["method"])
         & pl.col("prompt").eq_missing(row["prompt"])
         & pl.col("block_max").eq_missing(row["block_max"])
+        & pl.col("hardware").eq_missing(row["hardware"])
+        & pl.col("model").eq_missing(row["model"])
+        & pl.col("quant").eq_missing(row["quant"])
+        & pl.col("build").eq_missing(row["build"])
     )
-    if row["n_cpu_moe"] is None:
-        return ""
-    up = same.filter(pl.col("n_cpu_moe") > row["n_cpu_moe"])
-    if up.is_empty():
-        return ""
-    # the nearest level up, its best value
-    best = up.sort(["n_cpu_moe", "value"], descending=[False, True]).row(0, named=True)
-    return f"{best['value']:g} at n_cpu_moe {best['n_cpu_moe']} ({best['id']})"
+    for sweep, further in (("n_cpu_moe", True), ("n_gpu_layers", False)):
+        if row[sweep] is None:
+            continue
+        up = same.filter(pl.col(sweep) > row[sweep] if further else pl.col(sweep) < row[sweep])
+        if up.is_empty():
+            continue
+        # the nearest level further, its best value
+        best = up.sort([sweep, "value"], descending=[not further, True]).row(0, named=True)
+        return f"{best['value']:g} at {sweep} {best[sweep]} ({best['id']})"
+    return ""
 
 
 def slower_rows(cf: ClaimsFile, memory: Claim) -> list[tuple[Claim, Claim]]:
@@ -548,9 +556,10 @@ def _claim_qualifiers(c: Claim, table: pl.DataFrame, fired: dict) -> list[Qualif
         elif rule == "cold_start":
             reason = "a cold first run (model file not in the page cache): measures disk reads, not inference"
         elif rule == "memory_spill":
+            neighbour = _cliff_neighbour(table, c.id)
             reason = (
-                f"throughput cliff at the memory limit: {row['value']:g} {row['unit']} against "
-                f"{_cliff_neighbour(table, c.id)} with more offloaded"
+                f"throughput cliff at the memory limit: {row['value']:g} {row['unit']}"
+                + (f" against {neighbour} with more offloaded" if neighbour else "")
                 + (f"; the source says: {c.note}" if c.note else "")
             )
         elif rule == "cap_hit":
