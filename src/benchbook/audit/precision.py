@@ -75,10 +75,14 @@ class Interval:
         return Interval(min(a, b), max(a, b))
 
     def text(self, digits: int = 3) -> str:
-        """``"0.571"`` for a point, ``"6.74–6.99"`` for a range (``digits`` decimals; a non-zero end
-        that would print as 0 gets its first significant digit, ``numfmt.fmt_fixed``)."""
+        """``"0.571"`` for a point, ``"6.74–6.99"`` for a range, ``"-11.504 to -11.483"`` for one with
+        a negative end (an en dash beside a minus sign read as "-11.504–-11.483") (``digits``
+        decimals; a non-zero end that would print as 0 gets its first significant digit,
+        ``numfmt.fmt_fixed``)."""
         lo, hi = fmt_fixed(float(self.lo), digits), fmt_fixed(float(self.hi), digits)
-        return lo if self.lo == self.hi else f"{lo}–{hi}"
+        if self.lo == self.hi:
+            return lo
+        return f"{lo} to {hi}" if hi.startswith("-") or lo.startswith("-") else f"{lo}–{hi}"
 
 
 _NUMBER = re.compile(r"^[+-]?(?=\.?\d)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
