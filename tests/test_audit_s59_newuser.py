@@ -59,3 +59,27 @@ def test_the_guesses_beyond_those_shown_are_said_where_to_find(tmp_path):
     text = "\n".join(summary(str(post), out, drafted, guessed))
     assert "… 3 more (the entries marked `reviewed: false` in the file)" in text
     assert "draft.drafted lists them all" not in text
+
+
+def test_a_reviewed_group_stays_beside_its_table_s_groups(tmp_path):
+    """A re-draft wrote the user's reviewed groups after every drafted one (a group has no
+    source_line of its own): it is ordered by its rows' first line, beside its table's others."""
+    from benchbook.audit.draftfile import draft_post
+
+    post = tmp_path / "post.md"
+    post.write_text(
+        "# Two tables\n\n| model | tok/s | VRAM |\n| --- | --- | --- |\n| a | 10.5 | 1.2 GB |\n\n"
+        "Later:\n\n| model | TTFT (ms) |\n| --- | --- |\n| b | 120 |\n",
+        encoding="utf-8",
+    )
+    out, _, _ = draft_post(post)
+    text = out.read_text(encoding="utf-8")
+    first = text.index('  - id: "t1-tok-s"')
+    out.write_text(
+        text[:first] + text[first:].replace("reviewed: false", "reviewed: true", 1), encoding="utf-8"
+    )
+    draft_post(post)
+    ids = [
+        ln.split('"')[1] for ln in out.read_text(encoding="utf-8").splitlines() if ln.startswith('  - id: "t')
+    ]
+    assert ids.index("t1-tok-s") < ids.index("t2-ttft")

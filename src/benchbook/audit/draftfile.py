@@ -243,7 +243,7 @@ def _read_existing(path: Path) -> _Kept:
                     continue
                 iid = str(data.get("id", f"{name}-{j}"))
                 rows = _group_ids(data) if name == "groups" else []
-                sl = data.get("source_line")
+                sl = data.get("source_line") if name != "groups" else _group_line(data)
                 if name != "groups":
                     kept.data[iid] = (name, data)
                 else:
@@ -266,6 +266,22 @@ def _read_existing(path: Path) -> _Kept:
         if iid not in kept.guessed:
             kept.cites[iid] = sorted(_named(data, ids - {iid}))
     return kept
+
+
+def _group_line(group: dict) -> int | None:
+    """The first ``source_line`` of a ``groups:`` entry's rows (its table's place in the post, as a
+    drafted group is ordered by it): a reviewed group stays among the others, not last."""
+    table = group.get("table")
+    if not isinstance(table, dict) or not isinstance(table.get("columns"), list):
+        return None
+    columns = table["columns"]
+    if "source_line" not in columns:
+        return None
+    k = columns.index("source_line")
+    lines = [
+        r[k] for r in table.get("rows") or [] if isinstance(r, list) and k < len(r) and type(r[k]) is int
+    ]
+    return min(lines) if lines else None
 
 
 def _leads(lines: list[str], start: int, floor: int) -> int | None:
