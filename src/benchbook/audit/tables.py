@@ -234,7 +234,8 @@ def claims_table(cf: ClaimsFile) -> pl.DataFrame:
                 "hardware": host_of(cf, c),
                 "model": cond.model,
                 "quant": cond.quant,
-                "build": build_of(cf, c),
+                # (``build_of``'s words, from the conditions read once: not a second read per claim)
+                "build": " ".join(p for p in (cond.engine, cond.build) if p) or None,
                 "decoding": cond.decoding,
                 "n_cpu_moe": off.n_cpu_moe if off else None,
                 "n_gpu_layers": off.n_gpu_layers if off else None,
