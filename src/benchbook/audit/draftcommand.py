@@ -57,7 +57,7 @@ _TOOL = re.compile(
     r"(?:-(?P<build>[0-9a-f]{6,40}))?(?:\.exe)?(?=\s|$)"
 )
 #: flag -> (condition path, kind): kind int | str | fa | model | draft | flag | kv (both K and V) |
-#: device (a llama.cpp device's backend, ``_DEVICE_BACKENDS``)
+#: device (a llama.cpp device's backend, ``DEVICE_BACKENDS``)
 _FLAGS: dict[str, tuple[str, str]] = {
     "-ngl": ("offload.n_gpu_layers", "int"),
     "--gpu-layers": ("offload.n_gpu_layers", "int"),
@@ -129,7 +129,7 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "-dev": ("backend", "device"),
 }
 #: a llama.cpp device's name ("Vulkan0", "CUDA1", "ROCm0", "SYCL0", "Metal", "MTL0", "CPU") -> its backend
-_DEVICE_BACKENDS = {
+DEVICE_BACKENDS = {
     "vulkan": "Vulkan",
     "cuda": "CUDA",
     "rocm": "ROCm",
@@ -571,7 +571,7 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             put_path(out, path, True)
         elif kind == "device":
             # each device the list names ("CUDA0,CUDA1"): one backend of them all, or none
-            named = {_DEVICE_BACKENDS.get(re.sub(r"\d+$", "", d.strip()).lower()) for d in value.split(",")}
+            named = {DEVICE_BACKENDS.get(re.sub(r"\d+$", "", d.strip()).lower()) for d in value.split(",")}
             if len(named) == 1 and None not in named:
                 put_path(out, path, named.pop())
             elif value:  # "--device cuda:0", "--device npu", "-dev CUDA0,Vulkan1": kept as written

@@ -162,11 +162,13 @@ _DASHED_FLAG = re.compile(r"(^|\s)[–—](?=[A-Za-z][\w-]*)")
 FLAGS_ONLY = re.compile(r"^\s*-{1,2}[A-Za-z][\w-]*(?:[ =]\S+)?(?:\s+-{1,2}[A-Za-z][\w-]*(?:[ =]\S+)?)*\s*$")
 
 
-def _flat(d: dict, prefix: str = "") -> dict[str, object]:
+def flat_paths(d: dict, prefix: str = "") -> dict[str, object]:
+    """The nested conditions mapping ``d`` as dotted path -> value ({"offload": {"n_gpu_layers": 99}}
+    -> {"offload.n_gpu_layers": 99}; a None value kept)."""
     out: dict[str, object] = {}
     for k, v in d.items():
         if isinstance(v, dict):
-            out.update(_flat(v, f"{prefix}{k}."))
+            out.update(flat_paths(v, f"{prefix}{k}."))
         else:
             out[f"{prefix}{k}"] = v
     return out
@@ -182,7 +184,7 @@ def _command_names(conditions: dict, out: list[tuple[str, object]], tool: str = 
     ``tool`` that runs the model with no drafting flag (``-md``, ``--spec-type``,
     ``--speculative-config``, ...) decodes plainly: no engine drafts by default (``llama-cli -m x``
     beside ``llama-speculative -m x -md d``)."""
-    flat = _flat(conditions)
+    flat = flat_paths(conditions)
     for path, value in flat.items():
         if path in CARRIED:
             out.append((path, value))
@@ -1109,7 +1111,7 @@ def _features(text: str) -> list[tuple[str, object]]:
             # item of the setup is the weights' (the cache's would say so: "KV cache | FP8")
             out.append(("quant", item))
     for run in _INLINE_FLAGS.finditer(text):
-        flat = _flat(conditions_of("flags", run.group(0).replace("=", " ").split()))
+        flat = flat_paths(conditions_of("flags", run.group(0).replace("=", " ").split()))
         out += [(k, v) for k, v in flat.items() if k in _INLINE_PATHS]
     for m in _FEATURE_FA.finditer(text):
         off = _FEATURE_OFF.search(text[max(0, m.start() - 12) : m.start()]) or _FEATURE_OFF.match(
@@ -1194,13 +1196,13 @@ def cell_conditions(cell: str) -> dict[str, object]:
             words = shlex.split(text)
         except ValueError:
             words = text.split()
-        flat = _flat(conditions_of("flags", words))
+        flat = flat_paths(conditions_of("flags", words))
         return {k: v for k, v in flat.items() if k in CARRIED and k not in ("engine", "model", "quant")}
     run = command_lines([(0, text)])
     if len(run) == 1 and run[0].tool:
         # a row's own command line in a "Command" column ("python3 spec_decode.py --model-dir
         # 'org/Llama-3.1-8B' --num-spec-tokens 4"): its model and settings are the row's
-        flat = _flat(run[0].conditions)
+        flat = flat_paths(run[0].conditions)
         return {k: v for k, v in flat.items() if k in CARRIED}
     m = _CELL_SETTING.fullmatch(text)
     if m:
@@ -2584,7 +2586,9 @@ _BENCH_WORDS = re.compile(
 
 def _sentence_at(text: str, at: int) -> str:
     """The sentence of ``text`` around offset ``at``: from the last ". ", "!", "?" or line break
-    before it to the next."""
+    before it to the next, within 300 characters each side (not ``draftcore.sentence_at``: its bounds
+    of the whole post cost a pass over it, and run across a heading's line break into the paragraph
+    under it, "# Benchmarks" giving a tool named below it a benchmark's words)."""
     start, end = max(0, at - 300), min(len(text), at + 300)  # (a sentence is shorter: bounded work)
     lo = max(start - 1, text.rfind("\n", start, at), *(text.rfind(p, start, at) for p in (". ", "! ", "? ")))
     hi = min((k for k in (text.find(p, at, end) for p in ("\n", ". ", "! ", "? ")) if k >= 0), default=end)
@@ -2685,7 +2689,7 @@ def _elsewhere(ctx: Context, origins: dict[str, str], cond: dict, line: int) -> 
     command above a result, a sentence or heading naming the machine), so "line N" is the nearest
     line before holding the word, else the first after, else "inferred" (written otherwise: 16384
     as "16k", a speedup's arm from the post's subject)."""
-    for path, value in _flat(cond).items():
+    for path, value in flat_paths(cond).items():
         if path in origins:
             continue
         if not _telling(value):

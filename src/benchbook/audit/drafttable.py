@@ -24,13 +24,14 @@ from dataclasses import replace
 from ..ingest.settings import flash_attn_word
 from .draftbyvalue import as_multiple, decimals_of, stated_interval
 from .draftcolumn import column_machine
-from .draftcommand import QUANT_TYPE, drop_path, has_path, kv_cache_type, put_path
+from .draftcommand import DEVICE_BACKENDS, QUANT_TYPE, drop_path, has_path, kv_cache_type, put_path
 from .draftcontext import (
     ENGINE_OWN,
     HEADER_EXTREME,
     MLX_APPS,
     cell_conditions,
     cell_test_metric,
+    flat_paths,
     header_settings,
     is_test_cell,
 )
@@ -1014,23 +1015,6 @@ _MEASURED_CELL = re.compile(
 )
 
 
-def _paths(d: dict, prefix: str = "") -> list[str]:
-    """The dotted paths of the values of the nested mapping ``d`` ({"offload": {"n_gpu_layers": 99}}
-    -> ["offload.n_gpu_layers"])."""
-    out: list[str] = []
-    for k, v in d.items():
-        out += _paths(v, f"{prefix}{k}.") if isinstance(v, dict) else [f"{prefix}{k}"]
-    return out
-
-
-def _at(d: dict, path: str) -> object:
-    """The value at the dotted ``path`` of the nested mapping ``d``; None where it holds none."""
-    node: object = d
-    for part in path.split("."):
-        node = node.get(part) if isinstance(node, dict) else None
-    return node
-
-
 def _label_cells(key: str, cells: list[str]) -> bool:
     """Whether a column under the known label ``key`` (``LABELS``) holds that label's values: a KV
     cache column its data types ("| KV cache | FP8 |"), not sizes ("| KV cache | 4.5 GB |": a result);
@@ -1332,14 +1316,9 @@ _NOT_NAMES = re.compile(r"(?i)\bkv\b|cache|-ctk|-ctv|type_k|type_v|draft")
 _ENGINE_NOTE = re.compile(r"([^()]+?)\s*\(([^()]+)\)")
 #: an engine cell naming the device or backend it ran on in parentheses ("llama.cpp (CPU)")
 _ENGINE_DEVICE = re.compile(r"(.+?)\s*\(\s*(CPU|GPU|CUDA|Metal|Vulkan|ROCm|SYCL)\s*\)", re.IGNORECASE)
-_DEVICE_NAMES = {
-    "cpu": "CPU",
-    "gpu": "GPU",
-    "cuda": "CUDA",
-    "metal": "Metal",
-    "vulkan": "Vulkan",
-    "rocm": "ROCm",
-}
+#: "llama.cpp (CPU)", "llama.cpp (Vulkan)": the backend a device's word names (llama.cpp's device
+#: names, ``draftcommand.DEVICE_BACKENDS``), or "GPU"
+_DEVICE_NAMES = {**DEVICE_BACKENDS, "gpu": "GPU"}
 
 
 class Tables(Sides):
@@ -1373,10 +1352,11 @@ class Tables(Sides):
         if not named - {None, engine}:
             return
         # (its own settings only: the model and the sampling a comparison's runs share stay shared)
-        paths = [p for p in _paths(own) if ENGINE_OWN.match(p)]
+        own_settings = {p: v for p, v in flat_paths(own).items() if ENGINE_OWN.match(p)}
         for gid in gids:
             shared = self.groups[gid].fields.get("conditions") or {}
-            moved = {p: _at(own, p) for p in paths if has_path(shared, p) and _at(shared, p) == _at(own, p)}
+            said = flat_paths(shared)
+            moved = {p: v for p, v in own_settings.items() if p in said and said[p] == v}
             for p in moved:
                 drop_path(shared, p)
             for e in rows_of.get(gid, []) if moved else []:
