@@ -55,7 +55,7 @@ from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from . import schema
 from .draftcommand import command_lines, plain_rows, plain_run, serving_batch, serving_client
-from .draftcontext import fill, header_settings, named_once, setup_heading
+from .draftcontext import fill, header_settings, heading_level, named_once, setup_heading
 from .draftcore import Drafted, Entry, Num, machine_float, merged, plain_value, set_path, source_fields
 from .draftheadlines import headline_statements
 from .draftmetric import (
@@ -363,7 +363,15 @@ class _Drafter(Tables, Sentences):
                 self.named = {**(self.title_named or {}), **here}
                 self.pending_log = None
                 rate = _rate_unit(heading) or _caption_unit(heading)  # "吞吐量 (requests/sec)"
-                self.heading_rate = rate or (self.heading_rate if not level_one else None)
+                # a heading's rate holds for its section and the sections under it, not for a sibling
+                # ("## Result Summary (generation t/s)", then "## Run Configuration Set": that
+                # table's "fixed 3" is no rate)
+                level = heading_level(self.post, block)
+                while self.heading_rates and self.heading_rates[-1][0] >= level:
+                    self.heading_rates.pop()
+                if rate:
+                    self.heading_rates.append((level, rate))
+                self.heading_rate = self.heading_rates[-1][1] if self.heading_rates else None
                 self.para_rate = None
                 self.para_text = ""
                 self.caption_rate = None

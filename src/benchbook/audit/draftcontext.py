@@ -1137,7 +1137,24 @@ def _setup_table(block: Block) -> bool:
     return sum(label.fullmatch(r[0]) is not None for r in block.rows) >= 2
 
 
-def _level(post: Post, block: Block) -> int:
+def _legend_table(block: Block) -> bool:
+    """Whether a table under a setup heading lists configurations, one a row, not the one setup: three
+    columns or more, two rows or more under its header, each row's first cell its own ("| ID | spec
+    type | args |" over "| C0 | none | - |", "| C1 | draft-mtp | `--spec-draft-n-max 3` |": C1's
+    draft size is C1's, no other row's)."""
+    body = block.rows[1:]
+    firsts = [r[0].strip() for r in body if r]
+    return (
+        len(body) >= 2
+        and all(len(r) >= 3 for r in block.rows)
+        and all(firsts)
+        and len(set(firsts)) == len(firsts)
+    )
+
+
+def heading_level(post: Post, block: Block) -> int:
+    """A heading block's level: 1 for a front matter's title, the count of its ATX "#" marks, 2 for
+    any other heading (a setext heading, a bold line read as one: a section under the title)."""
     if block.front:  # the title of a front matter
         return 1
     m = re.match(r"\s*(#{1,6})\s", post.line(block.start))
@@ -1632,7 +1649,7 @@ class Context:
             if block.kind == "text" and block.heading:
                 commands, names = _stated(lines, "text", heading=True)
                 names = [*(x for _, got in commands for x in got), *names]
-                level = _level(post, block)
+                level = heading_level(post, block)
                 if not titled and level == 1:  # the title: what it names holds for the whole post
                     titled = True
                     self.title_line = first
@@ -1686,7 +1703,7 @@ class Context:
                     for n, r in zip(block.row_lines, block.rows, strict=False)
                 ]
                 commands, names = _stated(table_lines or lines, "text")
-                if _setup_table(block) or stack[-1].setup:
+                if _setup_table(block) or stack[-1].setup and not _legend_table(block):
                     # "| GPU | A100 |", "| 参数 | -ngl 99 |": the setup, one value a row
                     _add(scope.declared, [*(x for _, got in commands for x in got), *names])
                     _add(scope.declared, _cell_flags(block))
@@ -2554,6 +2571,13 @@ _ENGINE_OUTPUT: tuple[tuple[str, str, tuple[re.Pattern[str], ...]], ...] = (
             re.compile(r"(?m)^[^\S\n]*n_drafted[^\S\n]*=[^\S\n]*\d"),
             re.compile(r"(?m)^[^\S\n]*n_accept[^\S\n]*=[^\S\n]*\d"),
         ),
+    ),
+    # llama.cpp's speculative decoding options since its 2026 rework (common/arg.cpp: "--spec-type
+    # draft-mtp", "--spec-draft-n-max 3", "--spec-draft-p-min"), no other engine's flags
+    (
+        "llama.cpp",
+        "its flags are llama.cpp's speculative decoding options",
+        (re.compile(r"(?<![\w-])--spec-(?:type|draft-(?:n-max|n-min|p-min|model))\b"),),
     ),
 )
 

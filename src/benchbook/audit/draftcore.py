@@ -622,6 +622,8 @@ class DraftCore:
         #: tokens per second / time to first token in milliseconds"), "" after a heading or table
         self.para_text = ""
         self.heading_rate: str | None = None
+        #: the rates the open headings state, with their levels (``heading_level``), outermost first
+        self.heading_rates: list[tuple[float, str]] = []
         #: the rate units the post's paragraphs stated so far: where they state one, it is the unit
         #: of a table further on that states none and has no rate above it ("the speed is only 1.53
         #: tokens/s ..." in the question, a reply's table of plain numbers)

@@ -91,10 +91,16 @@ _TQDM = re.compile(r"\bspeed input:[^,]*,\s*output\b")
 _THROUGHPUT = re.compile(r"throughput|吞吐|スループット|처리량|пропускн", re.IGNORECASE)
 
 
-def _streams(words: str) -> int | None:
+def _streams(words: str, row: bool = False) -> int | None:
     """The most streams ``words`` say ran at once (``_STREAMS``, ``draftwords.settings_in_words``'s
-    concurrency), None if they name none."""
-    counts = [int(next(g for g in m.groups() if g is not None)) for m in _STREAMS.finditer(words)]
+    concurrency), None if they name none.  ``row``: the words are a table cell's header and row,
+    whose "C8" label the row's own conditions already read (``draftcontext.cell_conditions``); a
+    "C2 fixed 12" there names a configuration, no two streams."""
+    counts = [
+        int(next(g for g in m.groups() if g is not None))
+        for m in _STREAMS.finditer(words)
+        if not (row and m.group("d") is not None)
+    ]
     said: list[tuple[str, object]] = []
     settings_in_words(words, said)  # "Throughput (50 req)", "tok/s @ c=8": the words' own settings
     counts += [v for p, v in said if p == "concurrency" and isinstance(v, int)]
@@ -375,7 +381,9 @@ def _wanted(e: Entry, shared: dict) -> str | None:
     # concurrency is its command's, as a prose claim's)
     line_streams = e.fields.get("method") == "SGLang"
     concurrency = own.get("concurrency") if e.group is not None or line_streams else None
-    streams = concurrency if isinstance(concurrency, int) else _streams(f"{label} {after}")
+    streams = (
+        concurrency if isinstance(concurrency, int) else _streams(f"{label} {after}", row=e.group is not None)
+    )
     if streams is None and isinstance(own.get("concurrency"), int):
         # "batch 8, input 128, output 256: 206.32 token/s" of a serving engine: the batch its
         # words state is the claim's concurrency (``draftcommand.serving_batch``), 8 streams

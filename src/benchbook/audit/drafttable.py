@@ -354,6 +354,20 @@ def _plain_cell(found: list[Number]) -> object:
     return plain_value(n.text)
 
 
+#: a configuration's name numbered from zero ("C0", "C0 baseline"): no run has zero requests at once
+_CONFIG_ZERO = re.compile(r"[cC]0(?!\d)(?![.,]\d)")
+
+
+def _measured_repeats(cells: list[str], plain: list[object]) -> bool:
+    """Whether a column of plain numbers that repeats a value is still one of measurements: three
+    cells or more, most of them distinct, each written to two decimals or more ("30.03" in the
+    baseline's row and again in a configuration that ran no faster: a coincidence of two runs); a
+    setting's column repeats its few round values ("8", "0.7")."""
+    return (
+        len(cells) >= 3 and 2 * len(set(plain)) > len(plain) and all(re.search(r"\d\.\d\d", c) for c in cells)
+    )
+
+
 def _setting_header(header: str) -> bool:
     """Whether a column's header is a setting's name written as a flag ("draft-p-min", "n_ctx"):
     ``_SETTING_HEADER``, but not an engine's name so written ("mlx-lm", "llama-cpp-python": a column
@@ -1557,7 +1571,11 @@ class Tables(Sides):
                     and None not in plain
                     # (a baseline's column may repeat its one run: "| Baseline | With flag |" over
                     # "63.3 | 96.1" and "63.3 | 116.3")
-                    and (len(set(plain)) == len(plain) or header_decoding(h) == "plain")
+                    and (
+                        len(set(plain)) == len(plain)
+                        or header_decoding(h) == "plain"
+                        or _measured_repeats(cells, plain)
+                    )
                 ):
                     kinds[j] = "lead"
         # "| Engine (output tok/s) | conc=8 | conc=16 |": the label column's header states the unit of
@@ -1781,6 +1799,12 @@ class Tables(Sides):
             if _DRAFT_COLUMN.fullmatch(header[j] or "")
             and any(j < len(r) and not _EMPTY.match(r[j]) for r in body)
         }
+        # label columns numbering configurations from "C0" ("C0 baseline", "C1 fixed 3"): names
+        numbered = {
+            j
+            for j in range(width)
+            if any(j < len(r) and _CONFIG_ZERO.match(r[j].strip().strip("*_`")) for r in body)
+        }
         # the one app running MLX models the post names ("using LM Studio"): a row's MLX is its backend
         hosts = sorted(MLX_APPS & self.engines_named)
         # a label column naming both sides of a change in its cells (a table of metrics as rows, its
@@ -1817,7 +1841,9 @@ class Tables(Sides):
                     continue
                 labels.append(cell)
                 row_metric = row_metric or cell_test_metric(cell)
-                shaped = cell_conditions(cell)  # "c4", "pp2048 tg128 @ d4096": settings by their shape
+                # "c4", "pp2048 tg128 @ d4096": settings by their shape (not in a column numbering
+                # configurations from "C0": no run has zero requests, so its "C2" is a name)
+                shaped = cell_conditions(cell) if j not in numbered else {}
                 if shaped and LABELS.get(label_key(header[j]), ("",))[0] not in ("prompt", "model"):
                     for shaped_path, shaped_value in shaped.items():
                         set_path(cond, shaped_path, shaped_value)
