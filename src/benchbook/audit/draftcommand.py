@@ -281,7 +281,13 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
         bpw = _BPW.match(name, found.end())
         if quant and bpw:
             quant += bpw.group(0)
-        name = name[: found.start()].strip("-_. ") or name[found.end() :].strip("-_. ")
+        start = found.start()
+        imatrix = re.search(r"(?i)(?<=[.-])i1-$", name[:start])
+        if quant and imatrix:
+            # mradermacher's imatrix files ("Cydonia-22B-v1.3.i1-IQ4_XS.gguf"): "i1-" is the quant's
+            start = imatrix.start()
+            quant = name[start : found.start()] + quant
+        name = name[:start].strip("-_. ") or name[found.end() :].strip("-_. ")
         name = re.sub(r"(?i)[.-]ggml(?:v\d+)?$", "", name)
         name = _unpackaged(name)[0]  # "Qwen3.6-27B-MTP-Q4_K_M.gguf": the packaging before the quant
     if name.lower() == "ggml-model":

@@ -218,6 +218,14 @@ _PROMPT_WORDS = re.compile(
 )
 
 
+#: words before "prompt" that name the work done on a prompt ("Slowdown on processing prompt", "faster
+#: at evaluating prompt"): prompt processing, no prompt named
+_PROMPT_ACTION = re.compile(
+    r"\b(?:processing|process(?:ed)?|evaluating|evaluation|eval|ingesting|ingestion|encoding|prefill(?:ing)?)$",
+    re.IGNORECASE,
+)
+
+
 #: a chat run at the terminal named in a block ("ollama run gemma2:27b", "llama-cli -m …",
 #: "mlx_lm.generate"): there the text typed to it under a label ``_CHAT_LABEL`` ("message: tell me a
 #: joke", "Input: …") is the prompt; elsewhere "Message:" is any message (an error's)
@@ -324,8 +332,8 @@ def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> Non
                 w.group("v").strip("*_`"),
                 flags=re.I,
             )
-            if not words or _PROMPT_LEAD_END.search(words):
-                continue  # "I used the prompt …"
+            if not words or _PROMPT_LEAD_END.search(words) or _PROMPT_ACTION.search(words):
+                continue  # "I used the prompt …", "Slowdown on processing prompt": no prompt's name
             if _SIZED_PROMPT.fullmatch(words):
                 # "on the long prompt", "1. Short Prompt (\"Hello\"):": a scenario named by its size,
                 # the word "prompt" kept (the size alone names nothing)
@@ -470,6 +478,7 @@ def _stated(
                     out.append(("prompt", typed.group("v").strip().strip("\"'“”")))
         script_settings("\n".join(t for _, t in rest), out)  # "torch_dtype=torch.float16"
         config_settings("\n".join(t for _, t in rest), out)  # "gpu_layers = 35", "n_ctx=4096"
+        _koboldcpp_benchmark("\n".join(t for _, t in rest), out)
         text = spec_summary(" ".join(t for _, t in rest), out)
         for pat, what in REQUEST_SETTINGS:  # and a request's parameters
             for r in pat.finditer(text):
@@ -641,6 +650,72 @@ _BUILD_PRINT = re.compile(
     r"\bversion:\s*[\w.+-]*\s*\(\s*build\s+(?P<n>\d{3,6})\s*,\s*commit\s+(?P<c>(?=[a-f]*\d)[0-9a-f]{7,40})\s*\)",
     re.IGNORECASE,
 )
+
+
+#: KoboldCpp's ``--benchmark`` report (koboldcpp.py: "Benchmark Completed - v1.78 Results:", then
+#: "Flags: … Threads=8 … BlasBatchSize=512 FlashAttention=True", "Backend: koboldcpp_cublas.dll",
+#: "Layers: 59", "Model: Cydonia-22B-v1.3.i1-IQ4_XS", "MaxCtx: 16384", "GenAmount: 100") and its console's
+#: "Processing Prompt [BLAS] (16284 / 16284 tokens)"
+_KOBOLD_DONE = re.compile(r"Benchmark Completed - v(?P<v>\d+(?:\.\d+)+)\b")
+_KOBOLD_LINE = re.compile(
+    r"(?m)^[^\S\n]*(?:(?P<k>Layers|MaxCtx|GenAmount):[^\S\n]*(?P<n>\d+)[^\S\n]*$"
+    r"|Backend:[^\S\n]*koboldcpp_(?P<b>\w+?)\.(?:dll|so|dylib)\b"
+    r"|Model:[^\S\n]*(?P<m>\S+)[^\S\n]*$)"
+)
+_KOBOLD_FLAG = re.compile(
+    r"(?<![\w])(?P<k>Threads|BlasThreads|BlasBatchSize|FlashAttention)=(?P<v>\d+|True|False)\b"
+)
+_KOBOLD_PROMPT = re.compile(r"Processing Prompt(?: \[BLAS\])? \((?P<n>\d+) / (?P=n) tokens\)")
+_KOBOLD_KEYS = {
+    "Layers": "offload.n_gpu_layers",
+    "MaxCtx": "ctx",
+    "GenAmount": "tokens_generated",
+    "Threads": "other.threads",
+    "BlasThreads": "other.blas_threads",
+    "BlasBatchSize": "batch",
+}
+#: the backend a KoboldCpp library's name says it was built for (koboldcpp_cublas.dll, _vulkan, _hipblas)
+_KOBOLD_BACKENDS = {
+    "cublas": "CUDA",
+    "cuda": "CUDA",
+    "vulkan": "Vulkan",
+    "hipblas": "ROCm",
+    "clblast": "OpenCL",
+}
+
+
+def _koboldcpp_benchmark(text: str, out: list[tuple[str, object]]) -> None:
+    """Add to ``out`` what a pasted KoboldCpp benchmark states of its run (``_KOBOLD_DONE``: engine
+    KoboldCpp and the release its results line names, build; ``_KOBOLD_LINE``/``_KOBOLD_FLAG``: the
+    layers offloaded, context, tokens generated, threads, BLAS batch size, flash attention, the
+    backend its library's name says, the model file's model and quant; ``_KOBOLD_PROMPT``: the
+    prompt's tokens), nothing where ``text`` holds no KoboldCpp benchmark."""
+    done = _KOBOLD_DONE.search(text)
+    prompt = _KOBOLD_PROMPT.search(text)
+    if done is None and not ("CtxLimit:" in text and prompt):
+        return
+    out.append(("engine", "KoboldCpp"))
+    if done is not None:
+        out.append(("build", done.group("v")))
+    if prompt is not None:
+        out.append(("other.prompt_tokens", int(prompt.group("n"))))
+    for m in _KOBOLD_LINE.finditer(text):
+        if m.group("k"):
+            out.append((_KOBOLD_KEYS[m.group("k")], int(m.group("n"))))
+        elif m.group("b"):
+            backend = _KOBOLD_BACKENDS.get(m.group("b").lower())
+            if backend:
+                out.append(("backend", backend))
+        else:
+            # (its file's stem: "Model: Cydonia-22B-v1.3.i1-IQ4_XS" was "….gguf")
+            stem = re.sub(r"(?i)\.gguf$", "", m.group("m"))
+            model, quant = model_and_quant(stem + ".gguf")
+            out += [("model", model)] + ([("quant", quant)] if quant else [])
+    for m in _KOBOLD_FLAG.finditer(text):
+        if m.group("k") == "FlashAttention":
+            out.append(("flash_attn", m.group("v") == "True"))
+        elif m.group("v").isdigit():
+            out.append((_KOBOLD_KEYS[m.group("k")], int(m.group("v"))))
 
 
 def _builds(text: str, out: list[tuple[str, object]]) -> None:

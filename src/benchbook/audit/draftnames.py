@@ -122,7 +122,7 @@ _HARDWARE = re.compile(
     # the memory names the module's SKU
     r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?)"
     r"(?:\s(?P<jmem>\d{1,3})\s?GB)?(?![\w-])"
-    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×*]\s)|(?<=\d[x×*])|(?<=\d\s[x×*]\s)|(?<=卡)|(?<=张)"
+    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bgeforce\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×*]\s)|(?<=\d[x×*])|(?<=\d\s[x×*]\s)|(?<=卡)|(?<=张)"
     # after a label naming the machine ("hardware is 4060ti", "GPU: 4090", "显卡：3090"), after a
     # Chinese count of cards ("单卡3090", "两张3090", "4卡 4090")
     r"|(?<=\bhardware\sis\s)|(?<=\bgpu:\s)|(?<=\bgpu:)|(?<=\bgpu\sis\s)|(?<=\bcard:\s)|(?<=显卡：)|(?<=显卡:)|(?<=显卡)"

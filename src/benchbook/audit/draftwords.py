@@ -328,6 +328,12 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "release",
     ),
+    # a line led by the release it ran, a dash after it ("1.66.1 - prompt processing 8k = 82.44 sec,
+    # generation speed = 6.85 t/s": one line per release compared); not a range ("1.5 - 2.0 t/s")
+    (
+        re.compile(r"\A\s*(?P<v>v?\d+\.\d+(?:\.\d+)*)\s+[-–—]\s+(?=[^\W\d_]{3})"),
+        "version",
+    ),
     # a setup list's "vLLM: 0.9.1", "SGLang version: 0.4.7", "MLX-LM: v0.24": after a colon, a
     # version in three parts, with its "v" or its word (not a result: "Ollama: 45.2 tok/s")
     (

@@ -366,16 +366,35 @@ _KOBOLD = re.compile(
     re.IGNORECASE,
 )
 _KOBOLD_AMT = re.compile(r"\bAmt:\s*(\d+)(?:/\d+)?")
+#: the line's "Init:0.07s" before its Process: the time the request took before processing its prompt
+_KOBOLD_INIT = re.compile(rf"\bInit:\s*(?P<it>{_NUM})s\s*,\s*$")
 
 
 def _kobold(n: int, text: str, m: re.Match) -> list[Result]:
-    """The results of KoboldCpp's console line (``_KOBOLD``): the prompt processing's time (a
+    """The results of KoboldCpp's console line (``_KOBOLD``): the time before it ("Init:0.07s",
+    ``_KOBOLD_INIT``: a ``duration``, ``other.phase`` init), the prompt processing's time (a
     ``duration``, ``other.phase`` prefill), its ms a token and its rate (``prefill_tps``); the
     generation's the same (``decode_tps``); the whole request's time and rate (``effective_tps``: the
     tokens generated over the whole time, the prompt's included); "Amt:N" the tokens generated."""
     amt = _KOBOLD_AMT.search(text)
     generated = {"tokens_generated": int(amt.group(1))} if amt else {}
     out: list[Result] = []
+    init = _KOBOLD_INIT.search(text, max(0, m.start() - 40), m.start())
+    if init is not None:  # "Init:0.07s, Process:…": the request's setup before the prompt (phase init)
+        it = init.group("it")
+        out.append(
+            Result(
+                n,
+                "duration",
+                it,
+                "s",
+                init.start("it"),
+                init.end("it"),
+                None,
+                {"other": {"phase": "init"}},
+                "KoboldCpp",
+            )
+        )
     for group, metric, unit, phase in (
         ("pt", "duration", "s", "prefill"),
         ("pms", "ms_per_token", "ms", "prefill"),

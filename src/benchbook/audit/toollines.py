@@ -52,6 +52,8 @@ import re
 from dataclasses import replace
 
 from ..ingest.serverlog import TIMING_LINE
+from .draftcommand import model_and_quant
+from .draftcore import set_path
 from .draftprose import (
     ACCEPT_LENGTH_WORDS,
     LOAD_WORDS,
@@ -938,6 +940,87 @@ def server_timings(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
     return out
 
 
+#: KoboldCpp's benchmark CSV (koboldcpp.py's ``--benchmark`` file: "Timestamp,Backend,Layers,Model,
+#: MaxCtx,GenAmount,ProcessingTime,ProcessingSpeed,GenerationTime,GenerationSpeed,TotalTime,Output,
+#: Flags"): its header line, each column's result or setting by name
+_KOBOLD_CSV_HEAD = re.compile(r"^\s*Timestamp,Backend,Layers,Model,.*\bProcessingTime,ProcessingSpeed\b")
+#: column -> (metric, unit, phase): the times in seconds and rates in tokens a second it prints unlabelled
+_KOBOLD_CSV_RESULTS = {
+    "ProcessingTime": ("duration", "s", "prefill"),
+    "ProcessingSpeed": ("prefill_tps", "t/s", None),
+    "GenerationTime": ("duration", "s", "decode"),
+    "GenerationSpeed": ("decode_tps", "t/s", None),
+    "TotalTime": ("duration", "s", "total"),
+}
+_KOBOLD_CSV_SETTINGS = {"Layers": "offload.n_gpu_layers", "MaxCtx": "ctx", "GenAmount": "tokens_generated"}
+_KOBOLD_CSV_BACKENDS = {
+    "cublas": "CUDA",
+    "cuda": "CUDA",
+    "vulkan": "Vulkan",
+    "hipblas": "ROCm",
+    "clblast": "OpenCL",
+}
+
+
+def kobold_csv(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
+    """line -> the results of each row of KoboldCpp's benchmark CSV in ``lines`` (``_KOBOLD_CSV_HEAD``
+    names its columns; a row is a line of as many comma-separated cells or fewer, right under the header
+    or another row): ProcessingTime/GenerationTime/TotalTime as ``duration`` in s (``other.phase``
+    prefill, decode, total), ProcessingSpeed as ``prefill_tps`` and GenerationSpeed as ``decode_tps`` in
+    t/s, with the row's settings as conditions (Layers -> ``offload.n_gpu_layers``, MaxCtx -> ``ctx``,
+    GenAmount -> ``tokens_generated``, the backend its library's name says, the model file's model and
+    quant).  A cell that is no positive number is no result.  Each result spans its cell."""
+    out: dict[int, list[Result]] = {}
+    columns: list[str] | None = None
+    for n, t in lines:
+        if _KOBOLD_CSV_HEAD.match(t):
+            columns = [c.strip() for c in t.split(",")]
+            continue
+        if columns is None:
+            continue
+        cells = t.split(",")
+        if len(cells) < 7 or len(cells) > len(columns):
+            columns = None  # the rows ended
+            continue
+        row = dict(zip(columns, cells, strict=False))
+        cond: dict = {}
+        for col, path in _KOBOLD_CSV_SETTINGS.items():
+            if _COUNT.fullmatch((row.get(col) or "").strip()):
+                set_path(cond, path, int(row[col]))
+        backend = re.match(r"\s*koboldcpp_(\w+?)\.(?:dll|so|dylib)\s*$", row.get("Backend") or "")
+        if backend and backend.group(1).lower() in _KOBOLD_CSV_BACKENDS:
+            cond["backend"] = _KOBOLD_CSV_BACKENDS[backend.group(1).lower()]
+        if (row.get("Model") or "").strip():
+            model, quant = model_and_quant(re.sub(r"(?i)\.gguf$", "", row["Model"].strip()) + ".gguf")
+            cond["model"] = model
+            if quant:
+                cond["quant"] = quant
+        at = 0
+        for col, cell in zip(columns, cells, strict=False):
+            start, at = at, at + len(cell) + 1
+            if col not in _KOBOLD_CSV_RESULTS:
+                continue
+            value = cell.strip()
+            if not re.fullmatch(r"\d+(?:\.\d+)?", value) or float(value) == 0:
+                continue
+            metric, unit, phase = _KOBOLD_CSV_RESULTS[col]
+            here = merged_other(dict(cond), {"phase": phase}) if phase else dict(cond)
+            lead = len(cell) - len(cell.lstrip())
+            got = Result(
+                n,
+                metric,
+                value,
+                unit,
+                start + lead,
+                start + lead + len(value),
+                None,
+                here,
+                "KoboldCpp benchmark",
+            )
+            out.setdefault(n, []).append(got)
+    return out
+
+
 def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result]:
     """The results stated by ``lines`` (``(line, text)``, module doc), in line order: in a code block
     (``code``) every shape; in prose llama.cpp's timing lines, a run of pasted ``label: value``
@@ -954,9 +1037,13 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
     keys: list[str] = []  # the JSON objects open at this line ("ttft_ms": {)
     listed = _value_lists(lines) if code else {}
     timings = server_timings(lines) if code else {}
+    kobold = kobold_csv(lines) if any("ProcessingTime,ProcessingSpeed" in t for _, t in lines) else {}
     for n, t in lines:
         if n in listed:
             out.extend(listed[n])
+            continue
+        if n in kobold:  # a row of KoboldCpp's benchmark CSV: its cells by the header's names
+            out.extend(kobold[n])
             continue
         if n in timings:  # llama-server's timings object: its fields, with their counts
             out.extend(timings[n])
