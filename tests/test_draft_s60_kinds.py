@@ -1,0 +1,180 @@
+"""Kinds fixed in issue 29's session 60 (read from the thirty-seventh held-out set's misses, h436–h445,
+once a thirty-eighth set replaced it as the clean one), each with controls: a heading's rate reached a
+sibling section's table; a column of two-decimal rates repeating one value was read as labels;
+configurations numbered "C0", "C1 fixed 3" were read as concurrency; a legend of configurations under
+a setup heading set its one row's draft size for the whole post; llama.cpp's ``--spec-*`` options
+named no engine; KoboldCpp's benchmark (its console line's Init, its results block, its CSV) gave no
+conditions; a version leading a line was no build; "GeForce 4070 Super" and an imatrix quant
+("i1-IQ4_XS") were not read; "processing prompt" was a prompt's name."""
+
+from __future__ import annotations
+
+from benchbook.audit.draftcommand import model_and_quant
+from benchbook.audit.draftnames import mentions
+from benchbook.audit.draftwords import settings_in_words
+from benchbook.audit.toollines import kobold_csv
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+_SUITE = """\
+# spec : adaptive draft depth
+
+## Result Summary (generation t/s, mean of 2 repeats)
+
+| config | reasoning | prose | code |
+|---|---|---|---|
+| C0 baseline | 30.03 | 30.08 | 29.98 |
+| C1 fixed 3 | 51.68 | 55.89 | 69.28 |
+| C2 fixed 12 | 38.59 | 43.46 | 71.46 |
+| C5 ngram-mod | 30.03 | 30.10 | 29.97 |
+
+## Run Configuration Set
+
+| ID | spec type | args |
+|----|-----------|------|
+| C0 | none | - |
+| C1 | draft-mtp, fixed 3 | `--spec-draft-n-max 3` |
+"""
+
+
+def test_a_suite_table_of_configurations_is_read_as_rates_of_named_configurations(tmp_path):
+    """Every cell of the result table is a decode rate in t/s (its "reasoning" column repeats 30.03: two
+    runs, still results); "C2 fixed 12" names a configuration, not two requests at once (the
+    rate stays decode_tps); the configuration table under the next heading states no rate; the
+    legend's ``--spec-draft-n-max 3`` is C1's, not every row's; its flags name llama.cpp."""
+    cf = _drafted(_SUITE, tmp_path)
+    values = sorted(float(c.value) for c in cf.claims)
+    assert values == sorted(
+        [30.03, 30.08, 29.98, 51.68, 55.89, 69.28, 38.59, 43.46, 71.46, 30.03, 30.10, 29.97]
+    )
+    assert {c.metric for c in cf.claims} == {"decode_tps"}
+    assert {str(c.unit) for c in cf.claims} == {"t/s"}
+    for c in cf.claims:
+        cond = _cond(cf, c)
+        assert "concurrency" not in cond
+        assert cond.get("block_max") is None
+        assert cond["engine"] == "llama.cpp"
+
+
+def test_a_heading_rate_holds_under_its_subsection(tmp_path):
+    """Control: a table under a subsection of a heading that states the rate still takes it."""
+    text = (
+        "# Bench\n\n## Summary (generation t/s)\n\n### Suite A\n\n| config | prose | code |\n|---|---|---|\n"
+        "| baseline | 30.08 | 30.03 |\n| fixed 3 | 55.89 | 69.28 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert sorted(float(c.value) for c in cf.claims) == [30.03, 30.08, 55.89, 69.28]
+    assert {str(c.unit) for c in cf.claims} == {"t/s"}
+
+
+def test_a_column_of_round_settings_repeating_stays_labels(tmp_path):
+    """Control: whole numbers that repeat ("8", "8", "16") under a rate heading are a setting's column."""
+    text = "## Throughput (tok/s)\n\n| model | threads | speed |\n|---|---|---|\n| A | 8 | 10.5 tok/s |\n| B | 8 | 12.5 tok/s |\n| C | 16 | 20.5 tok/s |\n"
+    cf = _drafted(text, tmp_path)
+    assert sorted(float(c.value) for c in cf.claims) == [10.5, 12.5, 20.5]
+
+
+def test_concurrency_rows_without_a_c0_still_set_concurrency(tmp_path):
+    """Control: "C1"/"C8" rows with no "C0" are requests at once (vLLM's and llama-benchy's labels)."""
+    text = "| conc | output tok/s |\n|---|---|\n| C1 | 50.5 |\n| C8 | 310.2 |\n"
+    cf = _drafted(text, tmp_path)
+    got = {float(c.value): _cond(cf, c).get("concurrency") for c in cf.claims}
+    assert got == {50.5: 1, 310.2: 8}
+
+
+_KOBOLD = """\
+# Slowdown on processing prompt upgrading from 1.78 to 1.79
+
+Running GeForce 4070 Super 12 GB
+
+```
+Processing Prompt [BLAS] (16284 / 16284 tokens)
+Generating (100 / 100 tokens)
+CtxLimit:16384/16384, Amt:100/100, Init:0.07s, Process:21.22s (1.3ms/T = 767.28T/s), Generate:23.24s (232.4ms/T = 4.30T/s), Total:44.46s (2.25T/s)
+Benchmark Completed - v1.78 Results:
+======
+Flags: NoAVX2=False Threads=8 HighPriority=False BlasThreads=16 BlasBatchSize=512 FlashAttention=True KvCache=0
+Backend: koboldcpp_cublas.dll
+Layers: 59
+Model: Cydonia-22B-v1.3.i1-IQ4_XS
+MaxCtx: 16384
+GenAmount: 100
+-----
+ProcessingTime: 21.223s
+```
+"""
+
+
+def test_a_koboldcpp_benchmark_report_sets_its_run(tmp_path):
+    """The results block names the engine and release (build 1.78), backend (cublas: CUDA), layers,
+    model file (model and its imatrix quant), context, tokens, threads, batch and flash attention; the
+    console line's "Init:0.07s" is a duration of phase init; the title's "processing prompt" is no
+    prompt's name; "GeForce 4070 Super" is the RTX card."""
+    cf = _drafted(_KOBOLD, tmp_path)
+    init = next(c for c in cf.claims if float(c.value or 0) == 0.07)
+    assert (init.metric, str(init.unit)) == ("duration", "s")
+    cond = _cond(cf, init)
+    assert cond["other"]["phase"] == "init"
+    rate = next(c for c in cf.claims if c.metric == "decode_tps" and float(c.value) == 4.30)
+    cond = _cond(cf, rate)
+    assert cond["engine"] == "KoboldCpp"
+    assert cond["build"] == "1.78"
+    assert cond["backend"] == "CUDA"
+    assert (cond["model"], cond["quant"]) == ("Cydonia-22B-v1.3", "i1-IQ4_XS")
+    assert (cond["ctx"], cond["tokens_generated"], cond["batch"]) == (16384, 100, 512)
+    assert cond["offload"]["n_gpu_layers"] == 59
+    assert cond["flash_attn"] is True
+    assert cond["hardware"] == "NVIDIA GeForce RTX 4070 Super"
+    assert "prompt" not in cond
+
+
+def test_koboldcpp_benchmark_csv_rows_are_results_by_their_header():
+    lines = [
+        (
+            1,
+            "Timestamp,Backend,Layers,Model,MaxCtx,GenAmount,ProcessingTime,ProcessingSpeed,GenerationTime,GenerationSpeed,TotalTime,Output",
+        ),
+        (
+            2,
+            "2024-07-14 14:42:20.687625+00:00,koboldcpp_vulkan.dll,81,opus-v1.2-70b.Q6_K,8192,100,81.77,98.96,14.44,6.93,96.21,11111",
+        ),
+        (3, "some words after the table, 1, 2, 3"),
+    ]
+    got = kobold_csv(lines)
+    assert list(got) == [2]
+    results = [(r.metric, r.value, r.unit, (r.conditions.get("other") or {}).get("phase")) for r in got[2]]
+    assert results == [
+        ("duration", "81.77", "s", "prefill"),
+        ("prefill_tps", "98.96", "t/s", None),
+        ("duration", "14.44", "s", "decode"),
+        ("decode_tps", "6.93", "t/s", None),
+        ("duration", "96.21", "s", "total"),
+    ]
+    cond = got[2][0].conditions
+    assert (cond["backend"], cond["ctx"], cond["tokens_generated"]) == ("Vulkan", 8192, 100)
+    assert cond["offload"] == {"n_gpu_layers": 81}
+    assert (cond["model"], cond["quant"]) == ("opus-v1.2-70b", "Q6_K")
+    # each result spans its own cell
+    line = lines[1][1]
+    assert [line[r.start : r.end] for r in got[2]] == ["81.77", "98.96", "14.44", "6.93", "96.21"]
+    assert kobold_csv([(1, "a,b,c"), (2, "1,2,3")]) == {}
+
+
+def test_a_version_leading_a_line_is_its_build_and_a_range_is_not():
+    said: list = []
+    settings_in_words("1.66.1 - prompt processing 8k = 82.44 sec, generation speed = 6.85 t/s", said)
+    assert ("build", "1.66.1") in said
+    said = []
+    settings_in_words("1.5 - 2.0 t/s on the small model", said)
+    assert not [x for x in said if x[0] == "build"]
+
+
+def test_geforce_without_rtx_and_imatrix_quants():
+    assert [(m.path, m.value) for m in mentions("on a GeForce 3090 card")] == [
+        ("hardware", "NVIDIA GeForce RTX 3090")
+    ]
+    assert model_and_quant("Meta-Llama-3.1-70B-Instruct.i1-Q6_K.gguf") == (
+        "Meta-Llama-3.1-70B-Instruct",
+        "i1-Q6_K",
+    )
+    assert model_and_quant("Qwen3-8B-Q4_K_M.gguf") == ("Qwen3-8B", "Q4_K_M")
