@@ -307,7 +307,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # with a unit after it is a result, no version ("Ollama 45.2 tok/s", "vLLM 1.5x")
             # the word "version" in other languages too ("vLLM版本:0.3.3", "Ollama バージョン 0.5")
             rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}"
-            r"(?:\s*(?:版本|バージョン|верси[яи])\s*[:：=]?\s*|\s+|\s*\(\s*|-(?=v?\d+\.\d)|\s*==\s*|@)"
+            # (or a full-width comma: "sglang，0.4.0.post2")
+            r"(?:\s*(?:版本|バージョン|верси[яи])\s*[:：=]?\s*|\s+|\s*\(\s*|-(?=v?\d+\.\d)|\s*==\s*|@|\s*[，、]\s*)"
             r"(?:(?:version|ver\.?)\s*)?"
             # or a build's tag naming the backend's version it was built for ("llama.cpp cuda-12.8",
             # a release or image tag), after a space
