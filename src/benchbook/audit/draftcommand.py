@@ -182,7 +182,7 @@ _GLUED_QUANT = r"I?Q\d(?:K[SML]|K|XXS|XS|NL)(?![A-Za-z0-9])"
 _QUANT = re.compile(
     # NVFP4 with its activations' bits ("NVFP4A16"), llm-compressor's weight/activation schemes
     # ("W4A16", "W8A8")
-    rf"(?i)(?<![A-Za-z0-9])(UD-)?({QUANT_TYPE}|{_GLUED_QUANT}|BF16|F16|F32|FP8|FP16|INT4|INT8|MXFP[468]|NVFP4(?:A16)?|W\d{{1,2}}A\d{{1,2}}|(?:AWQ|GPTQ)(?:-(?:Int[48]|[48]-?bit))?)"
+    rf"(?i)(?<![A-Za-z0-9])(UD-|smol-)?({QUANT_TYPE}|{_GLUED_QUANT}|BF16|F16|F32|FP8|FP16|INT4|INT8|MXFP[468]|NVFP4(?:A16)?|W\d{{1,2}}A\d{{1,2}}|(?:AWQ|GPTQ)(?:-(?:Int[48]|[48]-?bit))?)"
     r"(?![A-Za-z0-9])"
 )
 

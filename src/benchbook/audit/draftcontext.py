@@ -120,6 +120,8 @@ _BACKEND_WORDS = re.compile(
     r"(?<![A-Za-z])D?(?:GGML|LLAMA)_(?P<f>CUDA|CUBLAS|VULKAN|METAL|HIP|HIPBLAS|SYCL|OPENCL)(?![A-Za-z])"
     r"|\bbackend\s*[:=]\s*(?P<k>cuda|vulkan|metal|rocm|hip|sycl|opencl|cpu)\d*\b"
     r"|\b(?P<c>CPU)[- ]only\b"
+    # a tensor override's device ('-ot "blk\.78\..*=CUDA1"'): the backend the layers it names run on
+    r"|(?<![\w-])(?:-ot|--override-tensor)[\s=]+[\"']?[^\"'\s]*=(?P<o>CUDA|Vulkan|SYCL)\d*(?![\w-])"
     # a backend joined to its version, as a release names its build ("CUDA-12 B6318", "ROCm-6.2")
     r"|(?<![\w-])(?P<v>CUDA|Vulkan|ROCm|SYCL)-\d+(?:\.\d+)*(?![\w-])"
     # a llama.cpp change's title opening with its backend ("vulkan: scalar flash attention", "CUDA:
@@ -152,7 +154,7 @@ _CHOSEN_BACKEND = re.compile(
 
 def _backends(text: str, out: list[tuple[str, object]]) -> None:
     for m in _BACKEND_WORDS.finditer(text):
-        word = m.group("f") or m.group("k") or m.group("c") or m.group("v") or m.group("t")
+        word = m.group("f") or m.group("k") or m.group("c") or m.group("v") or m.group("t") or m.group("o")
         out.append(("backend", _BACKEND_NAMES[word.lower()]))
 
 

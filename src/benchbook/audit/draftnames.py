@@ -286,7 +286,7 @@ _MODEL = re.compile(
     # particle glued after it)
     r")(?P<variant>\s(?:[A-Z][a-z]+-)?(?:Instruct|Chat|Coder|Distill|Thinking|Abliterated|Uncensored|IT)"
     r"(?![A-Za-z0-9_-]))?"
-    r"(?:\s*(?<=[\s\dBb])(?P<quant>(?:UD-)?I?Q\d(?:_(?:R\d+|[A-Z]+|\d+))*?|MXFP[468]|NVFP4|BF16|FP8|"
+    r"(?:\s*(?<=[\s\dBb])(?P<quant>(?:UD-|smol-)?I?Q\d(?:_(?:R\d+|[A-Z]+|\d+))*?|MXFP[468]|NVFP4|BF16|FP8|"
     # a quantisation method with its bits ("AutoRound INT4", "GPTQ 4-bit", "AWQ")
     r"(?:AutoRound|AWQ|GPTQ)(?:[\s-](?:INT\d|\d-?bit))?))?"
     # (a number glued after a type of letters, a table copied without its cell borders: "Qwen 2.5 72B
@@ -395,7 +395,7 @@ _SIZED_QUANT = re.compile(
 #: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP"), or after the
 #: file variant carrying MTP heads ("MTP-UD-Q4_K_XL")
 _QUANT_WORD = re.compile(
-    rf"(?:(?<![\w.-])|(?<=[\s(]MTP-))(?:UD-)?(?=T?I?Q\d_){QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?(?![A-Za-z0-9-]|_\d)"
+    rf"(?:(?<![\w.-])|(?<=[\s(]MTP-))(?:UD-|smol-)?(?=T?I?Q\d_){QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?(?![A-Za-z0-9-]|_\d)"
     r"|(?<![\w.-])MXFP[468](?![\w-])"
     # Unsloth's dynamic quant written by its bits alone ("Qwen 3.6 35B A3B (UD-Q4)"): "UD-" says it is one
     r"|(?<![\w.-])UD-I?Q\d(?![\w.-])",
@@ -972,7 +972,7 @@ def model_of(cell: str) -> str | None:
 #: its type, then llama-bench's size word ("Q4_K - Medium" is Q4_K_M) or bits per weight
 _CELL_QUANT = re.compile(
     # (a method's name too: "Qwen2.5-7B AWQ", "Llama-3-8B GPTQ", "… NVFP4")
-    rf"\s(?P<q>(?:UD-)?{QUANT_TYPE}|BF16|F16|F32|FP16|FP8|MXFP[468]|NVFP4|AWQ|GPTQ|INT[48])"
+    rf"\s(?P<q>(?:UD-|smol-)?{QUANT_TYPE}|BF16|F16|F32|FP16|FP8|MXFP[468]|NVFP4|AWQ|GPTQ|INT[48])"
     # llama-bench's file type of an MoE model ends with "MoE" ("gpt-oss 20B MXFP4 MoE")
     r"(?:\s-\s(?:(?P<size>Small|Medium|Large|Extra\s?Small)|\d+(?:\.\d+)?\s?bpw))?(?:\s+MoE)?\s*$",
     re.IGNORECASE,
@@ -983,7 +983,7 @@ _CELL_QUANT = re.compile(
 #: 4-bit", "AutoRound INT4", "FP16 (no quantization)"): llama.cpp's types, a method with its bits,
 #: a number format; in prose these words also name a KV cache's or a compute's type, so only cells
 _CELL_QUANT_WORD = re.compile(
-    rf"(?<![\w.-])(?:(?:UD-)?{QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?"
+    rf"(?<![\w.-])(?:(?:UD-|smol-)?{QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?"
     r"|(?:GPTQ|AWQ|AutoRound)(?:[\s-](?:INT\d|\d-?bit))?|NVFP4|MXFP[468]|BF16|FP16|F16|FP8|FP6|INT4|INT8)"
     r"(?![\w-])",
     re.IGNORECASE,
@@ -1058,7 +1058,7 @@ _BARE_VERSION = re.compile(r"v?\d+\.\d+(?:\.\d+)*(?:[.-]?(?:post|rc|dev)\d*)?")
 #: a table's size cell naming a model's parameters ("7B", "13B", "0.5B", "350M"), not its file ("4.1 GB")
 _SIZE_CELL = re.compile(
     r"\s*(\d+(?:\.\d+)?)\s?([BM])(?:\s*(?:params?|parameters)?)"
-    r"(?:[\s,/·]+(?P<q>\d+[- ]?bits?|u?int\d+|w\d+a\d+|fp\d+|bf16|f16|(?:UD-)?I?Q\d\w*))?\s*",
+    r"(?:[\s,/·]+(?P<q>\d+[- ]?bits?|u?int\d+|w\d+a\d+|fp\d+|bf16|f16|(?:UD-|smol-)?I?Q\d\w*))?\s*",
     re.IGNORECASE,
 )
 #: a column of model sizes in billions by its header ("Size (B)", "Params (B)": ``drafttable._key``)

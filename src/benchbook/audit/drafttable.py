@@ -497,6 +497,8 @@ def _header_unit(header: str) -> str | None:
         return "tok/s"  # genai-perf's "Output token throughput (per sec)": tokens a second
     if per_second and re.search(r"(?i)\brequests?\b", header):
         return "req/s"  # "Request throughput (per sec)"
+    if re.search(r"[(（]\s*ts\s*[)）]\s*$", header):
+        return "t/s"  # "Baseline (ts)": tokens a second written without the slash
     if re.fullmatch(r"S(?:_\w+)?\s+t/s", header):
         return "t/s"  # llama-batched-bench's and llama-sweep-bench's "S_PP t/s", "S t/s": no seconds
     keyed = _KEY_UNIT.fullmatch(header)
