@@ -1907,7 +1907,12 @@ class Tables(Sides):
                     m = re.fullmatch(r"\s*(\d+)\s?([kK])?\s*", cell.replace(",", ""))
                     value = f"{m.group(1)}{'K' if m.group(2) else ''} tokens" if m else cell
                 elif typ == "decoding":
-                    value = decoding_of_cell(cell, header[j]) or cell
+                    # a "Mode" cell naming no decoding ("Post-merge baseline smoke"): the row's own
+                    # name for its run, kept under the header's name, no decoding
+                    decoded = decoding_of_cell(cell, header[j])
+                    if decoded is None:
+                        path = "other." + re.sub(r"\W+", "_", label_key(header[j])).strip("_")
+                    value = decoded or cell
                 elif path.startswith("other.") and _DECODING_HEADER.search(header[j]):
                     # a label column saying whether the run drafted ("Speculative": Yes/No, "MTP": ✓)
                     decoded = decoding_of_cell(cell, header[j])
