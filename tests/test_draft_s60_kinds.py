@@ -69,7 +69,10 @@ def test_a_heading_rate_holds_under_its_subsection(tmp_path):
 
 def test_a_column_of_round_settings_repeating_stays_labels(tmp_path):
     """Control: whole numbers that repeat ("8", "8", "16") under a rate heading are a setting's column."""
-    text = "## Throughput (tok/s)\n\n| model | threads | speed |\n|---|---|---|\n| A | 8 | 10.5 tok/s |\n| B | 8 | 12.5 tok/s |\n| C | 16 | 20.5 tok/s |\n"
+    text = (
+        "## Throughput (tok/s)\n\n| model | threads | speed |\n|---|---|---|\n"
+        "| A | 8 | 10.5 tok/s |\n| B | 8 | 12.5 tok/s |\n| C | 16 | 20.5 tok/s |\n"
+    )
     cf = _drafted(text, tmp_path)
     assert sorted(float(c.value) for c in cf.claims) == [10.5, 12.5, 20.5]
 
@@ -90,10 +93,12 @@ Running GeForce 4070 Super 12 GB
 ```
 Processing Prompt [BLAS] (16284 / 16284 tokens)
 Generating (100 / 100 tokens)
-CtxLimit:16384/16384, Amt:100/100, Init:0.07s, Process:21.22s (1.3ms/T = 767.28T/s), Generate:23.24s (232.4ms/T = 4.30T/s), Total:44.46s (2.25T/s)
+CtxLimit:16384/16384, Amt:100/100, Init:0.07s, Process:21.22s (1.3ms/T = 767.28T/s), \
+Generate:23.24s (232.4ms/T = 4.30T/s), Total:44.46s (2.25T/s)
 Benchmark Completed - v1.78 Results:
 ======
-Flags: NoAVX2=False Threads=8 HighPriority=False BlasThreads=16 BlasBatchSize=512 FlashAttention=True KvCache=0
+Flags: NoAVX2=False Threads=8 HighPriority=False BlasThreads=16 BlasBatchSize=512 FlashAttention=True \
+KvCache=0
 Backend: koboldcpp_cublas.dll
 Layers: 59
 Model: Cydonia-22B-v1.3.i1-IQ4_XS
@@ -136,7 +141,8 @@ def test_koboldcpp_benchmark_csv_rows_are_results_by_their_header():
         ),
         (
             2,
-            "2024-07-14 14:42:20.687625+00:00,koboldcpp_vulkan.dll,81,opus-v1.2-70b.Q6_K,8192,100,81.77,98.96,14.44,6.93,96.21,11111",
+            "2024-07-14 14:42:20.687625+00:00,koboldcpp_vulkan.dll,81,opus-v1.2-70b.Q6_K,8192,100,"
+            "81.77,98.96,14.44,6.93,96.21,11111",
         ),
         (3, "some words after the table, 1, 2, 3"),
     ]
@@ -178,3 +184,68 @@ def test_geforce_without_rtx_and_imatrix_quants():
         "i1-Q6_K",
     )
     assert model_and_quant("Qwen3-8B-Q4_K_M.gguf") == ("Qwen3-8B", "Q4_K_M")
+
+
+def test_an_engine_version_after_a_full_width_comma():
+    said: list = []
+    settings_in_words("sglang，0.4.0.post2", said)
+    assert ("build", "0.4.0.post2") in said
+
+
+def test_a_gguf_file_at_the_end_of_a_link_or_a_windows_path():
+    link = "[x](https://huggingface.co/Darkhn/L3.3-70B-Animus-V12.1-GGUF/blob/main/Q/L3.3-70B-Animus-V12.1-Q4_K_M.gguf)"
+    for text in (link, '"model_param": "C:/models/L3.3-70B-Animus-V12.1-Q4_K_M.gguf"'):
+        got = [(m.path, m.value) for m in mentions(text)]
+        assert got == [("model", "L3.3-70B-Animus-V12.1"), ("quant", "Q4_K_M")]
+
+
+def test_ubergarm_smol_quants():
+    assert [(m.path, m.value) for m in mentions("GLM-5 smol-IQ2_KS - Draft size = 10")] == [
+        ("model", "GLM-5"),
+        ("quant", "smol-IQ2_KS"),
+    ]
+    assert model_and_quant("GLM-5-smol-IQ2_KS.gguf") == ("GLM-5", "smol-IQ2_KS")
+
+
+_MTP_TABLE = """\
+# Add GLM 5 MTP
+
+## GLM-5 smol-IQ2_KS, -ot "blk\\.78\\..*=CUDA1", --seed 42
+
+| Prompt | Baseline (ts) | MTP (ts) |
+|--------|---------------|----------|
+| Quicksort python | 8.18 | 6.90 |
+| Test reasoning | 8.23 | 5.36 |
+
+| Mode | Value |
+|---|---:|
+| Post-merge baseline smoke | `11.1 +/- 0.1 t/s` |
+| Post-fix smoke run | `10.0 +/- 0.4 t/s` |
+"""
+
+
+def test_ts_headers_a_tensor_override_device_and_a_mode_cell_naming_no_decoding(tmp_path):
+    """ "(ts)" is tokens a second; '-ot "…=CUDA1"' runs on CUDA; a "Mode" cell that names no decoding
+    ("Post-fix smoke run") is no decoding (the row's name, under other)."""
+    cf = _drafted(_MTP_TABLE, tmp_path)
+    rates = {float(c.value): c for c in cf.claims}
+    assert sorted(rates) == [5.36, 6.90, 8.18, 8.23, 10.0, 11.1]
+    assert {str(c.unit) for c in cf.claims} == {"t/s"}
+    for c in cf.claims:
+        assert _cond(cf, c)["backend"] == "CUDA"
+    assert _cond(cf, rates[11.1])["decoding"] == "plain"  # "baseline": plain decoding
+    smoke = _cond(cf, rates[10.0])
+    assert smoke.get("decoding") != "Post-fix smoke run"
+    assert smoke["other"]["mode"] == "Post-fix smoke run"
+
+
+def test_a_speedup_noun_before_its_percentage_is_a_change(tmp_path):
+    """ "a much more significant speedup for X - about 65%": a speed change, not a share; control: "65%
+    of the layers" stays a share."""
+    text = (
+        "# MTP on CPU\n\nI now observe a much more significant speedup for Qwen3.6-35B-A3B - about 65% for "
+        "`--draft-max 4`.\n\nThe GPU held 65% of the layers.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {c.source_line: c.metric for c in cf.claims}
+    assert got == {3: "speed_change", 5: "share"}
