@@ -1499,7 +1499,8 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         r"システムメモリ|메인 메모리|시스템 메모리|arbeitsspeicher",
         "ram",
     ),
-    ("size", r"memory|памят|内存|メモリ|메모리|speicher", "memory_used"),
+    # ("peak GB" alone: the run's peak memory, of no kind named)
+    ("size", r"memory|памят|内存|メモリ|메모리|speicher|\bpeak\b", "memory_used"),
     (
         "size",
         r"model|file|gguf|weights|quant|download|disk|\bsize\b|サイズ|크기|модел|файл|вес|размер|大小|文件|ファイル",

@@ -354,6 +354,8 @@ def _plain_cell(found: list[Number]) -> object:
     return plain_value(n.text)
 
 
+#: the decodings a claims file names (docs/claims.md)
+_DECODINGS = frozenset({"plain", "speculative", "draft-self"})
 #: a configuration's name numbered from zero ("C0", "C0 baseline"): no run has zero requests at once
 _CONFIG_ZERO = re.compile(r"[cC]0(?!\d)(?![.,]\d)")
 
@@ -1910,6 +1912,8 @@ class Tables(Sides):
                     # a "Mode" cell naming no decoding ("Post-merge baseline smoke"): the row's own
                     # name for its run, kept under the header's name, no decoding
                     decoded = decoding_of_cell(cell, header[j])
+                    if decoded is None and cell.strip().strip("*_`").lower() in _DECODINGS:
+                        decoded = cell.strip().strip("*_`").lower()  # "draft-self" as the schema writes it
                     if decoded is None:
                         path = "other." + re.sub(r"\W+", "_", label_key(header[j])).strip("_")
                     value = decoded or cell
