@@ -249,3 +249,11 @@ def test_a_speedup_noun_before_its_percentage_is_a_change(tmp_path):
     cf = _drafted(text, tmp_path)
     got = {c.source_line: c.metric for c in cf.claims}
     assert got == {3: "speed_change", 5: "share"}
+
+
+def test_a_range_with_an_open_upper_end_keeps_its_unit():
+    """ "60 to 80+ tokens per second" is the range 60–80 in tok/s (the "+" lost the unit before)."""
+    from benchbook.audit.draftprose import numbers
+
+    got = [(n.text, n.unit, n.range) for n in numbers("8B models run at 60 to 80+ tokens per second")]
+    assert got == [("60–80", "tok/s", ("60", "80"))]

@@ -286,7 +286,8 @@ _NUMBER = re.compile(
     rf"(?:(?:\s*|{_HYPHENED})(?P<ua>{_UNIT}))?"
     # (a spread in parentheses after the unit: "180.28ms (± 54.44)", as a script prints a mean and its
     # standard deviation)
-    rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?P<pmo>\(\s*)?(?:±|\+/-|\+-)\s*(?P<pm>{_NUM})(?(pmo)\s*\)))?"
+    # (a range's open upper end: "60 to 80+ tokens per second" is the range 60 to 80)
+    rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})(?:\+(?![\d.+]))?|\s*(?P<pmo>\(\s*)?(?:±|\+/-|\+-)\s*(?P<pm>{_NUM})(?(pmo)\s*\)))?"
     rf"(?:\s*(?P<unit>{_UNIT}))?"
     rf"(?P<of>(?:\s+(?:of|out of|중)\s+(?:the\s+|its\s+|their\s+)?|\s*のうち\s*|(?P<slash>/))(?P<m>{_NUM})"
     rf"(?:\s*(?P<um>{_UNIT}))?)?",
