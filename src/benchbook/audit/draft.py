@@ -498,6 +498,7 @@ class _Drafter(Tables, Sentences):
         plain_rows(self.out.entries, self.out.groups)  # a plain row under a speculative command
         self.serving_batches()
         self.engine_builds()  # "vLLM 0.5.0 vs SGLang 0.2.0": each engine's claims its own version
+        self.version_labels()  # "0.8.4" alone over a code block: that block's runs' release
         self.cpu_machine()  # "Ryzen 7 5700G" and no GPU: the CPU ran them
         self.apu_names()  # "Strix Halo", "Ryzen AI Max+ 395", "Radeon 8060S": one chip, one name
         stated_repeats(self.post, self.out.entries, self.out.groups)  # "median of 3 runs"
@@ -608,6 +609,59 @@ class _Drafter(Tables, Sentences):
                     e.origins["build"] = g.origins.get(
                         "build", f"{owner[build]} {build}, as the post writes it"
                     )
+
+    def version_labels(self) -> None:
+        """A paragraph ending in a release alone ("0.8.4", "1.68 benchmark:", ``_VERSION_ALONE``) right
+        over a code block or table labels that block: each claim or group drafted from its lines gets
+        that release as ``build``, over a build taken from elsewhere in the post (a version written
+        once, a label above), not over one its own lines state ("Benchmark Completed - v1.79.1" under
+        a "1.78" the author copied: the tool's print wins)."""
+        blocks = self.post.blocks
+        spans: list[tuple[int, int, int, str]] = []  # (first, last, label line, release)
+        for block, below in zip(blocks, blocks[1:], strict=False):
+            if (
+                block.kind != "text"
+                or block.heading
+                or not block.lines
+                or below.kind not in ("code", "table")
+            ):
+                continue
+            m = _VERSION_ALONE.fullmatch(block.lines[-1][1])
+            if m is None:
+                continue
+            lines = [n for n, _ in below.lines] or below.row_lines
+            if lines:
+                spans.append((min(lines), max(lines), block.lines[-1][0], m.group("v")))
+        if not spans:
+            return
+
+        def label(line: object) -> tuple[int, int, int, str] | None:
+            return next((x for x in spans if isinstance(line, int) and x[0] <= line <= x[1]), None)
+
+        def settle(fields: dict, origins: dict[str, str], span: tuple[int, int, int, str]) -> None:
+            cond = fields.setdefault("conditions", {})
+            if "build" in cond:
+                where = origins.get("build")
+                if where is None:
+                    return  # the claim's own line states it
+                at = re.match(r"lines? (\d+)", where)
+                if at is not None and span[0] <= int(at.group(1)) <= span[1]:
+                    return  # its block states it
+            cond["build"] = span[3]
+            origins["build"] = f"line {span[2]}, label"
+
+        for g in self.out.groups:
+            span = label(g.fields.get("source_line"))
+            rows = [e for e in self.out.entries if e.group == g.id]
+            span = span or (label(rows[0].fields.get("source_line")) if rows else None)
+            if span is not None:
+                settle(g.fields, g.origins, span)
+        for e in self.out.entries:
+            if e.kind != "claim" or e.group is not None:
+                continue
+            span = label(e.fields.get("source_line"))
+            if span is not None:
+                settle(e.fields, e.origins, span)
 
     def apu_names(self) -> None:
         """One name for an APU the post names by several (``apu_name``: "Strix Halo" in the title,
@@ -1039,6 +1093,14 @@ def _rate_unit(text: str) -> str | None:
     """The rate unit the last rate of ``text`` states (``tok/s``, ``t/s``), None if it states none."""
     rates = [n.unit for n in numbers(text) if family(n.unit) == "rate"]
     return rates[-1] if rates else None
+
+
+#: a paragraph's last line that is a release alone, or a release and the word for its run ("0.8.4"
+#: over a block of its runs' output, "1.68 benchmark:", "v0.6.8 results")
+_VERSION_ALONE = re.compile(
+    r"[*_\s]*(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)(?:\s+(?:benchmarks?|results?|runs?))?[*_\s]*[:：]?[*_\s]*",
+    re.IGNORECASE,
+)
 
 
 def _log_line(text: str) -> bool:

@@ -91,15 +91,16 @@ _HARDWARE = re.compile(
     r"|(?:NVIDIA\s+)?(?P<ws>A[245]000|A[245]500|A6000)(?![\w-])"  # workstation cards: "RTX A6000"
     # data-centre parts by their model numbers: a letter and any two digits would read a latency
     # percentile ("P99 TTFT", "p95") or a grade as a GPU
-    r"|(?:NVIDIA\s+)?(?:Tesla\s+)?(?P<dc>(?:A(?:10|16|30|40|100|800)|H(?:20|100|200|800)|B(?:100|200|300)"
+    r"|(?:NVIDIA\s+)?(?:Tesla[\s-]+)?(?P<dc>(?:A(?:10|16|30|40|100|800)|H(?:20|100|200|800)|B(?:100|200|300)"
     r"|L(?:20|40)|P(?:40|100)|V100|T4|GB\d{2,3})S?|L4)"
     # a data-centre part's memory and form factor name its SKU ("A100 40GB PCIe", "A100-SXM4-80GB",
     # "H100 NVL", "an A100 with 80GB memory"); a consumer card's size is its spec (``machine_size``)
     r"(?:[\s-](?P<dcform>PCIe|SXM\d?|NVL)(?![A-Za-z0-9]))?"
     r"(?:[\s-]?\(?(?P<dcmem>\d{2,3})\s?GB?\)?(?:\s(?:of\s)?(?:HBM\w*|memory|VRAM))?(?![\w-])"
     r"|\swith\s(?P<dcmem2>\d{2,3})\s?GB\s(?:of\s)?(?:HBM\w*\s)?(?:memory|VRAM)\b)?"
-    # (a Chinese or Japanese word right after it is no part of the name: "4 * L40能跑吗", "在A100上")
-    r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?![A-Za-z0-9_-])"
+    # (a Chinese or Japanese word right after it is no part of the name: "4 * L40能跑吗", "在A100上"; a
+    # count glued after it is the cards': "Tesla-P40x3", ``_COUNT_AFTER``)
+    r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?:(?=[xX×][1-8](?![\w.]))|(?![A-Za-z0-9_-]))"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{2,3}X?)(?:s\b|\b)"
     r"|(?P<spark>DGX Spark|Strix Halo)"
     # Huawei's Ascend NPUs ("Ascend 910B", "910B3", "8卡910B3")
