@@ -499,6 +499,7 @@ class _Drafter(Tables, Sentences):
         self.serving_batches()
         self.engine_builds()  # "vLLM 0.5.0 vs SGLang 0.2.0": each engine's claims its own version
         self.version_labels()  # "0.8.4" alone over a code block: that block's runs' release
+        self.release_lines()  # "1.66.1 - prompt processing …" / "1.67 - …": each line's release
         self.cpu_machine()  # "Ryzen 7 5700G" and no GPU: the CPU ran them
         self.apu_names()  # "Strix Halo", "Ryzen AI Max+ 395", "Radeon 8060S": one chip, one name
         stated_repeats(self.post, self.out.entries, self.out.groups)  # "median of 3 runs"
@@ -609,6 +610,27 @@ class _Drafter(Tables, Sentences):
                     e.origins["build"] = g.origins.get(
                         "build", f"{owner[build]} {build}, as the post writes it"
                     )
+
+    def release_lines(self) -> None:
+        """Lines of prose each led by a release and a dash (``_RELEASE_LINE``: "1.66.1 - prompt
+        processing 8k = 82.44 sec, generation speed = 6.85 t/s", "1.67 - …"), two or more naming
+        different releases: a list of the releases compared, each line's claims that release's
+        ``build``.  One such line alone ("## 3.2 - Results", "12.5 - tokens per second") names none."""
+        led: dict[int, str] = {}
+        for block in self.post.blocks:
+            if block.kind != "text" or block.heading:
+                continue
+            for n, t in block.lines:
+                m = _RELEASE_LINE.match(t)
+                if m is not None:
+                    led[n] = m.group("v")
+        if len(led) < 2 or len(set(led.values())) < 2:
+            return
+        for e in self.out.entries:
+            line = e.fields.get("source_line")
+            if e.kind == "claim" and e.group is None and line in led:
+                e.fields.setdefault("conditions", {})["build"] = led[line]
+                e.origins.pop("build", None)  # its own line's
 
     def version_labels(self) -> None:
         """A paragraph ending in a release alone ("0.8.4", "1.68 benchmark:", ``_VERSION_ALONE``) right
@@ -1099,6 +1121,14 @@ def _rate_unit(text: str) -> str | None:
 #: over a block of its runs' output, "1.68 benchmark:", "v0.6.8 results")
 _VERSION_ALONE = re.compile(
     r"[*_\s]*(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)(?:\s+(?:benchmarks?|results?|runs?))?[*_\s]*[:：]?[*_\s]*",
+    re.IGNORECASE,
+)
+
+
+#: a prose line led by a release and a dash, then words ("1.66.1 - prompt processing 8k = 82.44 sec");
+#: not a range ("1.5 - 2.0 t/s") nor a result's unit ("12.5 - tokens per second")
+_RELEASE_LINE = re.compile(
+    r"\s*(?P<v>v?\d+\.\d+(?:\.\d+)*)\s+[-–—]\s+(?!tok|t/s|tps|ms\b|sec|second|GB|MB|%)(?=[^\W\d_]{3})",
     re.IGNORECASE,
 )
 

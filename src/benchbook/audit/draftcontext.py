@@ -691,16 +691,17 @@ def _koboldcpp_benchmark(text: str, out: list[tuple[str, object]]) -> None:
     KoboldCpp and the release its results line names, build; ``_KOBOLD_LINE``/``_KOBOLD_FLAG``: the
     layers offloaded, context, tokens generated, threads, BLAS batch size, flash attention, the
     backend its library's name says, the model file's model and quant; ``_KOBOLD_PROMPT``: the
-    prompt's tokens), nothing where ``text`` holds no KoboldCpp benchmark."""
+    prompt's tokens, where every request of the block processed the same), nothing where ``text``
+    holds no KoboldCpp benchmark."""
     done = _KOBOLD_DONE.search(text)
-    prompt = _KOBOLD_PROMPT.search(text)
-    if done is None and not ("CtxLimit:" in text and prompt):
+    prompts = {int(m.group("n")) for m in _KOBOLD_PROMPT.finditer(text)}
+    if done is None and not ("CtxLimit:" in text and prompts):
         return
     out.append(("engine", "KoboldCpp"))
     if done is not None:
         out.append(("build", done.group("v")))
-    if prompt is not None:
-        out.append(("other.prompt_tokens", int(prompt.group("n"))))
+    if len(prompts) == 1:  # (requests of several prompt sizes in one block: each its own, none here)
+        out.append(("other.prompt_tokens", prompts.pop()))
     for m in _KOBOLD_LINE.finditer(text):
         if m.group("k"):
             out.append((_KOBOLD_KEYS[m.group("k")], int(m.group("n"))))
@@ -1214,28 +1215,37 @@ def _setup_table(block: Block) -> bool:
     return sum(label.fullmatch(r[0]) is not None for r in block.rows) >= 2
 
 
+#: a configuration's short id in a legend's first column ("C0", "A", "#3", "R2a", "3")
+_CONFIG_ID = re.compile(r"#?[A-Za-z]{0,2}-?\d{1,3}[a-z]?|[A-Z]")
+
+
 def _legend_table(block: Block) -> bool:
     """Whether a table under a setup heading lists configurations, one a row, not the one setup: three
-    columns or more, two rows or more under its header, each row's first cell its own ("| ID | spec
-    type | args |" over "| C0 | none | - |", "| C1 | draft-mtp | `--spec-draft-n-max 3` |": C1's
-    draft size is C1's, no other row's)."""
+    columns or more, two rows or more under its header, each row's first cell its own short id
+    (``_CONFIG_ID``: "| ID | spec type | args |" over "| C0 | none | - |", "| C1 | draft-mtp |
+    `--spec-draft-n-max 3` |": C1's draft size is C1's, no other row's); a setup's "| Component |
+    Details | Notes |" over "GPU", "Engine" is the one setup."""
     body = block.rows[1:]
-    firsts = [r[0].strip() for r in body if r]
+    firsts = [r[0].strip().strip("*_`") for r in body if r]
     return (
         len(body) >= 2
         and all(len(r) >= 3 for r in block.rows)
-        and all(firsts)
+        and all(_CONFIG_ID.fullmatch(f) for f in firsts)
         and len(set(firsts)) == len(firsts)
     )
 
 
 def heading_level(post: Post, block: Block) -> int:
-    """A heading block's level: 1 for a front matter's title, the count of its ATX "#" marks, 2 for
-    any other heading (a setext heading, a bold line read as one: a section under the title)."""
+    """A heading block's level: 1 for a front matter's title, the count of its ATX "#" marks (inside a
+    blockquote too: "> ### Results"), 1 for a setext heading underlined with "=", 2 for any other
+    heading (underlined with "-", a bold line read as one: a section under the title)."""
     if block.front:  # the title of a front matter
         return 1
-    m = re.match(r"\s*(#{1,6})\s", post.line(block.start))
-    return len(m.group(1)) if m else 2
+    m = re.match(r"\s*(?:>\s*)*(#{1,6})\s", post.line(block.start))
+    if m:
+        return len(m.group(1))
+    under = block.lines[-1][0] + 1 if block.lines else block.start + 1
+    return 1 if re.fullmatch(r"\s*(?:>\s*)*=+\s*", post.line(under)) else 2
 
 
 #: a label cell naming a setting and its number ("conc=8", "ISL: 1024", "ctx=8k")

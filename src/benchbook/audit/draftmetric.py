@@ -381,9 +381,15 @@ def _wanted(e: Entry, shared: dict) -> str | None:
     # concurrency is its command's, as a prose claim's)
     line_streams = e.fields.get("method") == "SGLang"
     concurrency = own.get("concurrency") if e.group is not None or line_streams else None
-    streams = (
-        concurrency if isinstance(concurrency, int) else _streams(f"{label} {after}", row=e.group is not None)
-    )
+    if isinstance(concurrency, int):
+        streams: int | None = concurrency
+    elif e.group is not None:
+        # a table cell: its header's "C8" is eight streams; its row's "C2 fixed 12" names a configuration
+        # (a row's own "C8" label is its conditions' already)
+        counts = [c for c in (_streams(label), _streams(after, row=True)) if c is not None]
+        streams = max(counts) if counts else None
+    else:
+        streams = _streams(f"{label} {after}")
     if streams is None and isinstance(own.get("concurrency"), int):
         # "batch 8, input 128, output 256: 206.32 token/s" of a serving engine: the batch its
         # words state is the claim's concurrency (``draftcommand.serving_batch``), 8 streams

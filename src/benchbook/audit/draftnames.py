@@ -259,8 +259,11 @@ MODEL_FAMILIES = (
 #: a GGUF file, or a model name of a known family with its size ("Qwen3-30B-A3B", "gpt-oss-20b"); the
 #: family in any case, as posts and repositories write it ("LlaMA-3.1-8B", "qwen3-8b", "QWEN3-8B")
 _MODEL = re.compile(
-    # (after any folders of its path: "C:/models/x.gguf", "https://huggingface.co/o/r/blob/main/x.gguf")
-    r"(?<![\w./-])(?:[\w.:-]*/)*(?P<name>[\w.+-]+\.gguf|(?i:"
+    # (a GGUF file after any folders of its path: "C:/models/x.gguf", "https://huggingface.co/o/r/blob/
+    # main/x.gguf", a repository's file "unsloth/gemma-3-1b-it-GGUF:gemma-3-1b-it-Q4_K_M.gguf"; a
+    # model's name after one folder only, "Qwen/Qwen3-8B", never a URL's slug; not after a colon
+    # either, and each part's end one "/" or ":", so a run of "a:b/" is tried once, in one way)
+    r"(?<![\w./:-])(?:[\w.-]+/)?(?P<name>(?:[\w.-]*[/:])*[\w.+-]+\.gguf|(?i:"
     + MODEL_FAMILIES
     # Gemma's effective sizes ("gemma-4-E2B-it", "gemma-3n-E4B")
     + r")[\w.]*(?:-[\w.]+)*-[Ee]?\d+(?:\.\d+)?[BbMm](?:-[\w.]+)*"

@@ -360,13 +360,24 @@ _DECODINGS = frozenset({"plain", "speculative", "draft-self"})
 _CONFIG_ZERO = re.compile(r"[cC]0(?!\d)(?![.,]\d)")
 
 
-def _measured_repeats(cells: list[str], plain: list[object]) -> bool:
-    """Whether a column of plain numbers that repeats a value is still one of measurements: three
-    cells or more, most of them distinct, each written to two decimals or more ("30.03" in the
-    baseline's row and again in a configuration that ran no faster: a coincidence of two runs); a
-    setting's column repeats its few round values ("8", "0.7")."""
+#: headers of columns of two-decimal numbers that are no rates: bits per weight, sampling settings, a
+#: quality's divergence or perplexity
+_NOT_RATE_HEADER = re.compile(
+    r"(?i)\b(?:bpw|bits?|top[ _-]?[pk]|min[ _-]?p|p[ _-]?min|draft[ _-]?p|kld|ppl|perplexity|temp\w*)\b"
+)
+
+
+def _measured_repeats(header: str, cells: list[str], plain: list[object]) -> bool:
+    """Whether a column of plain numbers under ``header`` that repeats a value is still one of
+    measurements: three cells or more, most of them distinct, each written to two decimals or more
+    ("30.03" in the baseline's row and again in a configuration that ran no faster: a coincidence of
+    two runs), under no header of a setting or quality (``_NOT_RATE_HEADER``: "bpw" over 4.55 twice);
+    a setting's column repeats its few round values ("8", "0.7")."""
     return (
-        len(cells) >= 3 and 2 * len(set(plain)) > len(plain) and all(re.search(r"\d\.\d\d", c) for c in cells)
+        len(cells) >= 3
+        and 2 * len(set(plain)) > len(plain)
+        and all(re.search(r"\d\.\d\d", c) for c in cells)
+        and not _NOT_RATE_HEADER.search(header)
     )
 
 
@@ -1578,7 +1589,7 @@ class Tables(Sides):
                     and (
                         len(set(plain)) == len(plain)
                         or header_decoding(h) == "plain"
-                        or _measured_repeats(cells, plain)
+                        or _measured_repeats(h, cells, plain)
                     )
                 ):
                     kinds[j] = "lead"

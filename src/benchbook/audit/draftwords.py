@@ -308,7 +308,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # the word "version" in other languages too ("vLLM版本:0.3.3", "Ollama バージョン 0.5")
             rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}"
             # (or a full-width comma: "sglang，0.4.0.post2")
-            r"(?:\s*(?:版本|バージョン|верси[яи])\s*[:：=]?\s*|\s+|\s*\(\s*|-(?=v?\d+\.\d)|\s*==\s*|@|\s*[，、]\s*)"
+            r"(?:\s*(?:版本|バージョン|верси[яи])\s*[:：=]?\s*|\s+|\s*\(\s*|-(?=v?\d+\.\d)|\s*==\s*|@"
+            # (not "vLLM，1.5倍的吞吐": after a comma a release of three parts only)
+            r"|\s*[，、]\s*(?=v?\d+\.\d+\.\d))"
             r"(?:(?:version|ver\.?)\s*)?"
             # or a build's tag naming the backend's version it was built for ("llama.cpp cuda-12.8",
             # a release or image tag), after a space
@@ -328,12 +330,6 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             re.I,
         ),
         "release",
-    ),
-    # a line led by the release it ran, a dash after it ("1.66.1 - prompt processing 8k = 82.44 sec,
-    # generation speed = 6.85 t/s": one line per release compared); not a range ("1.5 - 2.0 t/s")
-    (
-        re.compile(r"\A\s*(?P<v>v?\d+\.\d+(?:\.\d+)*)\s+[-–—]\s+(?=[^\W\d_]{3})"),
-        "version",
     ),
     # a setup list's "vLLM: 0.9.1", "SGLang version: 0.4.7", "MLX-LM: v0.24": after a colon, a
     # version in three parts, with its "v" or its word (not a result: "Ollama: 45.2 tok/s")

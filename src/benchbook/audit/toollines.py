@@ -47,6 +47,7 @@ describes the machine.  The metric comes from the label (``label_metric``, then 
 
 from __future__ import annotations
 
+import csv
 import math
 import re
 from dataclasses import replace
@@ -978,7 +979,7 @@ def kobold_csv(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
             continue
         if columns is None:
             continue
-        cells = t.split(",")
+        cells = next(csv.reader([t]), [])  # (a quoted cell may hold commas: Output "1, 1, 1")
         if len(cells) < 7 or len(cells) > len(columns):
             columns = None  # the rows ended
             continue
@@ -997,22 +998,23 @@ def kobold_csv(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
                 cond["quant"] = quant
         at = 0
         for col, cell in zip(columns, cells, strict=False):
-            start, at = at, at + len(cell) + 1
+            value = cell.strip()
+            found = t.find(value, at) if value else -1
+            if found >= 0:
+                at = found + len(value)  # each cell's place in the line, in order
             if col not in _KOBOLD_CSV_RESULTS:
                 continue
-            value = cell.strip()
-            if not re.fullmatch(r"\d+(?:\.\d+)?", value) or float(value) == 0:
+            if found < 0 or not re.fullmatch(r"\d+(?:\.\d+)?", value) or float(value) == 0:
                 continue
             metric, unit, phase = _KOBOLD_CSV_RESULTS[col]
             here = merged_other(dict(cond), {"phase": phase}) if phase else dict(cond)
-            lead = len(cell) - len(cell.lstrip())
             got = Result(
                 n,
                 metric,
                 value,
                 unit,
-                start + lead,
-                start + lead + len(value),
+                found,
+                found + len(value),
                 None,
                 here,
                 "KoboldCpp benchmark",
