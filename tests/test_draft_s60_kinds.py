@@ -166,15 +166,6 @@ def test_koboldcpp_benchmark_csv_rows_are_results_by_their_header():
     assert kobold_csv([(1, "a,b,c"), (2, "1,2,3")]) == {}
 
 
-def test_a_version_leading_a_line_is_its_build_and_a_range_is_not():
-    said: list = []
-    settings_in_words("1.66.1 - prompt processing 8k = 82.44 sec, generation speed = 6.85 t/s", said)
-    assert ("build", "1.66.1") in said
-    said = []
-    settings_in_words("1.5 - 2.0 t/s on the small model", said)
-    assert not [x for x in said if x[0] == "build"]
-
-
 def test_geforce_without_rtx_and_imatrix_quants():
     assert [(m.path, m.value) for m in mentions("on a GeForce 3090 card")] == [
         ("hardware", "NVIDIA GeForce RTX 3090")
