@@ -290,7 +290,9 @@ def test_aligned_table_with_empty_cells_read_by_column_position():
     # a label cell of flags is its row's setting (``draftcontext.cell_conditions``)
     # a label naming only its decoding is the row's ("Baseline (non-MTP)": plain), and no second
     # condition (kept as ``other.config`` too, every pair of rows differed in two)
-    base, two = {"decoding": "plain"}, {"block_max": 2}
+    # (llama.cpp's own --spec-draft-n-max names the engine of a post that names none)
+    base = {"decoding": "plain", "engine": "llama.cpp"}
+    two = {"block_max": 2, "engine": "llama.cpp"}
     assert _claims(RAGGED) == [
         ("decode_tps", "25.3", "tok/s", 3, base),
         ("decode_tps", "21.9", "tok/s", 4, two),

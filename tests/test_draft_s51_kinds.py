@@ -697,13 +697,14 @@ def test_genai_perf_length_rows(tmp_path):
 def test_koboldcpp_console_line(tmp_path):
     """KoboldCpp's console line after a generation: the prompt's processing and the generation, each
     its time, ms a token and rate; the whole request's time and its effective rate; Amt the tokens
-    generated."""
+    generated; the time before it all, "Init:0.01s" (session 60)."""
     text = (
         "```\nCtxLimit:1124/4096, Amt:100/100, Init:0.01s, Process:1.91s (0.5ms/T = 2040.31T/s), "
         "Generate:6.85s (22.8ms/T = 43.80T/s), Total:8.76s (34.25T/s)\n```\n"
     )
     cf = _drafted(text, tmp_path)
     assert [(c.metric, c.value) for c in cf.claims] == [
+        ("duration", 0.01),
         ("duration", 1.91),
         ("ms_per_token", 0.5),
         ("prefill_tps", 2040.31),
@@ -713,4 +714,4 @@ def test_koboldcpp_console_line(tmp_path):
         ("duration", 8.76),
         ("effective_tps", 34.25),
     ]
-    assert _cond(cf, cf.claims[5])["tokens_generated"] == 100
+    assert _cond(cf, cf.claims[6])["tokens_generated"] == 100

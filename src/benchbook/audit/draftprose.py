@@ -1500,8 +1500,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         r"システムメモリ|메인 메모리|시스템 메모리|arbeitsspeicher",
         "ram",
     ),
-    # ("peak GB" alone: the run's peak memory, of no kind named)
-    ("size", r"memory|памят|内存|メモリ|메모리|speicher|\bpeak\b", "memory_used"),
+    ("size", r"memory|памят|内存|メモリ|메모리|speicher", "memory_used"),
     (
         "size",
         r"model|file|gguf|weights|quant|download|disk|\bsize\b|サイズ|크기|модел|файл|вес|размер|大小|文件|ファイル",
@@ -1620,8 +1619,11 @@ _SPEC_WORDS = re.compile(
 def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     """``_metric_of``, but a benchmark's name is no score where the clause speaks of acceptance
     ("on GSM8K prompts, with 72% of drafted tokens accepted", "acceptance by dataset: GSM8K 76%"):
-    speculative decoding's posts report acceptance per dataset."""
+    speculative decoding's posts report acceptance per dataset; a size of no kind named under a word
+    of a peak ("peak GB") is the memory the run used at most (``memory_used``)."""
     metric = _metric_of(unit, before, after)
+    if metric == "size" and _PEAK.search(before[-40:]):
+        return "memory_used"  # "peak GB" alone: the run's peak memory, of no kind named
     if metric == "accuracy" and _ACCEPTANCE_NEAR.search(
         re.split(r"[.!?;](?:\s|$)|[。！？]", before.lower())[-1] + " " + after.lower()[:40]
     ):
