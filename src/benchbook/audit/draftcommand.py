@@ -295,6 +295,31 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
     return name, quant
 
 
+#: a KoboldCpp library's file name (koboldcpp.py loads koboldcpp_cublas.dll, _vulkan, _hipblas,
+#: _clblast, _default): the backend it was built for
+_KOBOLD_LIBRARY = re.compile(r"\s*koboldcpp_(\w+?)\.(?:dll|so|dylib)\s*")
+_KOBOLD_BACKENDS = {
+    "cublas": "CUDA",
+    "cuda": "CUDA",
+    "vulkan": "Vulkan",
+    "hipblas": "ROCm",
+    "clblast": "OpenCL",
+}
+
+
+def kobold_backend(library: str) -> str | None:
+    """The backend a KoboldCpp library's name says ("koboldcpp_cublas.dll" -> "CUDA"); None for
+    another name or a library of no GPU backend ("koboldcpp_default.dll")."""
+    m = _KOBOLD_LIBRARY.fullmatch(library)
+    return _KOBOLD_BACKENDS.get(m.group(1).lower()) if m else None
+
+
+def kobold_model(name: str) -> tuple[str, str | None]:
+    """(model, quant) of the model KoboldCpp's benchmark names by its file's stem ("Model:
+    Cydonia-22B-v1.3.i1-IQ4_XS" was "….gguf": ``model_and_quant`` of the file)."""
+    return model_and_quant(re.sub(r"(?i)\.gguf$", "", name.strip()) + ".gguf")
+
+
 def _underscored(quant: str) -> str:
     """A llama.cpp type written without its underscores, with them ("iq4xs" -> "iq4_xs", "Q4KM" ->
     "Q4_K_M"); any other quantisation as written."""

@@ -44,6 +44,8 @@ from .draftcommand import (
     conditions_of,
     drop_path,
     has_path,
+    kobold_backend,
+    kobold_model,
     model_and_quant,
     put_path,
     serving_client,
@@ -661,7 +663,7 @@ _BUILD_PRINT = re.compile(
 _KOBOLD_DONE = re.compile(r"Benchmark Completed - v(?P<v>\d+(?:\.\d+)+)\b")
 _KOBOLD_LINE = re.compile(
     r"(?m)^[^\S\n]*(?:(?P<k>Layers|MaxCtx|GenAmount):[^\S\n]*(?P<n>\d+)[^\S\n]*$"
-    r"|Backend:[^\S\n]*koboldcpp_(?P<b>\w+?)\.(?:dll|so|dylib)\b"
+    r"|Backend:[^\S\n]*(?P<b>koboldcpp_\w+?\.(?:dll|so|dylib))\b"
     r"|Model:[^\S\n]*(?P<m>\S+)[^\S\n]*$)"
 )
 _KOBOLD_FLAG = re.compile(
@@ -675,14 +677,6 @@ _KOBOLD_KEYS = {
     "Threads": "other.threads",
     "BlasThreads": "other.blas_threads",
     "BlasBatchSize": "batch",
-}
-#: the backend a KoboldCpp library's name says it was built for (koboldcpp_cublas.dll, _vulkan, _hipblas)
-_KOBOLD_BACKENDS = {
-    "cublas": "CUDA",
-    "cuda": "CUDA",
-    "vulkan": "Vulkan",
-    "hipblas": "ROCm",
-    "clblast": "OpenCL",
 }
 
 
@@ -706,13 +700,11 @@ def _koboldcpp_benchmark(text: str, out: list[tuple[str, object]]) -> None:
         if m.group("k"):
             out.append((_KOBOLD_KEYS[m.group("k")], int(m.group("n"))))
         elif m.group("b"):
-            backend = _KOBOLD_BACKENDS.get(m.group("b").lower())
+            backend = kobold_backend(m.group("b"))
             if backend:
                 out.append(("backend", backend))
         else:
-            # (its file's stem: "Model: Cydonia-22B-v1.3.i1-IQ4_XS" was "….gguf")
-            stem = re.sub(r"(?i)\.gguf$", "", m.group("m"))
-            model, quant = model_and_quant(stem + ".gguf")
+            model, quant = kobold_model(m.group("m"))
             out += [("model", model)] + ([("quant", quant)] if quant else [])
     for m in _KOBOLD_FLAG.finditer(text):
         if m.group("k") == "FlashAttention":

@@ -53,7 +53,7 @@ import re
 from dataclasses import replace
 
 from ..ingest.serverlog import TIMING_LINE
-from .draftcommand import model_and_quant
+from .draftcommand import kobold_backend, kobold_model
 from .draftcore import set_path
 from .draftprose import (
     ACCEPT_LENGTH_WORDS,
@@ -954,13 +954,6 @@ _KOBOLD_CSV_RESULTS = {
     "TotalTime": ("duration", "s", "total"),
 }
 _KOBOLD_CSV_SETTINGS = {"Layers": "offload.n_gpu_layers", "MaxCtx": "ctx", "GenAmount": "tokens_generated"}
-_KOBOLD_CSV_BACKENDS = {
-    "cublas": "CUDA",
-    "cuda": "CUDA",
-    "vulkan": "Vulkan",
-    "hipblas": "ROCm",
-    "clblast": "OpenCL",
-}
 
 
 def kobold_csv(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
@@ -988,11 +981,11 @@ def kobold_csv(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
         for col, path in _KOBOLD_CSV_SETTINGS.items():
             if _COUNT.fullmatch((row.get(col) or "").strip()):
                 set_path(cond, path, int(row[col]))
-        backend = re.match(r"\s*koboldcpp_(\w+?)\.(?:dll|so|dylib)\s*$", row.get("Backend") or "")
-        if backend and backend.group(1).lower() in _KOBOLD_CSV_BACKENDS:
-            cond["backend"] = _KOBOLD_CSV_BACKENDS[backend.group(1).lower()]
+        backend = kobold_backend(row.get("Backend") or "")
+        if backend:
+            cond["backend"] = backend
         if (row.get("Model") or "").strip():
-            model, quant = model_and_quant(re.sub(r"(?i)\.gguf$", "", row["Model"].strip()) + ".gguf")
+            model, quant = kobold_model(row["Model"])
             cond["model"] = model
             if quant:
                 cond["quant"] = quant
