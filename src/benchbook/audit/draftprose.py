@@ -1510,7 +1510,12 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     # "First token latency" as a whole: TTFT, not the latency word after it; 初始延迟 (initial delay)
     ("time", TTFT_WORDS, "ttft"),
     ("time", r"tpot|time per output token", "tpot"),
-    ("time", r"\bitl\b|inter[- ]token", "itl"),
+    # ("token间延迟", "令牌间延迟": the latency between tokens, in Chinese)
+    (
+        "time",
+        r"\bitl\b|inter[- ]token|(?:token\s*|令牌)间(?:\s*的)?(?:\s*延迟)?|トークン間(?:の)?(?:遅延|レイテンシ)?",
+        "itl",
+    ),
     ("time", r"per[- ]token|/\s*tok(?:en)?\b|每个?token|トークンあたり|토큰당|на токен", "ms_per_token"),
     (
         "time",
