@@ -248,3 +248,11 @@ def test_a_range_with_an_open_upper_end_keeps_its_unit():
 
     got = [(n.text, n.unit, n.range) for n in numbers("8B models run at 60 to 80+ tokens per second")]
     assert got == [("60–80", "tok/s", ("60", "80"))]
+
+
+def test_the_latency_between_tokens_in_chinese_is_itl():
+    from benchbook.audit.draftprose import metric_of
+
+    assert metric_of("ms", "token间延迟平均约") == "itl"
+    assert metric_of("ms", "令牌间的延迟为") == "itl"
+    assert metric_of("ms", "推理延迟") == "latency"  # control: the latency of inference

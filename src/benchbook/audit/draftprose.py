@@ -1513,7 +1513,8 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     # ("token间延迟", "令牌间延迟": the latency between tokens, in Chinese)
     (
         "time",
-        r"\bitl\b|inter[- ]token|(?:token\s*|令牌)间(?:\s*的)?(?:\s*延迟)?|トークン間(?:の)?(?:遅延|レイテンシ)?",
+        r"\bitl\b|inter[- ]token|(?:token\s*|令牌)间(?:\s*的)?(?:\s*延迟)?"
+        r"|トークン間(?:の)?(?:遅延|レイテンシ)?",
         "itl",
     ),
     ("time", r"per[- ]token|/\s*tok(?:en)?\b|每个?token|トークンあたり|토큰당|на токен", "ms_per_token"),
