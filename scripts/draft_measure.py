@@ -399,12 +399,13 @@ def _drafted_bound(
     return None
 
 
-def draft_file(post: Path, out_dir: Path) -> tuple[schema.ClaimsFile, float]:
-    """Draft ``post`` as ``benchbook claims draft`` does (read, draft, write, load back): the claims
-    file and the seconds drafting took (reading and drafting, not writing)."""
+def draft_file(post: Path, out_dir: Path, link: str | None = None) -> tuple[schema.ClaimsFile, float]:
+    """Draft ``post`` as ``benchbook claims draft`` does (read, draft, write, load back; ``link`` as
+    ``--link`` gives it): the claims file and the seconds drafting took (reading and drafting, not
+    writing)."""
     t = time.monotonic()
     text = read_post_file(post)
-    drafted = draft_text(text, post.name)
+    drafted = draft_text(text, post.name, link)
     seconds = time.monotonic() - t
     out = out_dir / f"{post.stem}.claims.yaml"
     write(drafted, out, post.name)
@@ -459,9 +460,12 @@ def robustness(tmp: Path) -> list[tuple[str, float, str]]:
     return out
 
 
-def corpus(folders: list[Path], robust: bool = True, match=lambda _name: True) -> int:
+def corpus(folders: list[Path], robust: bool = True, match=lambda _name: True, links: bool = False) -> int:
     """Print the corpus figures (module doc) of the posts in ``folders`` whose file name ``match``
-    accepts (``--posts 'h*'``: the held-out posts, SOURCES_heldout.md); 1 if any input crashed."""
+    accepts (``--posts 'h*'``: the held-out posts, SOURCES_heldout.md); 1 if any input crashed.
+    ``links``: each post drafted with its expected file's ``source.link`` as ``--link``, as a user
+    who knows where the post was published would (off: the figures of the post's text alone, the
+    ones SOURCES*.md record)."""
     totals = dict.fromkeys(
         (
             "claims",
@@ -490,7 +494,8 @@ def corpus(folders: list[Path], robust: bool = True, match=lambda _name: True) -
                     print(f"{post.name:34} expected file does not load: {e}"[:300])
                     continue
                 try:
-                    got, seconds = draft_file(post, Path(tmp))
+                    link = expected.source.link if links and expected.source else None
+                    got, seconds = draft_file(post, Path(tmp), str(link) if link else None)
                 except Exception as e:  # a crash is a figure here
                     print(f"{post.name:34} CRASH: {type(e).__name__}: {e}"[:300])
                     crashed = True
@@ -554,6 +559,11 @@ def main(argv: list[str]) -> int:
         "held-out ones; 'p7*,p8*,p9*,p1??_*,p2??_*': the posts formerly held out)",
     )
     ap.add_argument("--no-robust", action="store_true", help="skip the binary, empty and 10 MB inputs")
+    ap.add_argument(
+        "--links",
+        action="store_true",
+        help="draft each post with its expected file's source.link as --link (a user who knows the URL)",
+    )
     args = ap.parse_args(argv)
     if args.corpus is not None:
         folders = args.corpus or [ROOT / "tests/fixtures/draft_corpus"]
@@ -561,6 +571,7 @@ def main(argv: list[str]) -> int:
             folders,
             robust=not args.no_robust,
             match=lambda name: any(fnmatch.fnmatch(name, pat) for pat in args.posts.split(",")),
+            links=args.links,
         )
     for name, value in measure(args.post, args.hand).items():
         print(f"{name}: {value}")

@@ -256,3 +256,63 @@ def test_the_latency_between_tokens_in_chinese_is_itl():
     assert metric_of("ms", "token间延迟平均约") == "itl"
     assert metric_of("ms", "令牌间的延迟为") == "itl"
     assert metric_of("ms", "推理延迟") == "latency"  # control: the latency of inference
+
+
+_ISSUE = """\
+# Slow prompt processing after upgrading
+
+Prompt processing went from 767.28 t/s to 587.23 t/s on the same prompt.
+"""
+
+
+def test_a_link_to_an_engine_s_repository_names_the_engine_of_a_post_naming_none(tmp_path):
+    """``claims draft --link``: the link is the draft's source.link, and an issue of KoboldCpp's
+    repository is KoboldCpp's runs (a guess, its origin the repository); without a link, or with a link
+    to a repository of no engine, no engine; a post naming its engine keeps it."""
+    from benchbook.audit import schema
+    from benchbook.cli import main
+
+    post = tmp_path / "issue.md"
+    post.write_text(_ISSUE, encoding="utf-8")
+    link = "https://github.com/LostRuins/koboldcpp/issues/1266"
+    assert main(["claims", "draft", str(post), "--link", link]) == 0
+    out = tmp_path / "issue.claims.yaml"
+    cf = schema.load(out)
+    assert str(cf.source.link) == link
+    assert {_cond(cf, c).get("engine") for c in cf.claims} == {"KoboldCpp"}
+    assert "LostRuins/koboldcpp, KoboldCpp's repository" in out.read_text(encoding="utf-8")
+    other = tmp_path / "other.md"
+    other.write_text(_ISSUE, encoding="utf-8")
+    assert main(["claims", "draft", str(other), "--link", "https://github.com/someone/notes/issues/3"]) == 0
+    cf = schema.load(tmp_path / "other.claims.yaml")
+    assert {_cond(cf, c).get("engine") for c in cf.claims} == {None}
+    named = tmp_path / "named.md"
+    named.write_text(_ISSUE.replace("went from", "in Ollama went from"), encoding="utf-8")
+    assert main(["claims", "draft", str(named), "--link", link]) == 0
+    cf = schema.load(tmp_path / "named.claims.yaml")
+    assert {_cond(cf, c).get("engine") for c in cf.claims} == {"Ollama"}
+
+
+def test_repository_engines_and_a_saved_page_s_own_address():
+    from benchbook.audit.draftnames import repository_engine
+    from benchbook.audit.post import page_link
+
+    assert repository_engine("https://github.com/vllm-project/vllm/issues/12845") == (
+        "vLLM",
+        "vllm-project/vllm",
+    )
+    assert repository_engine("https://github.com/ikawrakow/ik_llama.cpp/pull/1513") == (
+        "ik_llama.cpp",
+        "ikawrakow/ik_llama.cpp",
+    )
+    assert repository_engine("https://github.com/vllm-project/vllm-ascend/issues/770") == (
+        "vLLM",
+        "vllm-project/vllm-ascend",
+    )
+    assert repository_engine("https://github.com/someone/benchmarks/issues/1") is None
+    assert repository_engine("https://example.com/vllm/post") is None
+    page = '<html><head><link rel="canonical" href="https://example.com/p/1"><title>x</title></head></html>'
+    assert page_link(page) == "https://example.com/p/1"
+    og = '<head><meta property="og:url" content="https://blog.example/x"></head>'
+    assert page_link(og) == "https://blog.example/x"
+    assert page_link("<html><body>no address</body></html>") is None

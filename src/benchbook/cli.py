@@ -20,7 +20,7 @@ benchbook ingest FILE...         read external llama.cpp output (llama-bench, se
 benchbook audit CLAIMS.yaml...   a verdict per published claim [--logs DIR] [--pair SPEC=BASELINE];
                                  --all DIR audits every claims file of DIR (the `audit` stage);
                                  a post (POST.md, .txt, .html) is drafted first (`claims draft`)
-benchbook claims draft POST [-o CLAIMS.yaml]
+benchbook claims draft POST [-o CLAIMS.yaml] [--link URL]
                                  draft a claims file from a published post (Markdown, text, HTML, - for
                                  stdin); re-running keeps the entries you reviewed
 benchbook stages check           compare each dvc.yaml stage's code deps with its import closure, and the
@@ -540,12 +540,13 @@ def cmd_ingest(args) -> int:
 
 
 def cmd_claims_draft(args) -> int:
-    """``benchbook claims draft POST [-o CLAIMS.yaml]`` (``benchbook.audit.draftfile.draft_post``)."""
+    """``benchbook claims draft POST [-o CLAIMS.yaml] [--link URL]``
+    (``benchbook.audit.draftfile.draft_post``)."""
     from .audit.draftfile import draft_post, read_stdin, summary
 
     # bytes, decoded as a file's are (a Latin-1 or UTF-16 paste; a stream that never ends stops at the limit)
     text = read_stdin() if args.post == "-" else None
-    out, drafted, guessed = draft_post(args.post, args.out, text)
+    out, drafted, guessed = draft_post(args.post, args.out, text, args.link)
     print("\n".join(summary(args.post, out, drafted, guessed)), file=sys.stderr)
     return 0
 
@@ -1473,6 +1474,13 @@ def main(argv: list[str] | None = None) -> int:
         "--out",
         default=None,
         help="the claims file (default: POST's folder, <stem>.claims.yaml; stdin: post.claims.yaml)",
+    )
+    cd.add_argument(
+        "--link",
+        default=None,
+        help="where the post was published (source.link; an engine's repository, e.g. an issue of "
+        "github.com/vllm-project/vllm, is the engine of a post that names none); a saved page's own "
+        "canonical address by default",
     )
     cd.set_defaults(fn=cmd_claims_draft)
     au = sub.add_parser(

@@ -72,7 +72,7 @@ from .draftrepeats import stated_repeats
 from .draftsentences import RATE_LINE, Sentences
 from .drafttable import Tables
 from .draftwords import engine_versions
-from .post import Block, read_post
+from .post import Block, is_html, page_link, read_post
 from .resultlines import Result, owned, results
 from .toollines import label_metric, label_unit, tool_results
 from .units import UnitError, factor
@@ -494,7 +494,7 @@ class _Drafter(Tables, Sentences):
         self.later_sides()  # "3 times slower" above the logs that state its two rates
         self.no_self_relations()
         self.generated_counts()
-        fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
+        fill(self.post, self.out.entries, self.out.groups, self.link)  # what the post states around each
         plain_rows(self.out.entries, self.out.groups)  # a plain row under a speculative command
         self.serving_batches()
         self.engine_builds()  # "vLLM 0.5.0 vs SGLang 0.2.0": each engine's claims its own version
@@ -1156,9 +1156,16 @@ def _as_written(value, text: str) -> str:
     return repr(float(value)) if isinstance(value, float) else str(value)
 
 
-def draft_text(text: str, name: str = "post.md") -> Drafted:
+def draft_text(text: str, name: str = "post.md", link: str | None = None) -> Drafted:
     """The ``Drafted`` entries of a post's ``text`` (module doc); ``name`` is the post's file name
-    (for llama-bench records and messages).  Never raises on any text: what cannot be read is a
-    note or an unplaced number."""
+    (for llama-bench records and messages); ``link`` where it was published (``claims draft
+    --link``; else a saved page's own canonical address, ``post.page_link``): the draft's
+    ``source.link``, and a repository's engine where the post names none (``draftcontext.fill``).
+    Never raises on any text: what cannot be read is a note or an unplaced number."""
+    if link is None and is_html(text):
+        link = page_link(text)
     post = read_post(text)
-    return _Drafter(post, name).run()
+    drafter = _Drafter(post, name)
+    drafter.link = link
+    drafter.out.link = link
+    return drafter.run()

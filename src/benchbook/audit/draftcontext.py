@@ -65,6 +65,7 @@ from .draftnames import (
     mentions,
     ollama_model,
     placement,
+    repository_engine,
     side_builds,
 )
 from .draftprose import family, numbers
@@ -2405,14 +2406,15 @@ def names_drafting(text: str) -> bool:
     return _DRAFTING_WORD.search(text) is not None
 
 
-def fill(post: Post, entries: list, groups: list) -> None:
+def fill(post: Post, entries: list, groups: list, link: str | None = None) -> None:
     """Add each drafted claim's and group's context (``Context.at`` of its line) under the conditions
     it states (module doc): ``entries`` and ``groups`` are ``draft.Entry`` and ``draft.Group``
     objects (``fields`` with ``conditions``, ``source_line``; a group's ``line``), changed in place.
     A condition any row of a group states is left to the rows; a build is not added where the entry
     names another engine than the context's.  A post that names no drafting at all
     (``names_drafting``) gives every claim and group ``decoding: plain``: speculative decoding is
-    something a post about it says, and no engine drafts by default."""
+    something a post about it says, and no engine drafts by default.  ``link``: where the post was
+    published (``_engine_sign``: an engine's repository, the engine of a post naming none)."""
     ctx = context_of(post)
     plain = not names_drafting(post.text)
     root = ctx.root
@@ -2495,7 +2497,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
         for e in entries
         if e.kind == "claim" and e.fields.get("metric") == "acceptance_rate" and e.group is None
     }
-    signed = _engine_sign(post, entries, groups)
+    signed = _engine_sign(post, entries, groups, link)
     for e in entries:
         if e.kind != "claim" or not e.fields.get("source_line"):
             continue
@@ -2727,12 +2729,15 @@ def _versioned_tool(text: str) -> tuple[str, str] | None:
     return (name, release) if said >= 2 else None
 
 
-def _engine_sign(post: Post, entries: list, groups: list) -> tuple[str, str, str | None] | None:
+def _engine_sign(
+    post: Post, entries: list, groups: list, link: str | None = None
+) -> tuple[str, str, str | None] | None:
     """(engine, why, build) where a post that names no engine (in its words, a command, any drafted
     claim or group) shows whose runs it measures: an Ollama model tag (``_OLLAMA_TAG``), output only
     one engine prints (``_ENGINE_OUTPUT``: ``ollama --verbose``'s summary, llama.cpp's timing lines),
     or the one tool it names with a release, twice or more (``_versioned_tool``: "llcuda v2.1.0", the
-    release its build); None otherwise (``fill`` guesses nothing)."""
+    release its build), or the engine whose repository ``link`` is (``draftnames.repository_engine``:
+    an issue of vLLM's); None otherwise (``fill`` guesses nothing)."""
     m = _OLLAMA_TAG.search(post.text)  # first: most posts hold none, and reading names is slower
     sign: tuple[str, str, str | None] | None = (
         ("Ollama", f"'{m.group(0)}' is an Ollama model tag", None)
@@ -2748,6 +2753,10 @@ def _engine_sign(post: Post, entries: list, groups: list) -> tuple[str, str, str
     )
     if sign is None and (tool := _versioned_tool(post.text)) is not None:
         sign = (tool[0], f"it names the tool {tool[0]} with its release {tool[1]}, twice or more", tool[1])
+    if sign is None and link and (repo := repository_engine(link)) is not None:
+        # an issue or pull request of an engine's own repository ("github.com/vllm-project/vllm/
+        # issues/12845"): that engine's runs, where the post names no engine
+        sign = (repo[0], f"it was published in {repo[1]}, {repo[0]}'s repository", None)
     if sign is None or any((x.fields.get("conditions") or {}).get("engine") for x in [*entries, *groups]):
         return None
     return None if any(x.path == "engine" for x in mentions(post.text)) else sign

@@ -259,7 +259,7 @@ class Group:
 class Drafted:
     """What a post gave: ``entries`` (claims, statements, todo statements in post order),
     ``groups``, ``logs`` (file name -> raw text), ``unplaced`` ``(line, number, text)``, ``title``
-    and ``notes`` (what could not be read, e.g. a llama-bench table that failed to parse)."""
+    and ``notes`` (what could not be read, e.g. a llama-bench table that failed to parse), ``link``."""
 
     entries: list[Entry] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
@@ -267,6 +267,8 @@ class Drafted:
     unplaced: list[tuple[int, str, str]] = field(default_factory=list)
     title: str | None = None
     notes: list[str] = field(default_factory=list)
+    #: where the post was published (``claims draft --link``, a saved page's canonical address)
+    link: str | None = None
 
     def claim(self, cid: str) -> Entry | None:
         return next((e for e in self.entries if e.kind == "claim" and e.id == cid), None)
@@ -574,6 +576,7 @@ class DraftCore:
     def __init__(self, post: Post, name: str):
         self.post = post
         self.name = name
+        self.link: str | None = None  # where the post was published (``draft.draft_text``)
         self.out = Drafted()
         self.ids: set[str] = set()
         self.command: dict = {}

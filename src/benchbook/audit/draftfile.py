@@ -744,7 +744,8 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
     out += ["schema: benchbook.claims", "schema_version: 1"]
     if "source" not in kept.sections:
         title = f", title: {scalar(drafted.title)}" if drafted.title else ""
-        out.append(f"source: {{kind: post{title}, note: {scalar('drafted from ' + post_name)}}}")
+        link = f", link: {scalar(drafted.link)}" if drafted.link else ""
+        out.append(f"source: {{kind: post{title}{link}, note: {scalar('drafted from ' + post_name)}}}")
     for text in kept.sections.values():
         out.append(text.rstrip("\n"))
     # a guess of the last draft that this one does not make (its line moved) was not deleted by the
@@ -1290,13 +1291,14 @@ def _check_stdin_post(target: Path, title: str | None, text: str = "") -> None:
 
 
 def draft_post(
-    post: str | Path, out: str | Path | None = None, text: str | bytes | None = None
+    post: str | Path, out: str | Path | None = None, text: str | bytes | None = None, link: str | None = None
 ) -> tuple[Path, Drafted, list[str]]:
     """Draft the claims file of the post ``post`` (``"-"``: ``text``, read from stdin by the caller;
     bytes are decoded as a file's, ``decode_post``)
     into ``out`` (default ``default_out``; for stdin ``post.claims.yaml`` in the working folder),
-    keeping reviewed entries of an existing ``out`` (module doc).  Returns ``(out, the draft, the
-    ids written as guesses)``.
+    keeping reviewed entries of an existing ``out`` (module doc); ``link``: where the post was
+    published (``draft.draft_text``), written as ``source.link`` on a first draft.  Returns ``(out,
+    the draft, the ids written as guesses)``.
 
     Raises:
         ValueError: a missing post, a directory, an empty path, an existing ``out`` that is not YAML,
@@ -1334,7 +1336,7 @@ def draft_post(
         raise ValueError(f"{target}: the claims file would overwrite the post; fix: name another with -o")
     post_name = "stdin" if stdin else path.name
     _check_origin(target, post_name, path)  # before drafting, and again under write's lock
-    drafted = draft_text(text, path.name)
+    drafted = draft_text(text, path.name, link)
     if stdin:
         _check_stdin_post(target, drafted.title, text)
     if how is not None:

@@ -1445,3 +1445,25 @@ def side_builds(header: list[str]) -> dict[int, str]:
         return {}
     paired = set().union(*(pair for pair in _SIDE_PAIRS if pair <= said))
     return {j: w for j, w in found.items() if w.lower() in paired}
+
+
+#: a repository's address on GitHub, GitLab or Codeberg (an issue, pull request, discussion or file of it)
+_REPOSITORY_LINK = re.compile(
+    r"https?://(?:www\.)?(?:github\.com|gitlab\.com|codeberg\.org)/(?P<org>[\w.-]+)/(?P<repo>[\w.-]+)"
+)
+
+
+def repository_engine(link: str) -> tuple[str, str] | None:
+    """(engine, "org/repo") where ``link`` is in the repository of one engine the drafter knows
+    (``mentions`` of the repository's name: "github.com/vllm-project/vllm/issues/12845" -> vLLM,
+    "…/ggml-org/llama.cpp/pull/27210" -> llama.cpp, "…/LostRuins/koboldcpp/issues/1266" -> KoboldCpp);
+    None for another address, a repository of no engine's name or of two."""
+    m = _REPOSITORY_LINK.match(link.strip())
+    if m is None:
+        return None
+    repo = re.sub(r"\.git$", "", m.group("repo"))
+    engines = {str(x.value) for x in mentions(repo) if x.path == "engine"}
+    if not engines:  # "vllm-ascend", "mlx-lm": the engine's name before a dash
+        spaced = repo.replace("-", " ").replace("_", " ")
+        engines = {str(x.value) for x in mentions(spaced) if x.path == "engine"}
+    return (engines.pop(), f"{m.group('org')}/{repo}") if len(engines) == 1 else None

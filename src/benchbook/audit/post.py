@@ -303,6 +303,22 @@ class _HtmlText(HTMLParser):
             self.cur.append(data)
 
 
+#: a saved page's own address: ``<link rel="canonical" href=…>``, ``<meta property="og:url" content=…>``
+_PAGE_LINK = re.compile(
+    r"<link\b[^>]*\brel=[\"']?canonical[\"']?[^>]*\bhref=[\"'](?P<a>https?://[^\"'\s>]+)"
+    r"|<link\b[^>]*\bhref=[\"'](?P<b>https?://[^\"'\s>]+)[\"'][^>]*\brel=[\"']?canonical\b"
+    r"|<meta\b[^>]*\bproperty=[\"']og:url[\"'][^>]*\bcontent=[\"'](?P<c>https?://[^\"'\s>]+)",
+    re.IGNORECASE,
+)
+
+
+def page_link(html: str) -> str | None:
+    """The address a page saved from a browser gives itself (``_PAGE_LINK``: its canonical link, else
+    its Open Graph URL), in its head (the first 64 KB); None where it gives none."""
+    m = _PAGE_LINK.search(html[:65536])
+    return next((g for g in m.groups() if g), None) if m else None
+
+
 def is_html(text: str) -> bool:
     """Whether ``text`` is an HTML page (a doctype, an ``<html>``/``<body>`` tag, or mostly tags
     outside its tables)."""
