@@ -316,3 +316,21 @@ def test_repository_engines_and_a_saved_page_s_own_address():
     og = '<head><meta property="og:url" content="https://blog.example/x"></head>'
     assert page_link(og) == "https://blog.example/x"
     assert page_link("<html><body>no address</body></html>") is None
+
+
+def test_audit_of_a_post_takes_its_link(tmp_path, capsys, monkeypatch):
+    """``benchbook audit POST.md --link URL`` drafts as ``claims draft --link`` does; a link with two
+    posts is refused (it names where one post was published)."""
+    from benchbook.audit import schema
+    from benchbook.audit.command import main as audit_main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.md").write_text(_ISSUE, encoding="utf-8")
+    link = "https://github.com/sgl-project/sglang/issues/2805"
+    assert audit_main(["p.md", "--link", link, "--out", "out"]) == 0
+    cf = schema.load(tmp_path / "p.claims.yaml")
+    assert str(cf.source.link) == link
+    assert {_cond(cf, c).get("engine") for c in cf.claims} == {"SGLang"}
+    (tmp_path / "q.md").write_text(_ISSUE, encoding="utf-8")
+    assert audit_main(["p.md", "q.md", "--link", link]) != 0
+    assert "--link names where one post was published" in capsys.readouterr().err

@@ -82,6 +82,12 @@ def parser() -> argparse.ArgumentParser:
         "--logs", default=None, help="folder of raw llama.cpp outputs (what `benchbook ingest` reads)"
     )
     ap.add_argument(
+        "--link",
+        default=None,
+        help="where the one post named was published (as `benchbook claims draft --link`: source.link, "
+        "an engine's repository the engine of a post naming none)",
+    )
+    ap.add_argument(
         "--pair",
         action="append",
         default=[],
@@ -147,12 +153,13 @@ def here_of(params: Path = Path("params.yaml")) -> tuple[Here, str]:
 CLAIMS_SUFFIXES = (".yaml", ".yml")
 
 
-def claims_of(name: str) -> str:
+def claims_of(name: str, link: str | None = None) -> str:
     """The claims file to audit for ``name``: itself, or for a post (a file not ending in
     ``CLAIMS_SUFFIXES``: Markdown, text, HTML) the claims file drafted beside it
     (``draftfile.draft_post``: reviewed entries of an earlier draft kept), for ``-`` the post read
     from stdin, drafted into ``post.claims.yaml`` in the working folder (as ``benchbook claims draft
-    -``); the guessed entries printed to stderr.
+    -``); ``link`` where the post was published (``draft.draft_text``); the guessed entries printed to
+    stderr.
 
     Raises:
         ValueError: a missing post or one that cannot be drafted (binary, too large: names it and the
@@ -163,7 +170,7 @@ def claims_of(name: str) -> str:
         text = read_stdin()
     elif Path(name).suffix.lower() in CLAIMS_SUFFIXES or not Path(name).is_file():
         return name  # a claims file, or no file at all (the audit names what stands there)
-    out, drafted, guessed = draft_post(name, None, text)
+    out, drafted, guessed = draft_post(name, None, text, link)
     print("\n".join(summary(name, out, drafted, guessed)), file=sys.stderr)
     return str(out)
 
@@ -207,8 +214,10 @@ def audit(args: argparse.Namespace) -> list[run.Audit]:
         raise ValueError("name a claims file (benchbook audit data/claims/X.yaml) or --all data/claims")
     if args.files.count("-") > 1:
         raise ValueError("- (a post on stdin) named twice; fix: name it once, other posts by their files")
+    if args.link and len(args.files) != 1:
+        raise ValueError("--link names where one post was published; fix: audit that post alone with it")
     check_inputs(args.files)  # a bad file refuses the run before any post's draft is written
-    files = [claims_of(f) for f in args.files]
+    files = [claims_of(f, args.link) for f in args.files]
     audits = [run.audit_file(f, args.logs, _pairs(args.pair), here) for f in files]
     names = run.slugs([a.path for a in audits])  # two files of one name never overwrite each other
     for a in audits:
