@@ -334,3 +334,22 @@ def test_audit_of_a_post_takes_its_link(tmp_path, capsys, monkeypatch):
     (tmp_path / "q.md").write_text(_ISSUE, encoding="utf-8")
     assert audit_main(["p.md", "q.md", "--link", link]) != 0
     assert "--link names where one post was published" in capsys.readouterr().err
+
+
+def test_a_verb_and_by_before_a_size_is_a_difference_statement(tmp_path):
+    """ "drops peak memory by 11.2 GB" relates the two rows whose difference it is (39.78 - 28.54); its
+    "or 28%" is the same change as a percentage (a change of unstated sides here, no share); control:
+    "uses 11.2 GB" states a size."""
+    text = (
+        "| step | peak GB |\n|---|---|\n| 2048 | 39.78 |\n| 512 | 28.54 |\n\n"
+        "Going from 2048 to 512 drops peak memory by 11.2 GB, or 28%, at a 128K context.\n\n"
+        "The 8B model uses 11.2 GB.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    diff = [s for s in cf.statements if s.kind == "difference"]
+    assert len(diff) == 1 and float(diff[0].value) == 11.2
+    values = {c.id: float(c.value) for c in cf.claims}
+    assert sorted(values[x] for x in diff[0].of) == [28.54, 39.78]
+    pct = [s for s in cf.statements if s.kind == "percent_change"]
+    assert [(float(s.value), [values[x] for x in s.of]) for s in pct] == [(-28.0, [39.78, 28.54])]
+    assert [(c.source_line, float(c.value)) for c in cf.claims if c.source_line == 8] == [(8, 11.2)]
