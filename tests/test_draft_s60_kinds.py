@@ -353,3 +353,23 @@ def test_a_verb_and_by_before_a_size_is_a_difference_statement(tmp_path):
     pct = [s for s in cf.statements if s.kind == "percent_change"]
     assert [(float(s.value), [values[x] for x in s.of]) for s in pct] == [(-28.0, [39.78, 28.54])]
     assert [(c.source_line, float(c.value)) for c in cf.claims if c.source_line == 8] == [(8, 11.2)]
+
+
+def test_the_second_of_two_parallel_phrases_takes_the_first_s_unit():
+    """ "roughly 40 to 60 tokens per second for 8B models and 25 to 40 for 14B models": the second range
+    is in tok/s, and roughly too; controls: a unit of its own, and no parallel preposition after it."""
+    from benchbook.audit.draftprose import numbers
+
+    def got(text: str) -> list[tuple[str, str | None, bool]]:
+        return [(n.text, n.unit, n.about) for n in numbers(text)]
+
+    assert got("expect roughly 40 to 60 tokens per second for 8B models and 25 to 40 for 14B models.") == [
+        ("40–60", "tok/s", True),
+        ("25–40", "tok/s", True),
+    ]
+    assert got("40 tok/s for 8B and 25 GB for 14B") == [("40", "tok/s", False), ("25", "GB", False)]
+    assert got("40 tok/s for 2 users and 25 users") == [
+        ("40", "tok/s", False),
+        ("2", None, False),
+        ("25", None, False),
+    ]

@@ -709,6 +709,22 @@ _RATE_VERB = re.compile(r"\b(?:decod\w*|generat\w*|runs?|running|reach\w*)\s+at\
 _STAT_PAREN = re.compile(r"\b(?:avg|average|mean|median)\b[^()\d.!?]{0,15}\(\s*$", re.IGNORECASE)
 
 
+#: the words after a number and before the next of a parallel phrase: a preposition and its object,
+#: then "and" or a comma ("… tokens per second for 8B models and 25 to 40 for 14B models")
+_PARALLEL_GAP = re.compile(r"\s+(?P<p>for|on|with|at|in)\s+[^.!?;:,]{1,40}?\s*(?:,\s*(?:and\s+)?|\s+and\s+)")
+
+
+def _parallel(text: str, prev: Number, n: Number) -> bool:
+    """Whether ``n`` is the second of two parallel phrases after ``prev`` ("40 tok/s for 8B models and
+    25 for 14B models"): the words between are a preposition's phrase and "and" (``_PARALLEL_GAP``),
+    and the same preposition follows ``n``."""
+    m = _PARALLEL_GAP.fullmatch(text, prev.end, n.start)
+    return (
+        m is not None
+        and re.match(rf"\s+{m.group('p')}\s", text[n.end : n.end + 8], re.IGNORECASE) is not None
+    )
+
+
 def _carried(text: str, found: list[Number]) -> list[Number]:
     """A number with no unit right after one with a rate's, time's or size's unit takes it where the
     words between compare the two ("17 секунд против 40") or start a sentence that names the other
@@ -718,6 +734,11 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
     out = list(found)
     for i in range(1, len(out)):
         n, prev = out[i], out[i - 1]
+        if n.unit is None and family(prev.unit) in ("rate", "time") and _parallel(text, prev, n):
+            # "roughly 40 to 60 tokens per second for 8B models and 25 to 40 for 14B models": the
+            # second of two parallel phrases leaves the unit (and the "roughly") out
+            out[i] = replace(n, unit=prev.unit, about=n.about or prev.about)
+            continue
         if n.unit is not None or n.range is not None:
             continue
         gap = text[prev.end : n.start]
