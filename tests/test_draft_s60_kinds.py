@@ -373,3 +373,15 @@ def test_the_second_of_two_parallel_phrases_takes_the_first_s_unit():
         ("2", None, False),
         ("25", None, False),
     ]
+
+
+def test_a_gerund_of_change_before_a_percentage_range_is_a_change(tmp_path):
+    """ "cutting effective generation speed by 40 to 60 percent": a decode change of -60 to -40%, not a
+    share; "roughly 20 to 30 percent of the model" stays a share."""
+    text = (
+        "# Ollama speed\n\nOn an 8GB GPU, roughly 20 to 30 percent of the model spills to CPU, cutting "
+        "effective generation speed by 40 to 60 percent.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = sorted((c.metric, tuple(float(x) for x in c.range), c.about) for c in cf.claims)
+    assert got == [("decode_change", (-60.0, -40.0), False), ("share", (20.0, 30.0), True)]

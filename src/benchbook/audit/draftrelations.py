@@ -58,14 +58,15 @@ _BETTER = r"improvement|better|gain|boost|uplift|advantage|edge|speed-?up"
 #: "慢了近 10%"): the direction from the verb
 _MORE_BEFORE = (
     r"increas\w*|ris(?:e|es|ing)|rose|gr(?:ow|ows|ew|owing)|improv\w*|gain(?:s|ed)?|jump(?:s|ed)?|"
-    r"climb(?:s|ed)?|boost(?:s|ed)?|speeds? up|sped up|went up|goes up|up|add(?:s|ed|ing)?|"
+    r"climb(?:s|ed)?|boost(?:s|ed|ing)?|speeds? up|sped up|went up|goes up|up|add(?:s|ed|ing)?|"
     r"rais(?:e|es|ed|ing)|lift(?:s|ed)?|worth|beat(?:s|ing)?|outperform(?:s|ed|ing)?|"
     r"aceler\w*|ganhos?|ganancias?|melhor\w*|mejor\w*|"
     r"(?:(?:提升|提高|增加|加快|快|领先|快出|高出)了?|略优于?|优于)(?:约|大约|近|将近|超过)?"
 )
 _LESS_BEFORE = (
-    r"drop(?:s|ped)?|f(?:all|alls|ell)|decreas\w*|declin\w*|reduc\w*|regress\w*|shr[iu]nk\w*|"
-    r"los(?:e|es|t)|slow(?:s|ed)? down|went down|goes down|down|cut(?:s)?|sav(?:e|es|ed|ing)|"
+    r"drop(?:s|ped|ping)?|f(?:all|alls|ell|alling)|decreas\w*|declin\w*|reduc\w*|regress\w*|shr[iu]nk\w*|"
+    r"los(?:e|es|t|ing)|slow(?:s|ed|ing)? down|went down|goes down|down|cut(?:s|ting)?|slash\w*|"
+    r"sav(?:e|es|ed|ing)|"
     r"cost(?:s|ing)?|shav(?:e|es|ed|ing)|lower(?:s|ed|ing)|trim(?:s|med)?|shorten\w*|"
     r"(?:降低|下降|减少|慢|压缩|缩小|缩减|节省)了?(?:约|大约|近|将近|超过)?"
 )
