@@ -385,3 +385,12 @@ def test_a_gerund_of_change_before_a_percentage_range_is_a_change(tmp_path):
     cf = _drafted(text, tmp_path)
     got = sorted((c.metric, tuple(float(x) for x in c.range), c.about) for c in cf.claims)
     assert got == [("decode_change", (-60.0, -40.0), False), ("share", (20.0, 30.0), True)]
+
+
+def test_koboldcpp_configuration_keys():
+    """KoboldCpp's configuration file (its .kcpps JSON): gpulayers, contextsize, blasbatchsize."""
+    from benchbook.audit.draftwords import config_settings
+
+    said: list = []
+    config_settings('{"threads": 16, "contextsize": 32768, "gpulayers": 81, "blasbatchsize": 512}', said)
+    assert sorted(said) == [("batch", 512), ("ctx", 32768), ("offload.n_gpu_layers", 81), ("other.threads", 16)]

@@ -421,10 +421,11 @@ _SCRIPT_PROMPT = re.compile(r"^\s*prompt\s*=\s*(?P<q>[\"'])(?P<v>[^\"'\n]{1,200}
 #: 35``, ``ctx_size = 2048``, llama-cpp-python's ``Llama(n_gpu_layers=40, n_ctx=4096, n_batch=512)``,
 #: a YAML ``n_ubatch: 128``, ``flash_attn=True``): key -> condition path
 _CONFIG_KEYS = {
-    **dict.fromkeys(("n_gpu_layers", "gpu_layers"), "offload.n_gpu_layers"),
+    # (KoboldCpp's configuration file too: "gpulayers", "contextsize", "blasbatchsize")
+    **dict.fromkeys(("n_gpu_layers", "gpu_layers", "gpulayers"), "offload.n_gpu_layers"),
     # (not "context_length": an API's model listing states the model's longest context with it)
-    **dict.fromkeys(("n_ctx", "ctx_size"), "ctx"),
-    **dict.fromkeys(("n_batch", "batch_size"), "batch"),
+    **dict.fromkeys(("n_ctx", "ctx_size", "contextsize"), "ctx"),
+    **dict.fromkeys(("n_batch", "batch_size", "blasbatchsize"), "batch"),
     **dict.fromkeys(("n_ubatch", "ubatch_size"), "ubatch"),
     **dict.fromkeys(("n_threads", "threads"), "other.threads"),
     "flash_attn": "flash_attn",
