@@ -393,4 +393,5 @@ def test_koboldcpp_configuration_keys():
 
     said: list = []
     config_settings('{"threads": 16, "contextsize": 32768, "gpulayers": 81, "blasbatchsize": 512}', said)
-    assert sorted(said) == [("batch", 512), ("ctx", 32768), ("offload.n_gpu_layers", 81), ("other.threads", 16)]
+    want = [("batch", 512), ("ctx", 32768), ("offload.n_gpu_layers", 81), ("other.threads", 16)]
+    assert sorted(said) == want
