@@ -1118,9 +1118,10 @@ def _rate_unit(text: str) -> str | None:
 
 
 #: a paragraph's last line that is a release alone, or a release and the word for its run ("0.8.4"
-#: over a block of its runs' output, "1.68 benchmark:", "v0.6.8 results")
+#: over a block of its runs' output, "1.68 benchmark:", "v0.6.8 results", "1.77 console:")
 _VERSION_ALONE = re.compile(
-    r"[*_\s]*(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)(?:\s+(?:benchmarks?|results?|runs?))?[*_\s]*[:：]?[*_\s]*",
+    r"[*_\s]*(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)(?:\s+(?:benchmarks?|results?|runs?|console|output|logs?))?"
+    r"[*_\s]*[:：]?[*_\s]*",
     re.IGNORECASE,
 )
 

@@ -871,7 +871,13 @@ class Sides(DraftCore):
         changes one thing: the engine, the draft, the quant; a pair differing in quant and context
         too is two rows of a sweep, no comparison a phrase states)."""
         fa, fb = self.flat_conditions(a), self.flat_conditions(b)
-        return sum(fa[k] != fb[k] for k in fa.keys() & fb.keys()) <= 1
+        differ = [k for k in fa.keys() & fb.keys() if fa[k] != fb[k]]
+        settings = [k for k in differ if not k.startswith("other.")]
+        if settings:
+            # a row's own words for its configuration ("| C3 | --spec-draft-n-max 16 |": other.config,
+            # other.description) name the setting that differs, no second change
+            differ = [k for k in differ if not (k.startswith("other.") and isinstance(fa[k], str))]
+        return len(differ) <= 1
 
     def _clause_of(self, text: str, at: int, s0: int, sentence: str) -> tuple[int, int]:
         """Where the clause around offset ``at`` of ``text`` begins and ends, inside its sentence

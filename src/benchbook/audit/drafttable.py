@@ -1208,7 +1208,9 @@ _WRITTEN_UNIT = re.compile(r"(?i)t/s|tok(?:ens?)?/s|\bms\b|\(s\)|[KMG]i?B\b|%|×
 #: t/s (avg)"): that column's prompt, the word as written
 _WORKLOAD_HEADER = re.compile(
     r"(?i)(?P<w>code|coding|chat|narrative|math|reasoning|summar\w*|creative|writing|translation|qa|rag"
-    r"|agentic|json|prose|story)\s+(?:tps|tok/s|t/s|tokens?/s|speed|rate|throughput)(?:\s*\([^()]*\))?"
+    r"|agentic|json|prose|story)\s*(?:\s(?:tps|tok/s|t/s|tokens?/s|speed|rate|throughput)"
+    # (or its unit in parentheses: "| code (t/s) | chat (t/s) |")
+    r"|\(\s*(?:tps|tok/s|t/s|tokens?/s)\s*\))(?:\s*\([^()]*\))?"
 )
 #: a phase named in a header ("PP speedup", "TG delta", "Prefill gain")
 _PHASE_WORD = re.compile(r"(?i)\b(?:pp|tg|prefill|decode|prompt|generation|gen)\b")

@@ -655,10 +655,11 @@ CONDITION_GROUPS = (MODEL_CONDITIONS, KV_CONDITIONS)
 class ConditionDiff:
     """How the conditions of two sides compare: ``differ`` (stated on both sides, different:
     ``"ctx 8192 (a) vs 32768 (b)"``; each of ``CONDITION_GROUPS`` counts as one: a different model, its
-    class and its quant; the K and V cache types) and
-    ``unstated`` (stated on one side only: not stated, never different).  A condition that varies
-    inside a side that is a statement (the decoding of a speedup) is what that statement compares,
-    and is left out."""
+    class and its quant; the K and V cache types; a row's words for its configuration, a
+    ``conditions.other`` text, beside a setting that differs are that setting's name, no difference
+    of their own) and ``unstated`` (stated on one side only: not stated, never different).  A
+    condition that varies inside a side that is a statement (the decoding of a speedup) is what that
+    statement compares, and is left out."""
 
     differ: list[str]
     unstated: list[str]
@@ -698,6 +699,12 @@ def condition_diff(
         elif (va is None) != (vb is None):
             known, value, missing = (a, va, b) if va is not None else (b, vb, a)
             unstated.append(f"{name}: stated for {known} ({value}), not for {missing}")
+    named = [n for n in names if n not in COMPARED_CONDITIONS]  # conditions.other's keys
+    if len(differ) > 1 and any(not d.startswith(tuple(f"{n} " for n in named)) for d in differ):
+        # a row's own words for its configuration (a table's "Config" column: "C4" vs "C0") beside a
+        # setting that differs (decoding speculative vs plain) name that change, no second one
+        words = [n for n in named if isinstance(sa.fields.get(n), str) and isinstance(sb.fields.get(n), str)]
+        differ = [d for d in differ if not d.startswith(tuple(f"{n} " for n in words))]
     return ConditionDiff(differ, unstated)
 
 
