@@ -307,6 +307,17 @@ _KOBOLD_BACKENDS = {
 }
 
 
+#: KoboldCpp's benchmark keys (its results block's lines and Flags, its CSV's columns) -> condition path
+KOBOLD_SETTINGS = {
+    "Layers": "offload.n_gpu_layers",
+    "MaxCtx": "ctx",
+    "GenAmount": "tokens_generated",
+    "Threads": "other.threads",
+    "BlasThreads": "other.blas_threads",
+    "BlasBatchSize": "batch",
+}
+
+
 def kobold_backend(library: str) -> str | None:
     """The backend a KoboldCpp library's name says ("koboldcpp_cublas.dll" -> "CUDA"); None for
     another name or a library of no GPU backend ("koboldcpp_default.dll")."""

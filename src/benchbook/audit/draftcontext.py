@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from .draftcommand import (
+    KOBOLD_SETTINGS,
     agreed,
     command_lines,
     conditions_of,
@@ -671,14 +672,6 @@ _KOBOLD_FLAG = re.compile(
     r"(?<![\w])(?P<k>Threads|BlasThreads|BlasBatchSize|FlashAttention)=(?P<v>\d+|True|False)\b"
 )
 _KOBOLD_PROMPT = re.compile(r"Processing Prompt(?: \[BLAS\])? \((?P<n>\d+) / (?P=n) tokens\)")
-_KOBOLD_KEYS = {
-    "Layers": "offload.n_gpu_layers",
-    "MaxCtx": "ctx",
-    "GenAmount": "tokens_generated",
-    "Threads": "other.threads",
-    "BlasThreads": "other.blas_threads",
-    "BlasBatchSize": "batch",
-}
 
 
 def _koboldcpp_benchmark(text: str, out: list[tuple[str, object]]) -> None:
@@ -699,7 +692,7 @@ def _koboldcpp_benchmark(text: str, out: list[tuple[str, object]]) -> None:
         out.append(("other.prompt_tokens", prompts.pop()))
     for m in _KOBOLD_LINE.finditer(text):
         if m.group("k"):
-            out.append((_KOBOLD_KEYS[m.group("k")], int(m.group("n"))))
+            out.append((KOBOLD_SETTINGS[m.group("k")], int(m.group("n"))))
         elif m.group("b"):
             backend = kobold_backend(m.group("b"))
             if backend:
@@ -711,7 +704,7 @@ def _koboldcpp_benchmark(text: str, out: list[tuple[str, object]]) -> None:
         if m.group("k") == "FlashAttention":
             out.append(("flash_attn", m.group("v") == "True"))
         elif m.group("v").isdigit():
-            out.append((_KOBOLD_KEYS[m.group("k")], int(m.group("v"))))
+            out.append((KOBOLD_SETTINGS[m.group("k")], int(m.group("v"))))
 
 
 def _builds(text: str, out: list[tuple[str, object]]) -> None:

@@ -53,7 +53,7 @@ import re
 from dataclasses import replace
 
 from ..ingest.serverlog import TIMING_LINE
-from .draftcommand import kobold_backend, kobold_model
+from .draftcommand import KOBOLD_SETTINGS, kobold_backend, kobold_model
 from .draftcore import set_path
 from .draftprose import (
     ACCEPT_LENGTH_WORDS,
@@ -953,7 +953,6 @@ _KOBOLD_CSV_RESULTS = {
     "GenerationSpeed": ("decode_tps", "t/s", None),
     "TotalTime": ("duration", "s", "total"),
 }
-_KOBOLD_CSV_SETTINGS = {"Layers": "offload.n_gpu_layers", "MaxCtx": "ctx", "GenAmount": "tokens_generated"}
 
 
 def kobold_csv(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
@@ -978,7 +977,7 @@ def kobold_csv(lines: list[tuple[int, str]]) -> dict[int, list[Result]]:
             continue
         row = dict(zip(columns, cells, strict=False))
         cond: dict = {}
-        for col, path in _KOBOLD_CSV_SETTINGS.items():
+        for col, path in KOBOLD_SETTINGS.items():
             if _COUNT.fullmatch((row.get(col) or "").strip()):
                 set_path(cond, path, int(row[col]))
         backend = kobold_backend(row.get("Backend") or "")
