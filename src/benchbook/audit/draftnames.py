@@ -343,6 +343,15 @@ _UNKNOWN_MODEL = re.compile(
     r"[A-Z][A-Za-z]{2,}(?:-[A-Z][A-Za-z]+)*[\s-]\d+(?:\.\d+)?[\s-]\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)"
     r"(?![\w.:/-]*\w)"
 )
+#: a model's name no family list knows, told by the GGUF type right after it ("MoE Ling-3.0-tiny
+#: Q6_K", "Qwen-based 9B Q5_K_M"): words joined by dashes, perhaps a size after them, with a digit;
+#: not a llama.cpp build ("b4000 Q4_0") or a word and a size ("handles 0.8B Q8_0")
+_QUANTED_NAME = re.compile(
+    r"(?<![\w./:-])(?P<name>(?!b\d{4,5}\b)(?=[\w.-]*\d|[\w.-]+\s\d)[A-Za-z][A-Za-z0-9.]*"
+    r"(?:-[A-Za-z0-9.]+)+(?:\s\d+(?:\.\d+)?[BbMm])?)"
+    r"\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)+)(?![\w-])",
+    re.ASCII,
+)
 _VERSIONED_MODEL = re.compile(
     r"(?<![\w./:-])(?P<name>(?i:" + MODEL_FAMILIES + r")(?:"
     # the version: glued or after "-" ("Qwen3", "Phi-4", "DeepSeek-R1"), or after a space with a
@@ -706,6 +715,12 @@ def _mentions(text: str) -> tuple[Mention, ...]:
             if _DRAFT_NAME.search(m.group("name")) or _DRAFT_MARK.match(text, m.end()):
                 continue
             spans.append((m.start(), m.end()))
+            out.append(Mention(m.start(), "model", m.group("name")))
+    for m in _QUANTED_NAME.finditer(text):  # "Ling-3.0-tiny Q6_K": a name no list knows, its GGUF type after it
+        if not any(a <= m.start() < b or a < m.end("name") <= b for a, b in spans):
+            if _DRAFT_NAME.search(m.group("name")) or _DRAFT_MARK.match(text, m.end()):
+                continue
+            spans.append((m.start(), m.end("name")))
             out.append(Mention(m.start(), "model", m.group("name")))
     for m in _MODEL_ABBREVIATION.finditer(text):  # "DSV3": DeepSeek-V3 as its users write it short
         if not any(a <= m.start() < b for a, b in spans):

@@ -477,6 +477,24 @@ def unit_of(raw: str | None) -> str | None:
 
 #: a letter, ``_``, ``-`` or ``.`` right before a number glues it to a word (``V4``, ``pp-512``)
 _GLUE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-.")
+#: a change in percent in parentheses after a pair and its words ("(+51.4%)", "(-0.5%)"): the pair's
+#: own change ("47.7 to 72.2 long gen (+51.4%)")
+_CHANGE_PAREN = re.compile(r"[^()\n.;]{0,30}?\(\s*(?P<p>[+\-−]?\d+(?:\.\d+)?)\s*%\s*\)")
+
+
+def _change_follows(text: str, end: int, low: str, high: str) -> bool:
+    """Whether a percentage in parentheses right after a pair "A to B" ending at ``end`` is the
+    change from A to B (``_CHANGE_PAREN``: "47.7 to 72.2 long gen (+51.4%)"): 100 (B - A) / A within
+    0.3 points or a tenth of it (authors round and truncate: "25.3 to 27.2 (+7.7%)"), of its sign;
+    then the pair is a change, not a range."""
+    m = _CHANGE_PAREN.match(text, end, min(len(text), end + 60))
+    if m is None or float(low) == 0:
+        return False
+    stated = float(m.group("p").replace("\u2212", "-"))
+    change = 100 * (float(high) - float(low)) / float(low)
+    return (stated >= 0) == (change >= 0) and abs(change - stated) <= max(0.3, 0.1 * abs(stated))
+
+
 #: what follows a range's second number when it opens counts instead ("— 333 drafts accepted / 531",
 #: "- 181/250 accepted", "- 181 of 250")
 _COUNTS_AFTER = re.compile(r"\s*(?:/\s*\d|(?:[\w-]{1,16}\s+){0,2}accepted\b|of\s+\d)", re.IGNORECASE)
@@ -725,6 +743,10 @@ def _parallel(text: str, prev: Number, n: Number) -> bool:
     )
 
 
+#: the word between the two sides of a change ("from 41.2 to 57.6", "47.7 to 72.2", "586.7 → 583.7")
+_TO = re.compile(r"\s*(?:to|→|->)\s*", re.IGNORECASE)
+
+
 def _carried(text: str, found: list[Number]) -> list[Number]:
     """A number with no unit right after one with a rate's, time's or size's unit takes it where the
     words between compare the two ("17 секунд против 40") or start a sentence that names the other
@@ -790,6 +812,19 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
         elif b.unit is None and i and _multiple_of(out[i - 1], a, b, text):
             # "1.88x (3.3-->6.2)": the pair the multiple is of, rates with no unit written (t/s)
             out[i], out[i + 1] = replace(a, unit="t/s"), replace(b, unit="t/s")
+    changed: Number | None = None  # the last change "A to B unit (+N%)" read with a rate's unit
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if a.range is not None or b.range is not None or not _TO.fullmatch(text, a.end, b.start):
+            continue
+        if not _change_follows(text, b.end, a.text, b.text):
+            continue
+        if family(b.unit) == "rate":
+            changed = b
+        elif a.unit is None and b.unit is None and changed is not None and "\n\n" not in text[changed.end : a.start]:
+            # "from 41.2 to 57.6 tok/s (+39.8%)\n47.7 to 72.2 long gen (+51.4%)": a change of the
+            # paragraph after one in a rate, its unit left out, is in the same rate
+            out[i], out[i + 1] = replace(a, unit=changed.unit), replace(b, unit=changed.unit)
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
         if a.unit is None and b.unit is None and a.range is None and b.range is None:
@@ -1195,6 +1230,12 @@ def numbers(text: str) -> list[Number]:
                 # (within a window: a match per number over the rest of a long run of glued
                 # numbers, "1-1-1-…", was quadratic)
                 counts_after = _COUNTS_AFTER.match(text[m.end("b") : m.end("b") + 40]) is not None
+                # "857.0 to 853.0 tok/s (-0.5%)", "47.7 to 72.2 long gen (+51.4%)": a pair in words
+                # that falls, or that its own change follows, is a change from A to B, no range
+                worded = worded or (
+                    m.group("sep").isalpha()
+                    and (float(low) > float(high) or _change_follows(text, m.end(), low, high))
+                )
                 if float(low) > float(high) or low.startswith("-") or glued_before or worded or counts_after:
                     raise ValueError
             except ValueError:  # a date 2026-10-28, a descending pair, "from 310 to 1,420 t/s": no range

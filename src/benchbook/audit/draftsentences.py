@@ -682,6 +682,10 @@ _RUN_LIST = re.compile(
 )
 
 
+#: the rest of a pair "A to B unit" after its first number: the unit written after both
+_PAIR_UNIT_AFTER = re.compile(r"\s*(?:to|→|->|-->)\s*[\d.,]+\s*[A-Za-z]", re.IGNORECASE)
+
+
 @dataclass
 class RunLists:
     """The ``_RUN_LIST``s of a paragraph: ``index``, a listed number's offset -> its place in the
@@ -844,7 +848,13 @@ class Sentences(Sides):
                 before += f" {n.unit_written}"
             elif n.unit_written and re.search(r"/\s*tok|per tok", n.unit_written, re.I):
                 before += " per token"  # "45 ms/token": a time per token, whatever the words before
-            elif n.unit_written and _BARE_RATE.fullmatch(n.unit_written) and n.end <= n.start + len(n.text):
+            elif (
+                n.unit_written
+                and _BARE_RATE.fullmatch(n.unit_written)
+                and n.end <= n.start + len(n.text)
+                # (not the first side of "857.0 to 853.0 tok/s": its unit is the pair's, after it)
+                and not _PAIR_UNIT_AFTER.match(scanned, n.end)
+            ):
                 # a unit named once before its numbers (``_headed_units``): the words naming the rate
                 # are those before that unit ("пик TPS … 455 vs 246": a peak)
                 head = [m for m in _BARE_RATE.finditer(scanned, 0, n.start)][-1:]

@@ -1884,6 +1884,10 @@ class Tables(Sides):
                 elif path.startswith("other.") and _DRAFT_QUANT_COLUMN.fullmatch(header[j] or ""):
                     path = "other.draft_quant"
                 typ = "str" if j in by_cells else typ
+                if path == "build" and not re.search(r"\d", cell):
+                    # "| build | … |" over "graphs off", "graphs on": no build's name (builds and
+                    # versions have digits), the run's own words; the post's build holds
+                    path = "other." + _key(header[j] or "row")
                 value: object = cell
                 if path == "hardware" and PROCESSOR_SPLIT.search(cell):
                     # ollama ps's PROCESSOR ("100% GPU", "11%/89% CPU/GPU"): where the model sits
