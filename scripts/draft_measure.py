@@ -150,6 +150,7 @@ POST_SUFFIXES = (".md", ".html", ".txt")
 _UNIT_SAME = {
     **dict.fromkeys(("tok/s", "tokens/s", "token/s", "tps", "tok/sec", "tokens/sec"), "t/s"),
     "QPS": "req/s",  # queries per second: requests per second
+    **dict.fromkeys(("img/s", "img/sec", "images/s", "images/sec"), "img/s"),  # images a second
 }
 
 

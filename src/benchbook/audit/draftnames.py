@@ -254,7 +254,8 @@ MODEL_FAMILIES = (
     # ("Code Llama" with its capital: "the code Llama-3.1-8B wrote" is Llama's)
     r"Meta-Llama|TinyLlama|CodeLlama|(?-i:Code)[ -]Llama|MiniCPM|ERNIE|Vicuna|Wizard\w*|Zephyr|StarCoder|"
     r"Baichuan|ChatGLM|"
-    r"Aya|Jamba|Hunyuan|Seed-OSS|EXAONE"
+    r"Aya|Jamba|Hunyuan|Seed-OSS|EXAONE|LLaVA|Pixtral|Moondream|StableLM|Pythia|MPT|DBRX|Grok|OpenChat|"
+    r"Ling|Ring|Cogito"
 )
 #: a GGUF file, or a model name of a known family with its size ("Qwen3-30B-A3B", "gpt-oss-20b"); the
 #: family in any case, as posts and repositories write it ("LlaMA-3.1-8B", "qwen3-8b", "QWEN3-8B")

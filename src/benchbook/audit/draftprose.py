@@ -88,6 +88,13 @@ UNITS: dict[str, str] = {
     "it/sec": "it/s",
     "iterations per second": "it/s",
     "iterations/s": "it/s",
+    # a multimodal run's images a second ("~9.8 img/sec with batchsize=48")
+    "img/s": "img/s",
+    "img/sec": "img/s",
+    "images/s": "img/s",
+    "images/sec": "img/s",
+    "image/s": "img/s",
+    "images per second": "img/s",
     "QPS": "req/s",  # queries (requests) per second, as serving benchmarks name their request rate
     "RPS": "req/s",  # requests per second ("Req Tput (RPS)")
     "t/s": "t/s",
@@ -267,8 +274,9 @@ _NUM = (
 #: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
 #: (a unit followed by "/" and a word is a unit per that word, not this one: "1.61s/it" is tqdm's
 #: seconds per iteration, "2 GB/layer" no size; per device it is: "22.5 GB/card")
-#: a device a size is given per ("22.5 GB/card", "20 GB/GPU": the size on each, a size all the same)
-_PER_DEVICE = r"(?:cards?|gpus?|devices?)\b"
+#: a device a size is given per ("22.5 GB/card", "20 GB/GPU": the size on each, a size all the same);
+#: a batch a time is given per ("3.34 sec/batch": the batch's latency)
+_PER_DEVICE = r"(?:cards?|gpus?|devices?|batch(?:es)?)\b"
 _UNIT = (
     rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/(?!{_PER_DEVICE})[A-Za-z])|"
     # (an upper-case H before a capitalised word is a model's name: "Granite 4.0 H Micro")
@@ -1632,6 +1640,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("power", r".", "power"),
     ("power_per_token", r".", "power_per_token"),
     ("requests", r".", "request_throughput"),
+    ("images", r".", "image_throughput"),
     ("iops", r".", "iops"),
 ]
 _FAMILY = {
@@ -1665,6 +1674,7 @@ _FAMILY = {
     "IOPS": "iops",
     "TFLOPS": "compute",
     "req/s": "requests",
+    "img/s": "images",
     "it/s": "requests",
     "W": "power",
     "W/tok": "power_per_token",
@@ -1672,8 +1682,8 @@ _FAMILY = {
 
 
 def family(unit: str | None) -> str | None:
-    """rate | time | size | ratio | multiple | tokens | layers | bandwidth | compute | requests | power
-    of a drafted unit; None if unplaced."""
+    """rate | time | size | ratio | multiple | tokens | layers | bandwidth | compute | requests | images
+    | power of a drafted unit; None if unplaced."""
     return _FAMILY.get(unit or "")
 
 

@@ -133,7 +133,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # "最大输出 1024 token", "最大生成 512", "最大出力 256 トークン" (the cap on the output in CJK)
             r"(?:最大|最多)(?:输出|生成|出力)(?:长度|長度)?\s*[:：为]?\s*(?P<c>\d+)(?![\d.])|"
             r"\b(?:(?<!/)OSL|max[_ -](?:new[_ -])?tokens|max[_ -]output[_ -]tokens|n_predict|num_predict)"
-            r"\s*(?:=|:|of)?\s*"
+            # ("I set `max_new_tokens` to 128")
+            r"[`'\"]?\s*(?:=|:|of|to)?\s*"
             r"(?P<n>\d+)(?![\d%]|[.,]\d)"
             # a request's "1024 out" (input and output lengths: "512 in, 1024 out"; not "1 out of 5")
             r"|(?<![\w.,])(?P<o>\d+)\s+out\b(?!\s+of\b)"
