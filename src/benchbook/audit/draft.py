@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections import Counter
 from pathlib import Path
 
 from ..ingest.common import IngestError
@@ -994,8 +995,8 @@ def _repeated_lines(lines: list[tuple[int, str]], claimed: set[int]) -> dict[int
     is run k.  The shape is the text with its numbers blanked, a quote's "> " dropped, but a
     label's before its ":" kept ("Acceptance at token 2: 0.22" names its position, no run).  A
     shape printed once or with the same numbers again, or one with a line between its printings
-    that states a number but no result ("tp = 4", "Generating 128 tokens...": the arm changed),
-    is none."""
+    that states a number but no result ("tp = 4", "Generating 128 tokens...": the arm changed;
+    not a line printed the same before each run), is none."""
     seen: dict[str, list[tuple[int, str]]] = {}
     for n, t in lines:
         if n not in claimed:
@@ -1005,7 +1006,10 @@ def _repeated_lines(lines: list[tuple[int, str]], claimed: set[int]) -> dict[int
         shape = label + colon + _A_NUMBER.sub("#", rest) if colon else _A_NUMBER.sub("#", text)
         if "#" in shape:
             seen.setdefault(shape, []).append((n, text))
-    setting = [n for n, t in lines if n not in claimed and re.search(r"\d", t)]
+    # (a line printed again word for word, "Warming up [0.30.6] / granite4:latest" before each run of
+    # a script, is the run's own printout, no setting changed between the printings)
+    said = Counter(t.strip() for _, t in lines)
+    setting = [n for n, t in lines if n not in claimed and re.search(r"\d", t) and said[t.strip()] < 2]
     out: dict[int, int] = {}
     for printed in seen.values():
         first, last = printed[0][0], printed[-1][0]

@@ -2852,10 +2852,12 @@ def _said(text: str) -> list[tuple[str, object]]:
 
 def _names(text: str, path: str, value: object) -> bool:
     """Whether ``text`` (a claim's own line) names ``value`` for ``path`` itself (``mentions``,
-    compared by ``_key``; a build also as written: "b4000")."""
+    compared by ``_key``; a build also as written: "b4000", "[0.30.6]")."""
     key = _key(value)
     if any(m.path == path and _key(m.value) == key for m in mentions(text)):
         return True
+    if path == "build" and isinstance(value, str) and re.search(rf"(?<![\w.]){re.escape(value)}(?!\w|\.\d)", text):
+        return True  # "[0.30.6] tok/sec: 66.02, …": the version as the line writes it
     found: list[tuple[str, object]] = []
     settings_in_words(text, found)
     _builds(text, found)

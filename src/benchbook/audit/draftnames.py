@@ -687,6 +687,10 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         out.append(Mention(m.start(), "model", model))
         if quant:
             out.append(Mention(m.start(), "quant", quant))
+    for m in _OLLAMA_LATEST.finditer(text):  # "granite4:latest": an Ollama tag with no size, its name
+        if not any(a <= m.start() < b for a, b in spans):
+            spans.append((m.start(), m.end()))
+            out.append(Mention(m.start(), "model", m.group("name")))
     for m in _FAMILY_MODEL.finditer(text):  # "the Minicpm3 model": a family and version, no size
         if not any(a <= m.start() < b for a, b in spans):
             spans.append((m.start(), m.end()))
@@ -1160,6 +1164,15 @@ _OLLAMA = re.compile(
     r"(?<![\w./:-])(?:[a-z0-9][a-z0-9_-]*/)?(?P<name>[a-z][a-z0-9.-]*[a-z0-9]):(?P<size>(?:\d+x)?\d+(?:\.\d+)?[bm])"
     r"(?P<rest>(?:-[a-z0-9]+(?:\.\d+)?)*?)(?:-(?P<quant>(?:q\d(?:_[a-z0-9]+)*|fp16|bf16|f16|mxfp4)))?"
     r"(?![\w:-]|\.\w)",
+    re.IGNORECASE,
+)
+
+
+#: an Ollama tag of a model's default weights, no size ("granite4:latest", "llama3.2:latest",
+#: "mistral:latest"): the name before ":latest" is the model (with a version, or a known family)
+_OLLAMA_LATEST = re.compile(
+    r"(?<![\w./:-])(?:[a-z0-9][a-z0-9_-]*/)?(?P<name>(?=[a-z.-]*\d|(?:" + MODEL_FAMILIES + r"))[a-z][a-z0-9.-]*[a-z0-9])"
+    r":latest(?![\w:-])",
     re.IGNORECASE,
 )
 

@@ -78,7 +78,8 @@ _GROUPED = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 #: minutes: the same matches, as what follows each run starts with no white space)
 _LABELLED = re.compile(
     # (SGLang's "#Input tokens: 10354": a count's "#" glued to its label)
-    rf"^[\s>*•+\-]*+(?P<label>(?:\[[A-Za-z][\w ]{{0,20}}\]\s*+)?#?[^\W\d_][^:=\n]{{0,60}}?)"
+    # (a run's tag in brackets before the label: "[Model Load]", a version "[0.24.0] tok/sec: 65.05")
+    rf"^[\s>*•+\-]*+(?P<label>(?:\[(?:[A-Za-z][\w ]{{0,20}}|v?\d+(?:\.\d+){{1,3}})\]\s*+)?#?[^\W\d_][^:=\n]{{0,60}}?)"
     rf"(?>\s*(?::|=)|\s{{2,}}|\s*\t)\s*+"
     rf"(?:\[[\w:./-]{{1,20}}\]\s*+)?"  # the device it was read on: "VRAM, Model: [cuda:0] 3,390.76 MB"
     r"(?P<about>(?:around|about|approx\.?|approximately|roughly|~|≈)\s*+)?"  # "prompt_token/s: around 303.8"
@@ -500,7 +501,9 @@ def _labelled(n: int, text: str, section: str | None = None) -> list[Result]:
         counted = _counted(label) if "." not in value else None
         if counted is not None:
             return [Result(n, counted[1], value, counted[0], m.start("v"), m.end(), None, _stat(label))]
-        unit = label_unit(label) or section
+        unit = label_unit(_TAG.sub("", label)) or section
+        if re.fullmatch(r"(?:\[[^\]]*\]\s*)?(?:n_?)?toks", label, re.IGNORECASE) and "." not in value:
+            unit = "tokens"  # "toks: 956" (a script's count of the tokens generated): no rate's unit
         if unit is None and re.search(r"\btokens?\b|\bcount\b", label, re.IGNORECASE):
             unit = "tokens" if "." not in value else None
         if unit is None and _LENGTH_LABEL.search(label):
@@ -558,6 +561,41 @@ def _segments(n: int, text: str) -> list[Result]:
             r.start += at
             r.end += at
             out.append(r)
+    tag = _VERSION_TAG.match(text)
+    if out and tag is not None:  # "[0.24.0] tok/sec: …, toks: 956": the version the run was of
+        for r in out:
+            r.conditions = {"build": tag.group("v"), **r.conditions}
+    return out + _implied_times(n, text, shaped, out)
+
+
+#: a version in brackets opening a line of results ("[0.24.0] tok/sec: 65.05, dt: 14.70, toks: 956")
+_VERSION_TAG = re.compile(r"^\s*\[(?P<v>v?\d+(?:\.\d+){1,3})\]\s")
+#: a run's tag in brackets before a label (``_LABELLED``)
+_TAG = re.compile(r"^\s*\[[^\]]*\]\s*")
+
+
+def _implied_times(n: int, text: str, shaped: list[tuple[int, str]], found: list[Result]) -> list[Result]:
+    """The parts of a line of ``label: value`` parts (``_segments``) whose value has no unit but is
+    the seconds the line's rate and token count imply ("tok/sec: 65.048, dt: 14.697, toks: 956":
+    956 / 14.697 = 65.05 tok/s): a ``duration`` in s, where count / value is the rate within 1%,
+    and the count the rate's and the duration's ``tokens_generated``; none where the line has no
+    one rate and one count."""
+    rates = [r for r in found if family(r.unit) == "rate"]
+    counts = [r for r in found if r.unit == "tokens"]
+    if len(rates) != 1 or len(counts) != 1:
+        return []
+    rate, count = float(rates[0].value), float(counts[0].value)
+    out = []
+    for at, part in shaped:
+        m = re.match(rf"\s*(?P<label>[A-Za-z_][\w ]{{0,20}}?)\s*:\s*(?P<v>{_NUM})\s*$", part)
+        if m is None or any(at <= r.start < at + len(part) for r in found):
+            continue
+        v = float(m.group("v"))
+        if v > 0 and rate > 0 and abs(count / v - rate) <= 0.01 * rate:
+            # the count is then the tokens the rate's run generated
+            rates[0].conditions = {**rates[0].conditions, "tokens_generated": int(count)}
+            cond = dict(rates[0].conditions)
+            out.append(Result(n, "duration", m.group("v"), "s", at + m.start("v"), at + m.end("v"), None, cond))
     return out
 
 
