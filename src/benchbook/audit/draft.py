@@ -47,6 +47,7 @@ from __future__ import annotations
 import copy
 import re
 from collections import Counter
+from functools import cached_property
 from pathlib import Path
 
 from ..ingest.common import IngestError
@@ -499,13 +500,13 @@ class _Drafter(Tables, Sentences):
         plain_rows(self.out.entries, self.out.groups)  # a plain row under a speculative command
         self.serving_batches()
         self.engine_builds()  # "vLLM 0.5.0 vs SGLang 0.2.0": each engine's claims its own version
-        self.version_labels()  # "0.8.4" alone over a code block: that block's runs' release
+        self.version_labels()  # "0.8.4", "fp16" alone over a code block: that block's runs' release, quant
         self.release_lines()  # "1.66.1 - prompt processing …" / "1.67 - …": each line's release
         self.cpu_machine()  # "Ryzen 7 5700G" and no GPU: the CPU ran them
         self.apu_names()  # "Strix Halo", "Ryzen AI Max+ 395", "Radeon 8060S": one chip, one name
         stated_repeats(self.post, self.out.entries, self.out.groups)  # "median of 3 runs"
         self.repeated_runs()
-        settle_rates(self.out.entries, self.out.groups)  # one stream's rate or many streams'
+        settle_rates(self.out.entries, self.out.groups, self.code_block_of)  # one stream's rate or many
         settle_sizes(self.out.entries, self.out.groups)  # ollama ps's SIZE beside its CPU/GPU split
         settle_times(self.out.entries)  # a time that is 1000 ÷ the rate beside it: per token
         settle_stat_columns(self.out.entries, self.out.groups)  # a "std" column of the latency's
@@ -633,14 +634,24 @@ class _Drafter(Tables, Sentences):
                 e.fields.setdefault("conditions", {})["build"] = led[line]
                 e.origins.pop("build", None)  # its own line's
 
+    @cached_property
+    def code_lines(self) -> dict[int, int]:
+        """line -> the index of the post's code block holding it."""
+        return {n: k for k, b in enumerate(self.post.blocks) if b.kind == "code" for n, _ in b.lines}
+
+    def code_block_of(self, line: int) -> int | None:
+        """The index of the code block of the post holding ``line``, None outside one."""
+        return self.code_lines.get(line)
+
     def version_labels(self) -> None:
-        """A paragraph ending in a release alone ("0.8.4", "1.68 benchmark:", ``_VERSION_ALONE``) right
-        over a code block or table labels that block: each claim or group drafted from its lines gets
-        that release as ``build``, over a build taken from elsewhere in the post (a version written
-        once, a label above), not over one its own lines state ("Benchmark Completed - v1.79.1" under
-        a "1.78" the author copied: the tool's print wins)."""
+        """A paragraph ending in a release alone ("0.8.4", "1.68 benchmark:", ``_VERSION_ALONE``) or a
+        weights' format alone ("fp16", "w8a8", "Q4_K_M:", ``_QUANT_ALONE``) right over a code block or
+        table labels that block: each claim or group drafted from its lines gets that release as
+        ``build`` (that format as ``quant``), over one taken from elsewhere in the post (a version
+        written once, a label above), not over one its own lines state ("Benchmark Completed -
+        v1.79.1" under a "1.78" the author copied: the tool's print wins)."""
         blocks = self.post.blocks
-        spans: list[tuple[int, int, int, str]] = []  # (first, last, label line, release)
+        spans: list[tuple[int, int, int, str, str]] = []  # (first, last, label line, path, value)
         for block, below in zip(blocks, blocks[1:], strict=False):
             if (
                 block.kind != "text"
@@ -649,29 +660,33 @@ class _Drafter(Tables, Sentences):
                 or below.kind not in ("code", "table")
             ):
                 continue
-            m = _VERSION_ALONE.fullmatch(block.lines[-1][1])
-            if m is None:
+            told = _VERSION_ALONE.fullmatch(block.lines[-1][1])
+            path = "build"
+            if told is None:
+                told, path = _QUANT_ALONE.fullmatch(block.lines[-1][1]), "quant"
+            if told is None:
                 continue
             lines = [n for n, _ in below.lines] or below.row_lines
             if lines:
-                spans.append((min(lines), max(lines), block.lines[-1][0], m.group("v")))
+                spans.append((min(lines), max(lines), block.lines[-1][0], path, told.group("v")))
         if not spans:
             return
 
-        def label(line: object) -> tuple[int, int, int, str] | None:
+        def label(line: object) -> tuple[int, int, int, str, str] | None:
             return next((x for x in spans if isinstance(line, int) and x[0] <= line <= x[1]), None)
 
-        def settle(fields: dict, origins: dict[str, str], span: tuple[int, int, int, str]) -> None:
+        def settle(fields: dict, origins: dict[str, str], span: tuple[int, int, int, str, str]) -> None:
             cond = fields.setdefault("conditions", {})
-            if "build" in cond:
-                where = origins.get("build")
+            path = span[3]
+            if path in cond:
+                where = origins.get(path)
                 if where is None:
                     return  # the claim's own line states it
                 at = re.match(r"lines? (\d+)", where)
                 if at is not None and span[0] <= int(at.group(1)) <= span[1]:
                     return  # its block states it
-            cond["build"] = span[3]
-            origins["build"] = f"line {span[2]}, label"
+            cond[path] = span[4]
+            origins[path] = f"line {span[2]}, label"
 
         for g in self.out.groups:
             span = label(g.fields.get("source_line"))
@@ -1126,6 +1141,15 @@ def _rate_unit(text: str) -> str | None:
 _VERSION_ALONE = re.compile(
     r"[*_\s]*(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)(?:\s+(?:benchmarks?|results?|runs?|console|output|logs?))?"
     r"[*_\s]*[:：]?[*_\s]*",
+    re.IGNORECASE,
+)
+
+
+#: a weights' format alone on a paragraph's last line over a code block or table ("fp16", "w8a8",
+#: "**Q4_K_M:**", "INT4 results"): a label naming the block's quant (``version_labels``)
+_QUANT_ALONE = re.compile(
+    r"[*_\s]*(?P<v>(?:fp|bf)(?:16|32)|fp[468]|int[48]|w\d{1,2}a\d{1,2}|nf4|awq|gptq|mxfp[468]|nvfp4|"
+    r"(?:UD-)?I?Q\d(?:_[A-Z0-9]+)+|Q8_0|F16|BF16)(?:\s+(?:results?|runs?|output|logs?))?[*_\s]*[:：]?[*_\s]*",
     re.IGNORECASE,
 )
 

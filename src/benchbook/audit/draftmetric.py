@@ -314,12 +314,16 @@ def settle_phases(line_of: Callable[[int], str], entries: list[Entry]) -> None:
                 break
 
 
-def settle_rates(entries: list[Entry], groups: list[Group]) -> None:
+def settle_rates(
+    entries: list[Entry], groups: list[Group], block_of: Callable[[int], int | None] = lambda _line: None
+) -> None:
     """Give each rate claim of ``entries`` (``decode_tps`` or ``throughput``, in a rate's unit) the
     metric its streams make it (module doc, ``_wanted``), in place.  A table's column (a ``Group``)
     whose cells all want one other metric gets it; a cell that differs from its column gets its own
     ``metric`` (a claim's own field wins over its group's: the claims file's ``metric`` column).
-    Claims of other metrics are left alone."""
+    Claims of other metrics are left alone.  ``block_of``: a line -> the code block it is in (None
+    outside one); a concurrency printed in the claim's own block ("concurrency: 256" over LMDeploy's
+    "token throughput (completion token): 4022.103 token/s") is its run's, as a table row's is."""
     by_id = {g.id: g for g in groups}
     cells: dict[str, list[tuple[Entry, str]]] = {}
     for e in entries:
@@ -327,7 +331,7 @@ def settle_rates(entries: list[Entry], groups: list[Group]) -> None:
             continue
         group = by_id.get(e.group) if e.group is not None else None
         shared = group.fields if group is not None else {}
-        want = _wanted(e, shared)
+        want = _wanted(e, shared, _in_block(e, block_of))
         if group is not None and "metric" not in e.fields:
             cells.setdefault(group.id, []).append((e, want or str(shared.get("metric"))))
         elif want is not None:
@@ -348,9 +352,21 @@ def settle_rates(entries: list[Entry], groups: list[Group]) -> None:
                 e.fields.update(fields)
 
 
-def _wanted(e: Entry, shared: dict) -> str | None:
+def _in_block(e: Entry, block_of: Callable[[int], int | None]) -> bool:
+    """Whether the claim's concurrency was taken from a line of its own code block (``e.origins``:
+    "line 15, mention")."""
+    at = re.match(r"lines? (\d+)", e.origins.get("concurrency", ""))
+    line = e.fields.get("source_line")
+    if at is None or not isinstance(line, int):
+        return False
+    block = block_of(line)
+    return block is not None and block_of(int(at.group(1))) == block
+
+
+def _wanted(e: Entry, shared: dict, block_streams: bool = False) -> str | None:
     """The metric a rate claim ``e`` (its group's fields ``shared``) should have by its streams
-    (module doc), None where it is no rate of decoding or its metric stays."""
+    (module doc), None where it is no rate of decoding or its metric stays; ``block_streams``: its
+    concurrency is its own code block's (``_in_block``)."""
     metric = e.fields.get("metric", shared.get("metric"))
     unit = e.fields.get("unit", shared.get("unit"))
     quote = str(e.fields.get("quote") or "")
@@ -379,7 +395,7 @@ def _wanted(e: Entry, shared: dict) -> str | None:
     # 40.5 tok/s with 1 request" gives both the 16, so only its words count)
     # (a scheduler's line states its own: SGLang's "#running-req: 8" beside its rate; a timing line's
     # concurrency is its command's, as a prose claim's)
-    line_streams = e.fields.get("method") == "SGLang"
+    line_streams = e.fields.get("method") == "SGLang" or block_streams
     concurrency = own.get("concurrency") if e.group is not None or line_streams else None
     if isinstance(concurrency, int):
         streams: int | None = concurrency

@@ -82,6 +82,10 @@ UNITS: dict[str, str] = {
     "requests/s": "req/s",
     "requests/sec": "req/s",
     "requests per second": "req/s",
+    # a request rate a minute (LMDeploy's "RPM (request per minute): 1181.649 req/min")
+    "req/min": "req/min",
+    "requests/min": "req/min",
+    "requests per minute": "req/min",
     # tqdm's iterations a second, where an iteration is one request (lm_eval's and vLLM's progress
     # bars over prompts: "208.46it/s"); "s/it" is its inverse, a time
     "it/s": "it/s",
@@ -1674,6 +1678,7 @@ _FAMILY = {
     "IOPS": "iops",
     "TFLOPS": "compute",
     "req/s": "requests",
+    "req/min": "requests",
     "img/s": "images",
     "it/s": "requests",
     "W": "power",

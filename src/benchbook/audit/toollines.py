@@ -312,7 +312,8 @@ def label_metric(label: str, unit: str) -> str | None:
             return "input_throughput"
         if re.search(r"\bpeak\b.*\bthroughput", low):
             return "peak_throughput"
-        if re.search(r"\btotal\s+tok(?:en)?s?\s+throughput", low):
+        if re.search(r"\btotal\s+tok(?:en)?s?\s+throughput|\b(?:prompt|input)\s*\+\s*(?:completion|output)\b", low):
+            # (LMDeploy's "token throughput (prompt + completion token)": input and output tokens)
             return "total_throughput"
         if re.search(r"throughput|吞吐|\boutput\s+tok(?:en)?s?\s*/\s*s|\boutput\s+(?:token\s+)?rate\b", low):
             # vLLM's "Output token throughput", a table's "Output Tok/s", EvalScope's "Avg Output Rate"
@@ -452,6 +453,41 @@ def _row_values(n: int, text: str) -> list[Result] | None:
             r.start += shift
             r.end += shift
             out.append(r)
+    return out
+
+
+#: a label with its unit and the statistics it lists, then their values in order (LMDeploy's
+#: profile_throughput: "first token latency(s)(min, max, ave): 0.099, 4.162, 0.664", "per-token
+#: latency(s) percentile(50, 75, 95, 99): [0.032, 0.034, 0.231, 0.41]")
+_STAT_LIST = re.compile(
+    rf"^\s*(?P<label>[^\W\d_][^:()\n]{{0,40}}?)\s*\((?P<unit>[^()\d]{{1,8}})\)\s*(?P<pct>percentiles?)?\s*"
+    rf"\((?P<names>[\w.]+(?:\s*,\s*[\w.]+)+)\)\s*:\s*\[?(?P<vals>{_NUM}(?:\s*,\s*{_NUM})+)\s*\]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _stat_list(n: int, text: str) -> list[Result]:
+    """The results of a line listing statistics of one label (``_STAT_LIST``): one per value, its
+    statistic (``other.stat``: "min", "max", "ave" -> "mean", a percentile's "50" -> "p50") from
+    the names in parentheses in order; none where the names and values differ in number or the
+    unit is none known."""
+    m = _STAT_LIST.match(text)
+    if m is None:
+        return []
+    names = [x.strip() for x in m.group("names").split(",")]
+    spans = list(re.finditer(_NUM, text[m.start("vals") : m.end("vals")]))
+    unit = unit_of(m.group("unit").strip())
+    if unit is None or len(names) != len(spans):
+        return []
+    metric = label_metric(m.group("label"), unit)
+    if metric is None:
+        return []
+    out = []
+    for name, v in zip(names, spans, strict=True):
+        stat = f"p{name}" if m.group("pct") and re.fullmatch(r"\d+(?:\.\d+)?", name) else stat_name(name)
+        stat = {"ave": "mean"}.get(stat, stat)
+        at = m.start("vals") + v.start()
+        out.append(Result(n, metric, v.group(), unit, at, at + len(v.group()), None, {"other": {"stat": stat}}))
     return out
 
 
@@ -1115,6 +1151,7 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
                 _tap(n, t)
                 if _TAP.match(t)
                 else _memory(n, t)
+                or _stat_list(n, t)
                 or _perplexity(n, t)
                 or _labelled(n, t, section)
                 or _segments(n, t)
