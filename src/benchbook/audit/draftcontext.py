@@ -547,6 +547,11 @@ _BRANCH_HEADING = re.compile(
 )
 
 
+#: a list item's lead before its colon, its words in parentheses after it ("* main branch (`--threads
+#: 13`): …"): a side of a change where ``_BRANCH_HEADING`` takes it whole
+_BRANCH_LEAD = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+[*_]*(?P<side>[^:()*_\n]{2,20}?)[*_]*\s*(?:\([^)\n]*\))?\s*:")
+
+
 #: a device a llama.cpp backend lists at start ("Device 0: AMD Instinct MI100, gfx908…", "  Device
 #: 1: NVIDIA GeForce RTX 3090, compute capability 8.6", "ggml_vulkan: 1 = AMD Radeon RX 7900 XTX")
 _DEVICE_LINE = re.compile(r"^\W*(?:Device\s+(?P<a>\d+)\s*:|ggml_vulkan:\s*(?P<b>\d+)\s*=)\s*(?P<name>[^,(]+)")
@@ -1827,6 +1832,12 @@ class Context:
                     list_lead += [x for x in links if x not in list_lead]
                 if item:
                     _add(scope.head, list_lead)
+                    led = _BRANCH_LEAD.match(post.line(first))
+                    side = _BRANCH_HEADING.fullmatch(led.group("side").strip()) if led is not None else None
+                    if side is not None:
+                        # "* main branch (`--threads 13`): 39.2ms/tok", "- PR: 16.4 ms": the side of
+                        # the change the item's numbers ran
+                        _add(scope.head, [("build", side.group(0))])
                 else:
                     list_lead = []
                 if stack[-1].setup and block.kind == "text":

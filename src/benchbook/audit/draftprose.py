@@ -48,6 +48,7 @@ UNITS: dict[str, str] = {
     "toks/s": "tok/s",  # vLLM's tqdm line: "est. speed input: 47.09 toks/s, output: 128.64 toks/s"
     "toks/sec": "tok/s",
     "t/sec": "t/s",
+    "t//s": "t/s",  # a slip of the keys ("got 20 t//s")
     "tokens/s": "tok/s",
     "tokens/sec": "tok/s",
     "token/s": "tok/s",
@@ -1606,6 +1607,13 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         "ratio",
         r"\bgpu[\s-]*(?:util\w*|usage|load|busy)|gpu\s*(?:の)?\s*(?:利用率|使用率|占用率|사용률)|загрузк\w*\s+gpu",
         "gpu_utilization",
+    ),
+    # a CPU's busy share ("CPU usage 85%", "pegged at 100% of one core", "CPU占用率")
+    (
+        "ratio",
+        r"\bcpu[\s-]*(?:util\w*|usage|load|busy)|\bof\s+(?:one|a|each|every|all)\s+(?:cpu\s+)?cores?\b|"
+        r"cpu\s*(?:の)?\s*(?:利用率|使用率|占用率|사용률)",
+        "cpu_utilization",
     ),
     # a cache's hits among lookups ("cache hit rate: 11.56%", "Prefix cache hit rate ~76%", "命中率")
     ("ratio", r"\bhit[\s_-]*rate\b|命中率|ヒット率|적중률", "cache_hit_rate"),

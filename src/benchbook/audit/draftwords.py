@@ -157,9 +157,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # "generating 512 tokens", "512 gen" (llama-bench's tg512)
             r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?P<task>(?:[^\W\d]+\s+){0,2})(?:output|generation|completion)\b(?!\s+prompt)"
             r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
-            # "512 tokens generated", "256 tokens were generated", "300 tokens decoded"; "128 tokens
-            # input, 256 tokens output"
-            r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?(?:generated|decoded)\b"
+            # "512 tokens generated", "256 tokens were generated", "300 tokens decoded", "500 tokens
+            # returned" (the tokens a completion gave back); "128 tokens input, 256 tokens output"
+            r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?(?:generated|decoded|returned)\b"
             # the length of each run's output: "output length of 300 tokens", "generation length: 256
             # tokens", "output length was set to 300 tokens" (a "max output length" is a cap: no match)
             r"|(?<!max )(?<!maximum )\b(?:output|generation|gen|decode|completion)\s+(?:length|size)\s*"

@@ -182,12 +182,13 @@ def _counts(accepted: str | int, drafted: str | int) -> dict[str, int] | None:
 
 #: vLLM's speculative decoding log line ("SpecDecoding metrics: Mean acceptance length: 2.45, Accepted
 #: throughput: 12.30 tokens/s, Drafted throughput: 20.10 tokens/s, Accepted: 123 tokens, Drafted: 201
-#: tokens, Per-position acceptance rate: 0.812, 0.601, Avg Draft acceptance rate: 61.2%";
+#: tokens, Per-position acceptance rate: 0.812, 0.601, Avg Draft acceptance rate: 61.2%"; vLLM 0.9's
+#: "SpecDecoding metrics: Draft acceptance rate: 38.8%, Mean acceptance length: 2.16, …" first;
 #: vllm/v1/spec_decode/metrics.py)
 _VLLM_SPEC = re.compile(r"\bSpecDecoding metrics:\s*", re.IGNORECASE)
 _VLLM_SPEC_ITEM = re.compile(
     rf"(?P<k>Mean acceptance length|Accepted throughput|Drafted throughput|Accepted|Drafted|"
-    rf"Per-position acceptance rate|Avg Draft acceptance rate):\s*"
+    rf"Per-position acceptance rate|(?:Avg )?Draft acceptance rate):\s*"
     rf"(?P<v>{_NUM}(?:,\s*{_NUM})*)\s*(?P<u>tokens/s|tokens|%)?",
     re.IGNORECASE,
 )

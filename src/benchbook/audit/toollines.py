@@ -581,6 +581,9 @@ def _segments(n: int, text: str) -> list[Result]:
         # a log line's prefix ("INFO 05-01 12:00:00 metrics.py:341] ", vLLM's), blanked: its clock and
         # file:line are no label's value
         part = _LOG_PREFIX.sub(lambda m: " " * len(m.group()), part)
+        # a heading's label before the first result's ("SpecDecoding metrics: Draft acceptance rate:
+        # 38.8%", vLLM's): blanked, the result's own label is the one before its value
+        part = _LEAD_LABEL.sub(lambda m: " " * len(m.group()), part)
         if phase and at > 0 and not _LINE_PHASE.match(part):
             label_end = part.index(":")
             word = "Total token" if phase.group("p").lower() == "total" else phase.group("p")
@@ -597,6 +600,13 @@ def _segments(n: int, text: str) -> list[Result]:
             r.start += at
             r.end += at
             out.append(r)
+    running = _RUNNING_REQS.search(text)
+    if running is not None and int(running.group("n")) > 1:
+        # vLLM's engine log ("Avg prompt throughput: 11244.6 tokens/s, Avg generation throughput:
+        # 267.6 tokens/s, Running: 337 reqs"): over that many requests at once, the prompt tokens and
+        # the generated tokens a second summed (one request running: that request's own rates)
+        for r in out:
+            r.metric = {"prefill_tps": "input_throughput", "decode_tps": "throughput"}.get(r.metric, r.metric)
     tag = _VERSION_TAG.match(text)
     if out and tag is not None:  # "[0.24.0] tok/sec: …, toks: 956": the version the run was of
         for r in out:
@@ -604,6 +614,10 @@ def _segments(n: int, text: str) -> list[Result]:
     return out + _implied_times(n, text, shaped, out)
 
 
+#: a label before another label and its value ("SpecDecoding metrics: Draft acceptance rate: 38.8%")
+_LEAD_LABEL = re.compile(r"^\s*[^\W\d][^:\n]{0,40}:\s*(?=[^\W\d][^:\n]{0,60}:\s*[\d.]+)")
+#: the requests a serving engine's log line says were running (vLLM's "Running: 337 reqs")
+_RUNNING_REQS = re.compile(r"\bRunning:\s*(?P<n>\d+)\s*reqs?\b")
 #: a version in brackets opening a line of results ("[0.24.0] tok/sec: 65.05, dt: 14.70, toks: 956")
 _VERSION_TAG = re.compile(r"^\s*\[(?P<v>v?\d+(?:\.\d+){1,3})\]\s")
 #: a run's tag in brackets before a label (``_LABELLED``)
