@@ -386,7 +386,13 @@ class _Drafter(Tables, Sentences):
             if block.kind == "table":
                 had_command = bool(self.command)
                 before = len(self.out.groups)
+                held = self.command
+                if self.lead_in and self.command:
+                    # "The base model speed:" over a table, a speculative command above both: the
+                    # label's arm for this table only, as over a code block
+                    self.command = _arm_of_label(self.lead_in, self.command)
                 self.table(block)
+                self.command = held
                 self.pending_log = None
                 self.para_rate = None
                 self.para_text = ""

@@ -50,6 +50,9 @@ _TOOL = re.compile(
     r"python3?\s+(?:\S*/)?examples/offline_inference/\w+\.py|"
     # MLX LM's benchmark ("mlx_lm.benchmark --model ... -p 128 -g 128 -b 32", "python -m mlx_lm.benchmark")
     r"(?:python3?\s+-m\s+)?mlx_lm[._]benchmark|"
+    # SpecForge's benchmark of an EAGLE3 draft, which starts SGLang ("python bench_eagle3.py --model …
+    # --config-list 1,3,1,4")
+    r"python3?\s+(?:\S*/)?bench_eagle3\.py|"
     # EvalScope's serving benchmark client ("evalscope perf --parallel 5 10 --dataset longalpaca …")
     r"evalscope\s+perf|"
     # lm-evaluation-harness over an engine ("lm_eval --model vllm --model_args pretrained=…")
@@ -167,6 +170,8 @@ _BATCHED_FLAGS: dict[str, tuple[str, str]] = {
 #: method names: the model's own heads (MTP; SGLang's NEXTN) draft for themselves, anything else
 #: (a draft model, EAGLE heads, n-gram lookup) is speculative decoding
 _SELF_DRAFTING = re.compile(r"mtp|nextn", re.IGNORECASE)
+#: SpecForge's ``--config-list`` after its batch size: SGLang's speculative settings, in order
+_EAGLE_CONFIG = ("speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens")
 #: flags that take no value (the next word is not theirs)
 _NO_VALUE = frozenset({"--cpu-moe", "--no-mmap", "--mlock", "--jinja", "--verbose", "-v", "--cont-batching"})
 #: a llama.cpp quantisation type by its parts (ggml's Q4_0, Q4_K_M, IQ3_XXS, TQ1_0, Q4_0_4_4;
@@ -220,8 +225,8 @@ def engine_of(tool: str) -> str | None:
         return "MLX"
     if "vllm" in tool or "offline_inference" in tool:
         return "vLLM"
-    if "sglang" in tool:
-        return "SGLang"
+    if "sglang" in tool or "bench_eagle3" in tool:
+        return "SGLang"  # (SpecForge's bench_eagle3.py launches an SGLang server)
     return "llama.cpp"
 
 
@@ -522,6 +527,15 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             listed = True  # "--parallel 5 10 20": a list of runs, no one value
             i += 1
         if listed:
+            continue
+        if flag == "--config-list" and "bench_eagle3" in tool:
+            # SpecForge's "batch size, steps, topk, draft tokens" of its one run ("1,3,1,4"); a
+            # placeholder ("x,x,x,x") or several configurations set none
+            told = re.fullmatch(r"(\d+),(\d+),(\d+),(\d+)", value)
+            if told is not None:
+                out["concurrency"] = int(told.group(1))
+                for key, v in zip(_EAGLE_CONFIG, told.groups()[1:], strict=True):
+                    put_path(out, f"other.{key}", int(v))
             continue
         # vLLM and SGLang take ``--num_speculative_tokens`` for ``--num-speculative-tokens``
         own = (

@@ -557,12 +557,12 @@ _BRANCH_LEAD = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+[*_]*(?P<side>[^:()*_\n]{
 _DEVICE_LINE = re.compile(r"^\W*(?:Device\s+(?P<a>\d+)\s*:|ggml_vulkan:\s*(?P<b>\d+)\s*=)\s*(?P<name>[^,(]+)")
 
 
-#: a tensor- or pipeline-parallel size as posts and launch lines write it ("TP=8", "tp = 4", "TP 8",
+#: a tensor- or pipeline-parallel size as posts and launch lines write it ("TP=8", "tp = 4", "TP 8", "tp4",
 #: "--tp 2", "--tp-size 8", "-tp 4", "--tensor-parallel-size 4", "tensor_parallel_size=2"; "PP=2",
 #: "--pipeline-parallel-size 2"): the run spans TP × PP devices (vLLM's, SGLang's and TensorRT-LLM's
 #: meaning of the two sizes); "pp 512" (llama-bench's prompt test) is none
 _PARALLEL = re.compile(
-    r"(?<![\w-])(?:(?P<t>TP|tp)\s*[=:]\s*|(?-i:TP)\s?|--?(?:tp|tp[-_]size|tensor[-_]parallel[-_]size)[\s=]"
+    r"(?<![\w-])(?:(?P<t>TP|tp)\s*[=:]\s*|(?-i:TP)\s?|(?-i:tp)(?=\d)|--?(?:tp|tp[-_]size|tensor[-_]parallel[-_]size)[\s=]"
     r"|tensor[-_ ]parallel(?:[-_ ]size)?\s*[=:]?\s*|(?P<p>(?:PP|pp)\s*[=:]\s*|(?-i:PP)\s|--?(?:pp|pp[-_]size"
     r"|pipeline[-_]parallel[-_]size)[\s=]|pipeline[-_ ]parallel(?:[-_ ]size)?\s*[=:]?\s*))"
     r"(?P<n>\d{1,2})(?![\w.])",

@@ -956,9 +956,14 @@ _DRAFT_RATE = re.compile(r"\bdraft[ _-]?rate\b", re.IGNORECASE)
 
 def _ratio_column(header: str, cells: list[str]) -> str | None:
     """ "ratio" for an acceptance column written as fractions with no unit ("Acceptance": 0.73,
-    "0.38-0.90"; "draft rate": the drafted tokens' rate of acceptance, ``_DRAFT_RATE``): every cell
-    with a number has numbers from 0 to 1 only; else None."""
-    if not re.search(r"accept", header, re.IGNORECASE) and not _DRAFT_RATE.search(header):
+    "0.38-0.90"; "draft rate": the drafted tokens' rate of acceptance, ``_DRAFT_RATE``) or a score's
+    ("Accuracy": 0.955, "N/A", ``_SCORE_HEADER``): every cell with a number has numbers from 0 to 1
+    only; else None."""
+    if (
+        not re.search(r"accept", header, re.IGNORECASE)
+        and not _DRAFT_RATE.search(header)
+        and not _SCORE_HEADER.search(header)
+    ):
         return None
     found = [numbers(c) for c in cells if not _EMPTY.match(c)]
     if not found or not all(found):
@@ -1715,7 +1720,13 @@ class Tables(Sides):
                 unit = cell_units.pop()
             if unit is None and _metric_header(h):
                 unit = "t/s"
-            metric = "acceptance_rate" if unit == "ratio" else label_metric(h, unit) if unit else None
+            metric = (
+                ("accuracy" if _SCORE_HEADER.search(h) and not re.search(r"accept", h, re.I) else "acceptance_rate")
+                if unit == "ratio"
+                else label_metric(h, unit)
+                if unit
+                else None
+            )
             if metric is None:
                 kinds[j] = "unplaced"  # its numbers are listed, not dropped
                 continue
