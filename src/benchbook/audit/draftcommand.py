@@ -70,6 +70,7 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "-c": ("ctx", "int"),
     "--ctx-size": ("ctx", "int"),
     "--max-model-len": ("ctx", "int"),
+    "--model-max-len": ("ctx", "int"),  # (as posts misspell vLLM's --max-model-len)
     "--context-length": ("ctx", "int"),
     "-fa": ("flash_attn", "fa"),
     "--flash-attn": ("flash_attn", "fa"),
@@ -490,6 +491,8 @@ def agreed(commands: list[dict[str, list[object]]]) -> dict[str, list[object]]:
 #: "your-model.gguf", "model_name", "my_model", "xxx.gguf"): no model of the post's
 _PLACEHOLDER_MODEL = re.compile(
     r"(?i)(?:(?:your|my|the|some)[-_ ]?)?(?:model|llm)(?:[-_ ]?(?:name|path|file))?|x{2,}|path"
+    # a stand-in for the author's own folder ("local_deepseekv3_path", "your_model_dir", "path_to_model")
+    r"|(?:local|your|my|path[-_]to)[-_]\w*|\w*[-_](?:path|dir)"
 )
 
 
@@ -501,7 +504,13 @@ def conditions_of(tool: str, words: list[str]) -> dict:
     if positional:
         words = words[1:]
         model, quant = model_and_quant(positional[0])
-        out["model"] = model
+        if not _PLACEHOLDER_MODEL.fullmatch(model):
+            out["model"] = model
+        else:
+            # "vllm serve local_deepseekv3_path … --served-model-name deepseek-v3": the name it serves
+            served = next((words[k + 1] for k, w in enumerate(words[:-1]) if w == "--served-model-name"), None)
+            if served is not None and not served.startswith("-"):
+                out["model"] = served
         if quant:
             out["quant"] = quant
     i = 0

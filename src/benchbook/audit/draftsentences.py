@@ -369,7 +369,9 @@ def _accept_length(text: str, n: Number) -> bool:
 
 def _acceptance_fraction(text: str, n: Number) -> bool:
     """Whether ``n``, a number written with no unit, is an acceptance rate as a fraction: a decimal
-    in [0, 1] (``0.73``, not ``1``) beside an acceptance word (``_ACCEPT_BEFORE``, ``_ACCEPT_AFTER``)."""
+    in [0, 1] (``0.73``, not ``1``) beside an acceptance word (``_ACCEPT_BEFORE``, ``_ACCEPT_AFTER``)
+    or before the counts it is the quotient of (``_COUNTS_AFTER_FRACTION``: "0.81 (1834 accepted /
+    2264 drafted)", 1834 / 2264 = 0.8101)."""
     if "." not in n.text or n.spread is not None:
         return False
     try:
@@ -378,9 +380,23 @@ def _acceptance_fraction(text: str, n: Number) -> bool:
         return False
     if not all(0 <= v <= 1 for v in lows):
         return False
+    counted = _COUNTS_AFTER_FRACTION.match(text, n.end)
+    if counted is not None and n.range is None:
+        # "0.66961 (5,089 accepted / 7,600 generated)": the counts it is the quotient of, to its digits
+        k, m = (int(counted.group(g).replace(",", "")) for g in ("k", "n"))
+        if 0 < m and abs(k / m - lows[0]) <= 0.5 * 10 ** -(len(n.text.split(".")[1])) + 1e-9:
+            return True
     return bool(_ACCEPT_BEFORE.search(text[max(0, n.start - 40) : n.start])) or bool(
         _ACCEPT_AFTER.match(text, n.end)
     )
+
+
+#: the counts in parentheses after a fraction: accepted of drafted ("(1834 accepted / 2264 drafted)",
+#: "(5,089 accepted / 7,600 generated)")
+_COUNTS_AFTER_FRACTION = re.compile(
+    r"\s*\(\s*(?P<k>\d[\d,]*)\s+accepted\s*/\s*(?P<n>\d[\d,]*)(?:\s+(?:generated|drafted|proposed|draft\s+tokens))?\s*\)",
+    re.IGNORECASE,
+)
 
 
 #: a line that starts with its own label ("Speculative decoding model: 133.2 s")
