@@ -508,7 +508,9 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             out["model"] = model
         else:
             # "vllm serve local_deepseekv3_path … --served-model-name deepseek-v3": the name it serves
-            served = next((words[k + 1] for k, w in enumerate(words[:-1]) if w == "--served-model-name"), None)
+            served = next(
+                (words[k + 1] for k, w in enumerate(words[:-1]) if w == "--served-model-name"), None
+            )
             if served is not None and not served.startswith("-"):
                 out["model"] = served
         if quant:

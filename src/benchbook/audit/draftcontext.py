@@ -549,7 +549,9 @@ _BRANCH_HEADING = re.compile(
 
 #: a list item's lead before its colon, its words in parentheses after it ("* main branch (`--threads
 #: 13`): …"): a side of a change where ``_BRANCH_HEADING`` takes it whole
-_BRANCH_LEAD = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+[*_]*(?P<side>[^:()*_\n]{2,20}?)[*_]*\s*(?:\([^)\n]*\))?\s*:")
+_BRANCH_LEAD = re.compile(
+    r"^\s*(?:[-*+•]|\d+[.)])\s+[*_]*(?P<side>[^:()*_\n]{2,20}?)[*_]*\s*(?:\([^)\n]*\))?\s*:"
+)
 
 
 #: a device a llama.cpp backend lists at start ("Device 0: AMD Instinct MI100, gfx908…", "  Device
@@ -2867,7 +2869,11 @@ def _names(text: str, path: str, value: object) -> bool:
     key = _key(value)
     if any(m.path == path and _key(m.value) == key for m in mentions(text)):
         return True
-    if path == "build" and isinstance(value, str) and re.search(rf"(?<![\w.]){re.escape(value)}(?!\w|\.\d)", text):
+    if (
+        path == "build"
+        and isinstance(value, str)
+        and re.search(rf"(?<![\w.]){re.escape(value)}(?!\w|\.\d)", text)
+    ):
         return True  # "[0.30.6] tok/sec: 66.02, …": the version as the line writes it
     found: list[tuple[str, object]] = []
     settings_in_words(text, found)

@@ -722,7 +722,9 @@ def _mentions(text: str) -> tuple[Mention, ...]:
                 continue
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", m.group("name")))
-    for m in _QUANTED_NAME.finditer(text):  # "Ling-3.0-tiny Q6_K": a name no list knows, its GGUF type after it
+    for m in _QUANTED_NAME.finditer(
+        text
+    ):  # "Ling-3.0-tiny Q6_K": a name no list knows, its GGUF type after it
         if not any(a <= m.start() < b or a < m.end("name") <= b for a, b in spans):
             if _DRAFT_NAME.search(m.group("name")) or _DRAFT_MARK.match(text, m.end()):
                 continue
@@ -1172,7 +1174,9 @@ _OLLAMA = re.compile(
 #: an Ollama tag of a model's default weights, no size ("granite4:latest", "llama3.2:latest",
 #: "mistral:latest"): the name before ":latest" is the model (with a version, or a known family)
 _OLLAMA_LATEST = re.compile(
-    r"(?<![\w./:-])(?:[a-z0-9][a-z0-9_-]*/)?(?P<name>(?=[a-z.-]*\d|(?:" + MODEL_FAMILIES + r"))[a-z][a-z0-9.-]*[a-z0-9])"
+    r"(?<![\w./:-])(?:[a-z0-9][a-z0-9_-]*/)?(?P<name>(?=[a-z.-]*\d|(?:"
+    + MODEL_FAMILIES
+    + r"))[a-z][a-z0-9.-]*[a-z0-9])"
     r":latest(?![\w:-])",
     re.IGNORECASE,
 )

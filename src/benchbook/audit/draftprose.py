@@ -834,7 +834,12 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
             continue
         if family(b.unit) == "rate":
             changed = b
-        elif a.unit is None and b.unit is None and changed is not None and "\n\n" not in text[changed.end : a.start]:
+        elif (
+            a.unit is None
+            and b.unit is None
+            and changed is not None
+            and "\n\n" not in text[changed.end : a.start]
+        ):
             # "from 41.2 to 57.6 tok/s (+39.8%)\n47.7 to 72.2 long gen (+51.4%)": a change of the
             # paragraph after one in a rate, its unit left out, is in the same rate
             out[i], out[i + 1] = replace(a, unit=changed.unit), replace(b, unit=changed.unit)

@@ -1721,7 +1721,11 @@ class Tables(Sides):
             if unit is None and _metric_header(h):
                 unit = "t/s"
             metric = (
-                ("accuracy" if _SCORE_HEADER.search(h) and not re.search(r"accept", h, re.I) else "acceptance_rate")
+                (
+                    "accuracy"
+                    if _SCORE_HEADER.search(h) and not re.search(r"accept", h, re.I)
+                    else "acceptance_rate"
+                )
                 if unit == "ratio"
                 else label_metric(h, unit)
                 if unit

@@ -387,7 +387,10 @@ REQUEST_SETTINGS: list[tuple[re.Pattern, str]] = [
     # request concurrency:  8", "Max request concurrency: 8"; "None" where unbounded: no number)
     (re.compile(r"\bmax(?:imum)?\s+request\s+concurrency\s*:\s*(?P<n>\d{1,5})\b", re.I), "concurrency"),
     # a benchmark report's line of its concurrency alone (LMDeploy's profile_throughput: "concurrency: 256")
-    (re.compile(r"(?<![\w-])(?:num_|max_)?concurrency\s*[:=]\s*(?P<n>\d{1,5})(?![\d.])", re.I), "concurrency"),
+    (
+        re.compile(r"(?<![\w-])(?:num_|max_)?concurrency\s*[:=]\s*(?P<n>\d{1,5})(?![\d.])", re.I),
+        "concurrency",
+    ),
     # a request body's prompt: '"prompt": "描述一下北京的秋天"' (a completion request's text, as sent)
     (re.compile(r"(?<![\w-])[\\\"']prompt[\\\"']\s*:\s*[\\\"'](?P<n>[^\"'\n\\]{1,200})[\\\"']"), "prompt"),
     # a chat request's one user message ('"messages": [{"role": "user", "content": "write a story about

@@ -79,7 +79,8 @@ _GROUPED = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _LABELLED = re.compile(
     # (SGLang's "#Input tokens: 10354": a count's "#" glued to its label)
     # (a run's tag in brackets before the label: "[Model Load]", a version "[0.24.0] tok/sec: 65.05")
-    rf"^[\s>*•+\-]*+(?P<label>(?:\[(?:[A-Za-z][\w ]{{0,20}}|v?\d+(?:\.\d+){{1,3}})\]\s*+)?#?[^\W\d_][^:=\n]{{0,60}}?)"
+    rf"^[\s>*•+\-]*+(?P<label>(?:\[(?:[A-Za-z][\w ]{{0,20}}|v?\d+(?:\.\d+){{1,3}})\]\s*+)?"
+    rf"#?[^\W\d_][^:=\n]{{0,60}}?)"
     rf"(?>\s*(?::|=)|\s{{2,}}|\s*\t)\s*+"
     rf"(?:\[[\w:./-]{{1,20}}\]\s*+)?"  # the device it was read on: "VRAM, Model: [cuda:0] 3,390.76 MB"
     r"(?P<about>(?:around|about|approx\.?|approximately|roughly|~|≈)\s*+)?"  # "prompt_token/s: around 303.8"
@@ -312,7 +313,9 @@ def label_metric(label: str, unit: str) -> str | None:
             return "input_throughput"
         if re.search(r"\bpeak\b.*\bthroughput", low):
             return "peak_throughput"
-        if re.search(r"\btotal\s+tok(?:en)?s?\s+throughput|\b(?:prompt|input)\s*\+\s*(?:completion|output)\b", low):
+        if re.search(
+            r"\btotal\s+tok(?:en)?s?\s+throughput|\b(?:prompt|input)\s*\+\s*(?:completion|output)\b", low
+        ):
             # (LMDeploy's "token throughput (prompt + completion token)": input and output tokens)
             return "total_throughput"
         if re.search(r"throughput|吞吐|\boutput\s+tok(?:en)?s?\s*/\s*s|\boutput\s+(?:token\s+)?rate\b", low):
@@ -487,7 +490,9 @@ def _stat_list(n: int, text: str) -> list[Result]:
         stat = f"p{name}" if m.group("pct") and re.fullmatch(r"\d+(?:\.\d+)?", name) else stat_name(name)
         stat = {"ave": "mean"}.get(stat, stat)
         at = m.start("vals") + v.start()
-        out.append(Result(n, metric, v.group(), unit, at, at + len(v.group()), None, {"other": {"stat": stat}}))
+        out.append(
+            Result(n, metric, v.group(), unit, at, at + len(v.group()), None, {"other": {"stat": stat}})
+        )
     return out
 
 
@@ -611,7 +616,7 @@ def _segments(n: int, text: str) -> list[Result]:
     if out and tag is not None:  # "[0.24.0] tok/sec: …, toks: 956": the version the run was of
         for r in out:
             r.conditions = {"build": tag.group("v"), **r.conditions}
-    return out + _implied_times(n, text, shaped, out)
+    return out + _implied_times(n, shaped, out)
 
 
 #: a label before another label and its value ("SpecDecoding metrics: Draft acceptance rate: 38.8%")
@@ -624,7 +629,7 @@ _VERSION_TAG = re.compile(r"^\s*\[(?P<v>v?\d+(?:\.\d+){1,3})\]\s")
 _TAG = re.compile(r"^\s*\[[^\]]*\]\s*")
 
 
-def _implied_times(n: int, text: str, shaped: list[tuple[int, str]], found: list[Result]) -> list[Result]:
+def _implied_times(n: int, shaped: list[tuple[int, str]], found: list[Result]) -> list[Result]:
     """The parts of a line of ``label: value`` parts (``_segments``) whose value has no unit but is
     the seconds the line's rate and token count imply ("tok/sec: 65.048, dt: 14.697, toks: 956":
     956 / 14.697 = 65.05 tok/s): a ``duration`` in s, where count / value is the rate within 1%,
@@ -645,7 +650,9 @@ def _implied_times(n: int, text: str, shaped: list[tuple[int, str]], found: list
             # the count is then the tokens the rate's run generated
             rates[0].conditions = {**rates[0].conditions, "tokens_generated": int(count)}
             cond = dict(rates[0].conditions)
-            out.append(Result(n, "duration", m.group("v"), "s", at + m.start("v"), at + m.end("v"), None, cond))
+            out.append(
+                Result(n, "duration", m.group("v"), "s", at + m.start("v"), at + m.end("v"), None, cond)
+            )
     return out
 
 
