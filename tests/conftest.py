@@ -111,6 +111,14 @@ def committed_root() -> Path:
     return dst
 
 
+@pytest.fixture(autouse=True)
+def _checkpoint_warned_env(monkeypatch):
+    """Each test starts with no draft-self checkpoint warned of by a parent process
+    (``experiments.draftself.run.WARNED_ENV``, which ``resolve_checkpoint`` sets in ``os.environ``):
+    a warning one test's checkpoint gave is not another test's."""
+    monkeypatch.setenv("BENCHBOOK_CHECKPOINT_WARNED", "")
+
+
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 
 from benchbook.draftself import train
 from benchbook.experiments.draftself import run as ds_run
@@ -78,3 +79,29 @@ def test_a_cached_checkpoint_of_other_weights_is_named_cached_and_warned_of_once
         "warning: the checkpoint (from this host's cache, trained here earlier) has"
     )
     assert "retrained" not in warnings[0]
+
+
+def test_a_stage_process_under_the_run_does_not_warn_again(tmp_path, monkeypatch):
+    """The warning came twice in one run's log: the run's prefetch warned, then the stage's kernel
+    (another process, ``_WARNED`` empty) warned again.  The prefetch names the pair in the environment
+    the stage inherits (``WARNED_ENV``), so the stage stays quiet; another pair is warned of (control)."""
+    fresh = tmp_path / "fresh-cache"
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(fresh))
+    manifest, _ = _manifest(tmp_path)
+    pt = fresh / "draftself" / "other.pt"
+    pt.parent.mkdir(parents=True)
+    pt.write_bytes(b"other weights")
+    monkeypatch.setattr(train, "ensure_checkpoint", lambda cfg, log: (pt, {}, False))
+    monkeypatch.setattr(ds_run, "_WARNED", set())
+    first: list[str] = []
+    ds_run.resolve_checkpoint(manifest, log=first.append)
+    assert sum(x.startswith("warning:") for x in first) == 1
+    told = os.environ[ds_run.WARNED_ENV]
+    monkeypatch.setattr(ds_run, "_WARNED", set())  # the stage's own process
+    second: list[str] = []
+    ds_run.resolve_checkpoint(manifest, log=second.append)
+    assert not any(x.startswith("warning:") for x in second)
+    monkeypatch.setenv(ds_run.WARNED_ENV, "0" * 64 + ":" + told.split(":")[1])
+    third: list[str] = []
+    ds_run.resolve_checkpoint(manifest, log=third.append)
+    assert sum(x.startswith("warning:") for x in third) == 1

@@ -1,6 +1,6 @@
 """``benchbook audit`` (also ``python -m benchbook.audit``, the DVC stage's command).
 
-    benchbook audit CLAIMS.yaml... [--logs DIR] [--pair SPEC=BASELINE]... [--out DIR] [--pages DIR]
+    benchbook audit CLAIMS.yaml... [--logs DIR] [--pair SPEC=BASELINE]... [--out DIR] [--pages DIR] [--check]
     benchbook audit --all data/claims [--out reports/audit] [--pages audits]
     benchbook audit POST.md [...]      (a post: drafted into POST.claims.yaml beside it, then audited)
     benchbook audit - < POST.md        (a post on stdin: drafted into ./post.claims.yaml, then audited)
@@ -20,7 +20,8 @@ tab-separated table (id, kind, stated, recomputed, difference and difference %, 
 reproducible here: ``terminal``) to stdout, and the time taken to stderr.  "Reproducible here" is
 judged against ``params.yaml`` ``audit.here`` and ``models.registry`` when ``params.yaml`` is in the
 working folder.  Exit status: 0 whatever the
-verdicts; 2 on malformed input (one ``benchbook: error:`` line naming file:line, the field and the fix).
+verdicts (``--check``: 1 where any is inconsistent, for a check in CI); 2 on malformed input (one
+``benchbook: error:`` line naming file:line, the field and the fix).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import yaml
 from .. import errors
 from . import run, terminal, toolgap
 from .draftfile import draft_post, read_post, read_stdin, summary
+from .recompute import INCONSISTENT
 from .schema import load
 from .verdicts import Here
 
@@ -96,6 +98,12 @@ def parser() -> argparse.ArgumentParser:
     )
     ap.add_argument(
         "--all", default=None, metavar="DIR", help="audit every *.yaml and *.yml of DIR (the DVC stage)"
+    )
+    ap.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 where any verdict is inconsistent (a check in CI); without it the exit status is 0 "
+        "whatever the verdicts, 2 on malformed input",
     )
     ap.add_argument(
         "--out",
@@ -227,7 +235,8 @@ def audit(args: argparse.Namespace) -> list[run.Audit]:
 
 
 def main(argv: list[str] | None = None, render=None) -> int:
-    """Parse ``argv``, audit, print the summary; 0 on success, 2 on malformed input.  ``render``:
+    """Parse ``argv``, audit, print the summary; 0 on success whatever the verdicts, 2 on malformed
+    input; with ``--check``, 1 where a verdict is inconsistent (the summary names how many).  ``render``:
     ``(pages folder, page names) -> folder of HTML pages | None``, for the pages of files audited on
     their own (``benchbook audit`` passes ``siterenderer.render_pages``; the site layer is above this
     one); None renders nothing."""
@@ -260,4 +269,9 @@ def main(argv: list[str] | None = None, render=None) -> int:
         + (f"; open {shown}" if shown else ""),
         file=sys.stderr,
     )
+    if args.check:
+        bad = [f"{a.path}: {v.id}" for a in audits for v in a.verdicts if v.consistency == INCONSISTENT]
+        if bad:
+            print(f"--check: {len(bad)} inconsistent verdict(s): " + ", ".join(bad[:10]), file=sys.stderr)
+            return 1
     return 0

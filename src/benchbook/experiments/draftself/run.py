@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import platform
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -322,8 +323,12 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     )
     path, _, trained = ensure_checkpoint(TrainConfig(**man["train_config"]), log=log)
     sha = file_sha256(path)
-    if sha != man["sha256"] and (sha, man["sha256"]) not in _WARNED:
-        _WARNED.add((sha, man["sha256"]))  # once a process: the stage and the prefetch before it ask
+    pair = f"{sha}:{man['sha256']}"
+    if sha != man["sha256"] and (sha, man["sha256"]) not in _WARNED and os.environ.get(WARNED_ENV) != pair:
+        # once a run: the stage and the prefetch before it ask, the stage in a process (a notebook's
+        # kernel under ``dvc repro``) that inherits the run's environment
+        _WARNED.add((sha, man["sha256"]))
+        os.environ[WARNED_ENV] = pair
         how = "retrained now" if trained else "from this host's cache, trained here earlier"
         log(
             f"warning: the checkpoint ({how}) has sha256 {sha[:16]}, not the manifest's "
@@ -337,6 +342,10 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
 
 #: (sha256 used, the manifest's) pairs already warned of in this process (``resolve_checkpoint``)
 _WARNED: set[tuple[str, str]] = set()
+#: the environment variable naming the pair "sha256 used:the manifest's" warned of by a parent
+#: process (``benchbook run``'s prefetch): its stages' processes do not warn again (a new user saw the
+#: warning twice in one run's log)
+WARNED_ENV = "BENCHBOOK_CHECKPOINT_WARNED"
 
 
 def measure(
