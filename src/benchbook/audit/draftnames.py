@@ -403,8 +403,8 @@ _SIZE_LABEL = re.compile(
 #: that are no ggml type (GPTQ, AWQ, EXL2, FP8, ...): "72B Q8_0 @ 6 tok/s" labels a run, as before
 _SIZED_QUANT = re.compile(
     r"(?<![\w.-])(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s+"
-    # (a GGUF type in any case: "7B q4_K_S", a list's label)
-    r"(?P<q>GPTQ|AWQ|EXL2|NVFP4|MXFP[468]|FP8|INT4|INT8|(?i:i?q\d(?:_[a-z0-9]+)+))(?![\w-])",
+    # (a GGUF type in any case ending a label: "* 7B q4_K_S :"; "72B Q8_0 @ 6 tok/s" names a run)
+    r"(?P<q>GPTQ|AWQ|EXL2|NVFP4|MXFP[468]|FP8|INT4|INT8|(?i:i?q\d(?:_[a-z0-9]+)+)(?=\s*(?:[:：]|$)))(?![\w-])",
     re.ASCII,
 )
 #: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP"), or after the
