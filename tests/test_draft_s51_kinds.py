@@ -5,7 +5,7 @@ a model's release date after its name; InferenceX's "tput" labels; phones' and b
 
 from __future__ import annotations
 
-from benchbook.audit.draftcontext import _parallel_count, cell_conditions
+from benchbook.audit.draftcontext import parallel_count, cell_conditions
 from benchbook.audit.draftnames import mentions
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
@@ -108,13 +108,13 @@ def test_isl_in_prose_with_k():
 def test_parallel_sizes_count_devices():
     """TP × PP is the devices a run spans; llama-bench's "pp 512" and TP=1 are none; two TP sizes
     name no one count."""
-    assert _parallel_count("TP=8, EP=1") == 8
-    assert _parallel_count("--tensor-parallel-size 4 --pipeline-parallel-size 2") == 8
-    assert _parallel_count("vllm serve m -tp 2") == 2
-    assert _parallel_count("TP 4, PP 2") == 8
-    assert _parallel_count("pp 512 and tg 128") is None
-    assert _parallel_count("TP=1") is None
-    assert _parallel_count("TP=1 vs TP=2") is None
+    assert parallel_count("TP=8, EP=1") == 8
+    assert parallel_count("--tensor-parallel-size 4 --pipeline-parallel-size 2") == 8
+    assert parallel_count("vllm serve m -tp 2") == 2
+    assert parallel_count("TP 4, PP 2") == 8
+    assert parallel_count("pp 512 and tg 128") is None
+    assert parallel_count("TP=1") is None
+    assert parallel_count("TP=1 vs TP=2") is None
 
 
 def test_card_counts_in_more_spellings():

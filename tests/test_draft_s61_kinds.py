@@ -314,3 +314,14 @@ def test_a_placeholder_folder_serves_its_served_model_name():
     assert (got["model"], got["ctx"]) == ("deepseek-v3", 16384)
     real = command_lines([(1, "vllm serve Qwen/Qwen3-8B --served-model-name qwen")])[0].conditions
     assert real["model"] == "Qwen3-8B"
+
+
+def test_a_paragraph_stating_a_parallel_size_counts_its_one_machine(tmp_path):
+    """"tp4 h20" over a table: four H20s run it (``draftcontext.parallel_count`` read in a paragraph
+    as in a setup); a paragraph naming two machines gets no count (control)."""
+    post = "tp4 h20\n\n| Benchmark | Latency (ms) |\n|---|---|\n| gsm8k | 137.10 |\n| mtbench | 461.65 |\n"
+    cf = _drafted(post, tmp_path)
+    assert {_cond(cf, c)["hardware"] for c in cf.claims} == {"4x NVIDIA H20"}
+    (tmp_path / "control").mkdir()
+    two = _drafted("TP=4 on an H20 and an H100: 137.10 ms.\n", tmp_path / "control")
+    assert not any(str(_cond(two, c).get("hardware", "")).startswith("4x") for c in two.claims)

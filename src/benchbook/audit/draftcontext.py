@@ -572,7 +572,7 @@ _PARALLEL = re.compile(
 )
 
 
-def _parallel_count(text: str) -> int | None:
+def parallel_count(text: str) -> int | None:
     """The devices a run of ``text`` spans by its stated parallel sizes (``_PARALLEL``): TP × PP where
     ``text`` states one tensor-parallel size (and at most one pipeline size), None where it states
     none, several, or 1."""
@@ -591,11 +591,11 @@ def _counted_devices(lines: list[tuple[int, str]], out: list[tuple[str, object]]
     number (``_DEVICE_LINE``: "Device 0: AMD Instinct MI100", "Device 1: AMD Instinct MI100") are
     "2x AMD Instinct MI100" (SOURCES.md: several devices of one kind are the count in the hardware
     name), in place of the one device's name; so is the one machine ``out`` names where the lines state
-    the run's parallel sizes (``_parallel_count``: "H200 | TP=8" -> "8x NVIDIA H200"); ``out`` as it is
+    the run's parallel sizes (``parallel_count``: "H200 | TP=8" -> "8x NVIDIA H200"); ``out`` as it is
     otherwise."""
     machines = {v for p, v in out if p == "hardware"}
     if len(machines) == 1 and not re.match(r"\d+x ", str(next(iter(machines)))):
-        n = _parallel_count(" ".join(t for _, t in lines))
+        n = parallel_count(" ".join(t for _, t in lines))
         if n is not None:
             return [(p, f"{n}x {v}" if p == "hardware" else v) for p, v in out]
     listed: dict[str, set[str]] = {}

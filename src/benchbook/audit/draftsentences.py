@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .draftcommand import command_lines, has_path
-from .draftcontext import FLAGS_ONLY, named_once, names_drafting
+from .draftcontext import FLAGS_ONLY, named_once, names_drafting, parallel_count
 from .draftcore import (
     NAMED_CONDITION,
     Bounds,
@@ -779,6 +779,14 @@ class Sentences(Sides):
         if rows:
             bounds = Bounds(sorted(set(bounds) | set(rows)))
         named = mentions(scanned)  # not the inline commands blanked out of it (``inline_commands``)
+        machines = {m.value for m in named if m.path == "hardware"}
+        devices = parallel_count(scanned) if len(machines) == 1 else None
+        if devices is not None and not re.match(r"\d+\s*[x×]", str(next(iter(machines)))):
+            # "tp4 h20" over a table, "8x H200 at TP=8": the run spans that many of the one machine
+            # named (as ``draftcontext``'s setup counts them)
+            named = tuple(
+                replace(m, value=f"{devices}x {m.value}") if m.path == "hardware" else m for m in named
+            )
         clauses = clause_bounds(text)
 
         def own(at: int) -> bool:
