@@ -5,7 +5,7 @@ a model's release date after its name; InferenceX's "tput" labels; phones' and b
 
 from __future__ import annotations
 
-from benchbook.audit.draftcontext import parallel_count, cell_conditions
+from benchbook.audit.draftcontext import cell_conditions, parallel_count
 from benchbook.audit.draftnames import mentions
 from drafting import conditions as _cond
 from drafting import drafted as _drafted

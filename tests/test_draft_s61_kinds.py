@@ -317,7 +317,7 @@ def test_a_placeholder_folder_serves_its_served_model_name():
 
 
 def test_a_paragraph_stating_a_parallel_size_counts_its_one_machine(tmp_path):
-    """"tp4 h20" over a table: four H20s run it (``draftcontext.parallel_count`` read in a paragraph
+    """ "tp4 h20" over a table: four H20s run it (``draftcontext.parallel_count`` read in a paragraph
     as in a setup); a paragraph naming two machines gets no count (control)."""
     post = "tp4 h20\n\n| Benchmark | Latency (ms) |\n|---|---|\n| gsm8k | 137.10 |\n| mtbench | 461.65 |\n"
     cf = _drafted(post, tmp_path)
