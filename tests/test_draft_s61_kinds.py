@@ -325,3 +325,15 @@ def test_a_paragraph_stating_a_parallel_size_counts_its_one_machine(tmp_path):
     (tmp_path / "control").mkdir()
     two = _drafted("TP=4 on an H20 and an H100: 137.10 ms.\n", tmp_path / "control")
     assert not any(str(_cond(two, c).get("hardware", "")).startswith("4x") for c in two.claims)
+
+
+def test_a_scripts_banner_names_the_model_of_its_runs(tmp_path):
+    """ "----- granite4:latest -----" over a script's result lines: the model they ran (the banner's
+    Ollama tag); a banner naming no model adds none (control)."""
+    line = "  [0.24.0] tok/sec: 65.04847030540552, dt: 14.696732997894287, toks: 956"
+    block = "\n```\n----- {} -----\n" + line + "\n```\n"
+    cf = _drafted("On my GB10 with Ollama:\n" + block.format("granite4:latest"), tmp_path)
+    assert {_cond(cf, c).get("model") for c in cf.claims} == {"granite4"}
+    (tmp_path / "control").mkdir()
+    plain = _drafted("On my GB10 with Ollama:\n" + block.format("results"), tmp_path / "control")
+    assert {_cond(plain, c).get("model") for c in plain.claims} == {None}

@@ -446,6 +446,12 @@ def _stated(
                     (x.path, x.value) for x in in_path or mentions(report.group("value")) if x.path in paths
                 ]
         for _, t in rest:
+            banner = _BANNER.match(t)
+            if banner:
+                # "----- granite4:latest -----" between a script's runs: the model they ran
+                said = mentions(banner.group("v"))
+                out += [(x.path, x.value) for x in said if x.path in ("model", "quant")]
+        for _, t in rest:
             run = _SCRIPT_RUN.match(t)
             if run:
                 # "$ python ../exllamav3/eval/perf.py --model_dir models/Qwen3.8-…-exl3-4.05bpw/": a
@@ -774,6 +780,9 @@ _LEADING_TAG = re.compile(
 )
 _TAG_NAME = re.compile(rf"(?i).*[\d-].*|(?:{MODEL_FAMILIES})\w*")
 #: a line of pasted output reporting the machine or the model under its label (``_stated``)
+#: a banner a script prints over its results, a name between runs of dashes or equals signs
+#: ("----- granite4:latest -----", "=== Qwen3-8B Q4_K_M ===")
+_BANNER = re.compile(r"^\s*[-=]{3,}\s*(?P<v>[^-=\s][^\n]{0,60}?)\s*[-=]{3,}\s*$")
 _REPORT_LINE = re.compile(
     # a JSON key too ('"model": "~/models/mlx-community/Qwen3-0.6B-8bit",')
     r"^\W*(?:\w+:\s+)?(?P<label>hardware|gpu|device\s?\d*|model|quantization|ggml_vulkan:\s\d+)\"?\s*[:=]\s*"
