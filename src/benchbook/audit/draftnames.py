@@ -276,12 +276,12 @@ _MODEL = re.compile(
     # "Llama 3 8B", "Qwen 2.5 7B", "Llama 3.1 70b", "Qwen3 30B A3B", "Qwen3.6 35B-A3B" (the active
     # size after it)
     + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BMbm](?:[\s-][Aa]\d+(?:\.\d+)?[Bb])?(?![\w-])"
-    # a family with no version and its size ("Mistral 7B", "GPT-OSS 20B", "Falcon 40B")
+    # a family with no version and its size ("Mistral 7B", "GPT-OSS 20B", "Falcon 40B", "mistral 7b")
     + r"|(?:(?i:"
     + MODEL_FAMILIES
     + r")[\s-]?(?:[RV]\d+(?:\.\d+)?[\s-])?(?i:distill(?:ed)?)\s)?(?i:"
     + MODEL_FAMILIES
-    + r")\s\d+(?:\.\d+)?[BM](?:-A\d+(?:\.\d+)?B)?(?![\w.-])"
+    + r")\s\d+(?:\.\d+)?[BMb](?:-A\d+(?:\.\d+)?B)?(?![\w.-])"
     # a family's size class and version, the model's name where it has no size ("Mistral Small 3.1")
     + r"|(?:"
     + MODEL_FAMILIES
