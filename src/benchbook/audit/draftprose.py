@@ -765,7 +765,10 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
     words between compare the two ("17 секунд против 40") or start a sentence that names the other
     side alone ("… 42 токена в секунду. Ollama - 25.") or a rate's verb is before it in the same
     clause ("19 tok/s on a model that actually decodes at 80") or it is a statistic's in parentheses
-    ("36.7 tok/s; the bench avg below (33.7)"); the number then ends its clause."""
+    ("36.7 tok/s; the bench avg below (33.7)"); the number then ends its clause.  A change "A to B
+    (+N%)" with no unit (its own change after it: ``_change_follows``) takes the rate of the change
+    before it in the same paragraph ("from 41.2 to 57.6 tok/s (+39.8%)" then "47.7 to 72.2 long gen
+    (+51.4%)")."""
     out = list(found)
     for i in range(1, len(out)):
         n, prev = out[i], out[i - 1]

@@ -30,6 +30,12 @@ sentence around them.  Read here, line by line:
   such lines with no unit written, pasted in prose without a code fence, are read too (``_pasted``);
 * ``key=value`` and JSON ``"key": value`` pairs whose key names a unit (``ttft_ms``, ``wall_s_total``,
   ``decode_tps``, ``predicted_per_second``, ``vram_peak_mib``): the unit from the key's words;
+* a line of several ``label: value`` parts (``_segments``: SGLang's ``bench_speculative``); a script's
+  "[0.24.0] tok/sec: 65.05, dt: 14.70, toks: 956" (its version tag the build, ``toks`` a count and
+  ``dt`` the seconds the count over the rate gives: ``_implied_times``); vLLM's engine log line with
+  several requests running ("Running: 337 reqs": ``input_throughput`` and ``throughput``, one
+  request's prefill and decode rates otherwise); LMDeploy's statistics listed with their values
+  ("first token latency(s)(min, max, ave): 0.099, 4.162, 0.664": ``_stat_list``);
 * TAP lines (``ok 3 - decode 41.2 t/s >= 40``): the numbers of the description with a unit, not the
   threshold the test compares them with;
 * llama.cpp's ``llama_memory_breakdown_print`` rows: the model, context and compute memory of each
