@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import copy
 import re
-from collections import Counter
 from functools import cached_property
 from pathlib import Path
 
@@ -658,6 +657,9 @@ class _Drafter(Tables, Sentences):
         v1.79.1" under a "1.78" the author copied: the tool's print wins)."""
         blocks = self.post.blocks
         spans: list[tuple[int, int, int, str, str]] = []  # (first, last, label line, path, value)
+        # a post setting the KV cache's type ("-ctk q8_0", "KV cache"): "f16:" and "q8_0:" over its
+        # blocks name the cache's type compared, not the weights'
+        kv_compared = _KV_WORDS.search(self.post.text) is not None
         for block, below in zip(blocks, blocks[1:], strict=False):
             if (
                 block.kind != "text"
@@ -666,10 +668,13 @@ class _Drafter(Tables, Sentences):
                 or below.kind not in ("code", "table")
             ):
                 continue
-            told = _VERSION_ALONE.fullmatch(block.lines[-1][1])
+            last = block.lines[-1][1]
+            if len(last) > 60:
+                continue  # (a label is short: a long line of spaces made the two patterns quadratic)
+            told = _VERSION_ALONE.fullmatch(last)
             path = "build"
-            if told is None:
-                told, path = _QUANT_ALONE.fullmatch(block.lines[-1][1]), "quant"
+            if told is None and not kv_compared:
+                told, path = _QUANT_ALONE.fullmatch(last), "quant"
             if told is None:
                 continue
             lines = [n for n, _ in below.lines] or below.row_lines
@@ -686,8 +691,8 @@ class _Drafter(Tables, Sentences):
             path = span[3]
             if path in cond:
                 where = origins.get(path)
-                if where is None:
-                    return  # the claim's own line states it
+                if where is None or path == "quant" and "command" in where:
+                    return  # the claim's own line states it; a command's model file names its quant
                 at = re.match(r"lines? (\d+)", where)
                 if at is not None and span[0] <= int(at.group(1)) <= span[1]:
                     return  # its block states it
@@ -1017,7 +1022,7 @@ def _repeated_lines(lines: list[tuple[int, str]], claimed: set[int]) -> dict[int
     label's before its ":" kept ("Acceptance at token 2: 0.22" names its position, no run).  A
     shape printed once or with the same numbers again, or one with a line between its printings
     that states a number but no result ("tp = 4", "Generating 128 tokens...": the arm changed;
-    not a line printed the same before each run), is none."""
+    not where every printing follows the same such line, a script's banner before each run), is none."""
     seen: dict[str, list[tuple[int, str]]] = {}
     for n, t in lines:
         if n not in claimed:
@@ -1027,17 +1032,19 @@ def _repeated_lines(lines: list[tuple[int, str]], claimed: set[int]) -> dict[int
         shape = label + colon + _A_NUMBER.sub("#", rest) if colon else _A_NUMBER.sub("#", text)
         if "#" in shape:
             seen.setdefault(shape, []).append((n, text))
-    # (a line printed again word for word, "Warming up [0.30.6] / granite4:latest" before each run of
-    # a script, is the run's own printout, no setting changed between the printings)
-    said = Counter(t.strip() for _, t in lines)
-    setting = [n for n, t in lines if n not in claimed and re.search(r"\d", t) and said[t.strip()] < 2]
+    setting = [(n, t.strip()) for n, t in lines if n not in claimed and re.search(r"\d", t)]
     out: dict[int, int] = {}
     for printed in seen.values():
         first, last = printed[0][0], printed[-1][0]
         if len(printed) < 2 or len({t for _, t in printed}) < len(printed):
             continue
-        if any(first < n < last for n in setting):
-            continue
+        # the setting lines between the printings: the arm changed, unless each printing follows the
+        # same one ("Warming up [0.30.6] / granite4:latest" printed before each run of a script;
+        # "ctx = 4096" / "ctx = 32768" before alternate printings is two arms)
+        if any(first < n < last for n, _ in setting):
+            before = {next((t for k, t in reversed(setting) if k < n), None) for n, _ in printed}
+            if len(before) > 1:
+                continue
         out.update({n: k for k, (n, _) in enumerate(printed, 1)})
     return out
 
@@ -1151,6 +1158,8 @@ _VERSION_ALONE = re.compile(
 )
 
 
+#: words of a KV cache's type being set (``version_labels``)
+_KV_WORDS = re.compile(r"(?i)(?<![\w-])(?:-ctk|-ctv|--cache-type-[kv])\b|\bkv[ -]?cache\b")
 #: a weights' format alone on a paragraph's last line over a code block or table ("fp16", "w8a8",
 #: "**Q4_K_M:**", "INT4 results"): a label naming the block's quant (``version_labels``)
 _QUANT_ALONE = re.compile(

@@ -171,6 +171,11 @@ _BATCHED_FLAGS: dict[str, tuple[str, str]] = {
 #: method names: the model's own heads (MTP; SGLang's NEXTN) draft for themselves, anything else
 #: (a draft model, EAGLE heads, n-gram lookup) is speculative decoding
 _SELF_DRAFTING = re.compile(r"mtp|nextn", re.IGNORECASE)
+#: a served name that is a client's alias or a stand-in, no model ("gpt-4o" for OpenAI clients,
+#: "default", "model")
+_ALIAS = re.compile(
+    r"(?i)gpt-(?:3\.5|4)[\w.-]*|o\d(?:-[\w-]+)?|claude[\w.-]*|text-davinci[\w-]*|default|model|llm|chat"
+)
 #: SpecForge's ``--config-list`` after its batch size: SGLang's speculative settings, in order
 _EAGLE_CONFIG = ("speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens")
 #: flags that take no value (the next word is not theirs)
@@ -511,7 +516,7 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             served = next(
                 (words[k + 1] for k, w in enumerate(words[:-1]) if w == "--served-model-name"), None
             )
-            if served is not None and not served.startswith("-"):
+            if served is not None and not served.startswith("-") and not _ALIAS.fullmatch(served):
                 out["model"] = served
         if quant:
             out["quant"] = quant
@@ -543,7 +548,11 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             # SpecForge's "batch size, steps, topk, draft tokens" of its one run ("1,3,1,4"); a
             # placeholder ("x,x,x,x") or several configurations set none
             told = re.fullmatch(r"(\d+),(\d+),(\d+),(\d+)", value)
-            if told is not None:
+            several = i < len(words) and re.fullmatch(r"\d+(?:,\d+){3}", words[i]) is not None
+            if several:  # "--config-list 1,0,0,0 1,3,1,4 8,3,1,4": one run each, no one value
+                while i < len(words) and re.fullmatch(r"\d+(?:,\d+){3}", words[i]):
+                    i += 1
+            if told is not None and not several:
                 out["concurrency"] = int(told.group(1))
                 for key, v in zip(_EAGLE_CONFIG, told.groups()[1:], strict=True):
                     put_path(out, f"other.{key}", int(v))

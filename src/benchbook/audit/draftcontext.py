@@ -1845,7 +1845,8 @@ class Context:
                     _add(scope.head, list_lead)
                     led = _BRANCH_LEAD.match(post.line(first))
                     side = _BRANCH_HEADING.fullmatch(led.group("side").strip()) if led is not None else None
-                    if side is not None:
+                    # ("- Main (Qwen3-32B alone): 21.4 tok/s" over "- Draft …": the main model, no branch)
+                    if side is not None and side.group(0).lower() != "main":
                         # "* main branch (`--threads 13`): 39.2ms/tok", "- PR: 16.4 ms": the side of
                         # the change the item's numbers ran
                         _add(scope.head, [("build", side.group(0))])

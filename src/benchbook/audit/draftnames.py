@@ -255,7 +255,7 @@ MODEL_FAMILIES = (
     r"Meta-Llama|TinyLlama|CodeLlama|(?-i:Code)[ -]Llama|MiniCPM|ERNIE|Vicuna|Wizard\w*|Zephyr|StarCoder|"
     r"Baichuan|ChatGLM|"
     r"Aya|Jamba|Hunyuan|Seed-OSS|EXAONE|LLaVA|Pixtral|Moondream|StableLM|Pythia|MPT|DBRX|Grok|OpenChat|"
-    r"Ling|Ring|Cogito"
+    r"Cogito"
 )
 #: a GGUF file, or a model name of a known family with its size ("Qwen3-30B-A3B", "gpt-oss-20b"); the
 #: family in any case, as posts and repositories write it ("LlaMA-3.1-8B", "qwen3-8b", "QWEN3-8B")
@@ -353,6 +353,8 @@ _QUANTED_NAME = re.compile(
     r"\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)+)(?![\w-])",
     re.ASCII,
 )
+#: a backend's name leading a word ("ROCm-6.4", "Vulkan-1.4", "CUDA-12.4"): no model's (``_QUANTED_NAME``)
+_BACKEND_LED = re.compile(r"(?i)(?:CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL|HIP|MLX|CPU)(?![a-z])")
 _VERSIONED_MODEL = re.compile(
     r"(?<![\w./:-])(?P<name>(?i:" + MODEL_FAMILIES + r")(?:"
     # the version: glued or after "-" ("Qwen3", "Phi-4", "DeepSeek-R1"), or after a space with a
@@ -722,9 +724,11 @@ def _mentions(text: str) -> tuple[Mention, ...]:
                 continue
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", m.group("name")))
-    for m in _QUANTED_NAME.finditer(
-        text
-    ):  # "Ling-3.0-tiny Q6_K": a name no list knows, its GGUF type after it
+    machines = [(x.start, x.end or x.start + 1) for x in out if x.path == "hardware"]
+    # "Ling-3.0-tiny Q6_K": a name no list knows, its GGUF type after it
+    for m in _QUANTED_NAME.finditer(text):
+        if _BACKEND_LED.match(m.group("name")) or any(a <= m.start() < b for a, b in machines):
+            continue  # "ROCm-6.4 Q4_K_M", "RTX-3090 Q4_K_M": a backend's or a machine's name, no model
         if not any(a <= m.start() < b or a < m.end("name") <= b for a, b in spans):
             if _DRAFT_NAME.search(m.group("name")) or _DRAFT_MARK.match(text, m.end()):
                 continue

@@ -176,6 +176,10 @@ UNITS: dict[str, str] = {
     "시간": "h",
     "s": "s",
     "sec": "s",
+    # a time per batch ("3.34 sec/batch": the batch's latency; "2048 tokens/batch" is no unit)
+    "sec/batch": "s",
+    "s/batch": "s",
+    "ms/batch": "ms",
     "secs": "s",
     "seconds": "s",
     "second": "s",
@@ -279,9 +283,8 @@ _NUM = (
 #: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
 #: (a unit followed by "/" and a word is a unit per that word, not this one: "1.61s/it" is tqdm's
 #: seconds per iteration, "2 GB/layer" no size; per device it is: "22.5 GB/card")
-#: a device a size is given per ("22.5 GB/card", "20 GB/GPU": the size on each, a size all the same);
-#: a batch a time is given per ("3.34 sec/batch": the batch's latency)
-_PER_DEVICE = r"(?:cards?|gpus?|devices?|batch(?:es)?)\b"
+#: a device a size is given per ("22.5 GB/card", "20 GB/GPU": the size on each, a size all the same)
+_PER_DEVICE = r"(?:cards?|gpus?|devices?)\b"
 _UNIT = (
     rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/(?!{_PER_DEVICE})[A-Za-z])|"
     # (an upper-case H before a capitalised word is a model's name: "Granite 4.0 H Micro")
@@ -495,14 +498,18 @@ _GLUE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-.")
 _CHANGE_PAREN = re.compile(r"[^()\n.;]{0,30}?\(\s*(?P<p>[+\-−]?\d+(?:\.\d+)?)\s*%\s*\)")
 
 
+#: words after a pair saying it spans values, not a change ("depending on the prompt", "varying")
+_VARYING = re.compile(r"\s*,?\s*(?:depending|varying|depends|dependent|across|range)\b", re.IGNORECASE)
+
+
 def _change_follows(text: str, end: int, low: str, high: str) -> bool:
     """Whether a percentage in parentheses right after a pair "A to B" ending at ``end`` is the
     change from A to B (``_CHANGE_PAREN``: "47.7 to 72.2 long gen (+51.4%)"): 100 (B - A) / A within
     0.3 points or a tenth of it (authors round and truncate: "25.3 to 27.2 (+7.7%)"), of its sign;
     then the pair is a change, not a range."""
     m = _CHANGE_PAREN.match(text, end, min(len(text), end + 60))
-    if m is None or float(low) == 0:
-        return False
+    if m is None or float(low) == 0 or _VARYING.match(text, m.end()):
+        return False  # ("40 to 44 tok/s (+10%) depending on the prompt": a range all the same)
     stated = float(m.group("p").replace("\u2212", "-"))
     change = 100 * (float(high) - float(low)) / float(low)
     return (stated >= 0) == (change >= 0) and abs(change - stated) <= max(0.3, 0.1 * abs(stated))
@@ -756,6 +763,13 @@ def _parallel(text: str, prev: Number, n: Number) -> bool:
     )
 
 
+#: words naming a quantity of no rate before a change ("MMLU score", "accuracy", "latency", "VRAM"):
+#: its sides take no rate of a change before them
+_OTHER_QUANTITY = re.compile(
+    r"\b(?:score|accuracy|mmlu|gsm8k|humaneval|perplexity|ppl|latency|ttft|tpot|memory|vram|ram|size|"
+    r"power|watts?|temperature|loss|acceptance|accepted|util\w*|cost|price|percent\w*)\b",
+    re.IGNORECASE,
+)
 #: the word between the two sides of a change ("from 41.2 to 57.6", "47.7 to 72.2", "586.7 → 583.7")
 _TO = re.compile(r"\s*(?:to|→|->)\s*", re.IGNORECASE)
 
@@ -829,6 +843,7 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
             # "1.88x (3.3-->6.2)": the pair the multiple is of, rates with no unit written (t/s)
             out[i], out[i + 1] = replace(a, unit="t/s"), replace(b, unit="t/s")
     changed: Number | None = None  # the last change "A to B unit (+N%)" read with a rate's unit
+    breaks = [m.start() for m in re.finditer(r"\n\s*\n", text)]  # once: a slice per pair was quadratic
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
         if a.range is not None or b.range is not None or not _TO.fullmatch(text, a.end, b.start):
@@ -841,7 +856,9 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
             a.unit is None
             and b.unit is None
             and changed is not None
-            and "\n\n" not in text[changed.end : a.start]
+            and bisect.bisect(breaks, changed.end) == bisect.bisect(breaks, a.start)
+            # ("… and the MMLU score went from 70.1 to 71.5 (+2.0%)": another quantity's words)
+            and not _OTHER_QUANTITY.search(text, out[i - 1].end if i else 0, a.start)
         ):
             # "from 41.2 to 57.6 tok/s (+39.8%)\n47.7 to 72.2 long gen (+51.4%)": a change of the
             # paragraph after one in a rate, its unit left out, is in the same rate

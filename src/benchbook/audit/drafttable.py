@@ -1229,6 +1229,8 @@ def _phase_of(header: str) -> str | None:
 
 #: a cell of counts: "143/164" (k of n)
 _FRACTION = re.compile(r"(\d+)\s*/\s*(\d+)")
+#: a cell's word of a setting switched on or off ("graphs off", "FA on", "with MTP")
+_SWITCHED = re.compile(r"(?i)\b(?:on|off|enabled?|disabled?|with|without|w/o|yes|no)\b")
 #: a header naming a score of tasks passed ("pass@1", "HumanEval+", "accuracy", "GSM8K")
 _SCORE_HEADER = re.compile(r"(?i)pass@\d+|accura|humaneval|gsm8k|mmlu|score|solved|correct")
 #: a draft model's cell saying the row has none ("None", "-", "n/a", "off")
@@ -1899,9 +1901,9 @@ class Tables(Sides):
                 elif path.startswith("other.") and _DRAFT_QUANT_COLUMN.fullmatch(header[j] or ""):
                     path = "other.draft_quant"
                 typ = "str" if j in by_cells else typ
-                if path == "build" and not re.search(r"\d", cell):
-                    # "| build | … |" over "graphs off", "graphs on": no build's name (builds and
-                    # versions have digits), the run's own words; the post's build holds
+                if path == "build" and not re.search(r"\d", cell) and _SWITCHED.search(cell):
+                    # "| build | … |" over "graphs off", "graphs on": a setting switched, no build's name
+                    # (a branch's is one: "master", "cuda-graphs"); the post's build holds
                     path = "other." + _key(header[j] or "row")
                 value: object = cell
                 if path == "hardware" and PROCESSOR_SPLIT.search(cell):

@@ -593,8 +593,9 @@ def _segments(n: int, text: str) -> list[Result]:
         # file:line are no label's value
         part = _LOG_PREFIX.sub(lambda m: " " * len(m.group()), part)
         # a heading's label before the first result's ("SpecDecoding metrics: Draft acceptance rate:
-        # 38.8%", vLLM's): blanked, the result's own label is the one before its value
-        part = _LEAD_LABEL.sub(lambda m: " " * len(m.group()), part)
+        # 38.8%", vLLM's): one label of both, its colon a space ("Prefill: throughput: 1200.5 tok/s"
+        # keeps its phase word)
+        part = _LEAD_LABEL.sub(lambda m: m.group().replace(":", " "), part)
         if phase and at > 0 and not _LINE_PHASE.match(part):
             label_end = part.index(":")
             word = "Total token" if phase.group("p").lower() == "total" else phase.group("p")
@@ -612,7 +613,7 @@ def _segments(n: int, text: str) -> list[Result]:
             r.end += at
             out.append(r)
     running = _RUNNING_REQS.search(text)
-    if running is not None and int(running.group("n")) > 1:
+    if running is not None and int(running.group("n")) > 1 and _VLLM_AVG.search(text):
         # vLLM's engine log ("Avg prompt throughput: 11244.6 tokens/s, Avg generation throughput:
         # 267.6 tokens/s, Running: 337 reqs"): over that many requests at once, the prompt tokens and
         # the generated tokens a second summed (one request running: that request's own rates)
@@ -627,10 +628,16 @@ def _segments(n: int, text: str) -> list[Result]:
 
 #: a label before another label and its value ("SpecDecoding metrics: Draft acceptance rate: 38.8%")
 _LEAD_LABEL = re.compile(r"^\s*[^\W\d][^:\n]{0,40}:\s*(?=[^\W\d][^:\n]{0,60}:\s*[\d.]+)")
-#: the requests a serving engine's log line says were running (vLLM's "Running: 337 reqs")
+#: the requests a serving engine's log line says were running (vLLM's "Running: 337 reqs"), beside
+#: its averaged rates ("Avg prompt throughput", "Avg generation throughput"; another tool's "Running:
+#: 8 reqs | gen tok/s: 41.7 (per request avg)" is none)
 _RUNNING_REQS = re.compile(r"\bRunning:\s*(?P<n>\d+)\s*reqs?\b")
-#: a version in brackets opening a line of results ("[0.24.0] tok/sec: 65.05, dt: 14.70, toks: 956")
-_VERSION_TAG = re.compile(r"^\s*\[(?P<v>v?\d+(?:\.\d+){1,3})\]\s")
+_VLLM_AVG = re.compile(r"\bAvg (?:prompt|generation) throughput:")
+#: a version in brackets opening a line of results ("[0.24.0] tok/sec: 65.05, dt: 14.70, toks: 956"):
+#: three parts or a "v" ("[12.52] tok/sec: …" is a clock's seconds, no version)
+_VERSION_TAG = re.compile(r"^\s*\[(?P<v>v\d+(?:\.\d+){1,3}|\d+(?:\.\d+){2,3})\]\s")
+#: labels of a number that is no time (``_implied_times``)
+_NOT_TIME = re.compile(r"(?i)batch|\bbs\b|concurr|parallel|\bn\b|^n_|num|count|ctx|seq|req|slot|layer|thread")
 #: a run's tag in brackets before a label (``_LABELLED``)
 _TAG = re.compile(r"^\s*\[[^\]]*\]\s*")
 
@@ -651,6 +658,8 @@ def _implied_times(n: int, shaped: list[tuple[int, str]], found: list[Result]) -
         m = re.match(rf"\s*(?P<label>[A-Za-z_][\w ]{{0,20}}?)\s*:\s*(?P<v>{_NUM})\s*$", part)
         if m is None or any(at <= r.start < at + len(part) for r in found):
             continue
+        if _SETTING.search(m.group("label")) or _NOT_TIME.search(m.group("label")):
+            continue  # "batch: 4", "n: 3": a setting or a count, however it divides
         v = float(m.group("v"))
         if v > 0 and rate > 0 and abs(count / v - rate) <= 0.01 * rate:
             # the count is then the tokens the rate's run generated
