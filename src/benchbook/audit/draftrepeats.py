@@ -49,6 +49,12 @@ _KINDS = [
         rf"[^.;!?\n]{{0,50}}?\b{_STAT_EN}\b",
         re.I,
     ),
+    # "Each prompt was run 3 times, temperature 0, 512 tokens generated; numbers are the mean."
+    re.compile(
+        rf"\b(?:r[au]n|repeated|measured|tested)\b[^.!?\n]{{0,30}}?\b{_N}\s+times\b[^.!?\n]{{0,80}}?"
+        rf"\b(?:numbers|results|values|figures|rates)\s+(?:are|is|were)\s+(?:the\s+)?{_STAT_EN}\b",
+        re.I,
+    ),
     re.compile(rf"\b{_STAT_DE}\s+(?:aus|von|über|ueber)\s+{_N}\s+{_RUNS_DE}\b", re.I),
     re.compile(rf"\b{_N}\s+{_RUNS_DE}\b[^.;!?\n]{{0,40}}?\b{_STAT_DE}\b", re.I),
     re.compile(

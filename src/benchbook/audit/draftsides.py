@@ -680,6 +680,17 @@ class Sides(DraftCore):
             sides = self.sides_by_value(rel, text[lo_c:hi_c], n.start - lo_c)
             if sides is not None:
                 note = "sides found by value: the one pair of the claims before it giving the stated number"
+        if sides is None and bound is None and n.range is None and rel.kind in ("percent_change", "ratio"):
+            # "On the refactor prompt speculative decoding was 40% faster than the baseline" under a
+            # table whose one row is "Python refactor": that row's cell the other side names and its
+            # other cell, whatever their values give (the audit then judges the number)
+            found_pair = self.row_named(rel, text[max(s0, n.start - _SUBJECT_WINDOW) : n.start])
+            if found_pair is not None:
+                subject, other = found_pair
+                sides = [subject, other] if rel.kind == "ratio" else [other, subject]
+                if rel.kind == "ratio" and rel.sign < 0:
+                    sides.reverse()
+                note = "sides: the one row the sentence names by its words, the other side by its name"
         if sides is None and rel.kind == "difference" and rel.pair is None:
             # "only 5 tokens/s faster than running LLaMa on half precision with HuggingFace" (no
             # HuggingFace rate stated): a claim of the difference, as the corpus writes one
@@ -791,6 +802,33 @@ class Sides(DraftCore):
         if _SPEED.search(sentence):
             after = [m for m in after if family(m.unit) == "rate"]
         return len(after) >= 2 and len({family(m.unit) for m in after}) == 1
+
+    def row_named(self, rel, clause: str) -> tuple[str, str] | None:
+        """(subject, other) of a relating phrase whose ``clause`` (its words before it) names one row of
+        the rates before it by a word no other row's claims carry ("On the refactor prompt … 40%
+        faster than the baseline" over rows "Python refactor", "Write unit tests"): of the two rate
+        claims of that row, the one the phrase's other side names ("the baseline": the "Baseline"
+        column's) and the other; None where the words name no one row of two rates, or the other
+        side's words name neither or both."""
+        other_words = _side_names(rel.other or "")
+        if not other_words:
+            return None
+        rates = [c for c in self._scope() if family(self.profile[c][0]) == "rate"]
+        counts: dict[str, int] = {}
+        for c in rates:
+            for w in self.profile[c][1]:
+                counts[w] = counts.get(w, 0) + 1
+        words = _side_names(clause) - other_words
+        rare = {w for w in words if counts.get(w) == 2}
+        rows = {tuple(c for c in rates if w in self.profile[c][1]) for w in rare}
+        if len(rows) != 1:
+            return None
+        a, b = next(iter(rows))
+        named = [c for c in (a, b) if other_words & self.profile[c][1]]
+        if len(named) != 1 or self.metric_of_claim(a) != self.metric_of_claim(b):
+            return None
+        other = named[0]
+        return (b if other == a else a), other
 
     def sides_by_value(self, rel, clause: str, at: int) -> list[str] | None:
         """The sides of a ratio or percent change (not a share in %) that no words tie to claims:
