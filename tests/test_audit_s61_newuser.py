@@ -5,6 +5,7 @@ nothing of the wrong number (12.0 -> 15.0 is +25%); "run 3 times …; numbers ar
 from __future__ import annotations
 
 from benchbook.audit import command
+from drafting import conditions as _cond
 from drafting import drafted as _drafted
 
 _POST = """\
@@ -45,3 +46,32 @@ def test_the_audit_then_says_the_40_percent_is_wrong(tmp_path, capsys):
     row = next(line for line in out.out.splitlines() if line.startswith("s-l11\t"))
     assert "inconsistent" in row
     assert "s-l11" in out.err
+
+
+def test_a_label_naming_another_engine_over_a_clients_output(tmp_path):
+    """ "SGLang 0.4.5 (same client command, `--backend sglang`):" over `vllm bench serve`'s output, the
+    client command written once for vLLM above: SGLang's numbers, at 0.4.5, none of the vLLM
+    command's backend; the vLLM block stays vLLM's.  A sentence without a colon naming another engine
+    ("unlike ollama, …") names no arm (control, in the next test)."""
+    post = (
+        "```\nvllm bench serve --backend vllm --model meta-llama/Llama-3.1-8B-Instruct\n```\n\n"
+        "vLLM:\n\n```\nOutput token throughput (tok/s):         5797.78\n```\n\n"
+        "SGLang 0.4.5 (same client command, `--backend sglang`):\n\n"
+        "```\nOutput token throughput (tok/s):         2760.88\n```\n"
+    )
+    cf = _drafted(post, tmp_path)
+    by_value = {float(c.value): _cond(cf, c) for c in cf.claims}
+    assert by_value[5797.78]["engine"] == "vLLM"
+    assert (by_value[2760.88]["engine"], by_value[2760.88]["build"]) == ("SGLang", "0.4.5")
+    assert "backend" not in by_value[2760.88].get("other", {})
+
+
+def test_a_sentence_naming_another_engine_is_no_label(tmp_path):
+    """ "… 12.98 tps でした。 ollama で推論した場合と異なり …" under a llama-server command: llama.cpp's."""
+    post = (
+        "```\nllama-server -hf ggml-org/gpt-oss-120b-GGUF -c 0 --n-gpu-layers 12 -fa on\n```\n\n"
+        "このコマンドでの推論( decoding )速度は 12.98 tps でした。 ollama で推論した場合と異なり"
+        " GPU が多少動いていた。\n"
+    )
+    cf = _drafted(post, tmp_path)
+    assert {_cond(cf, c)["engine"] for c in cf.claims} == {"llama.cpp"}

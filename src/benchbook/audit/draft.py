@@ -987,8 +987,22 @@ def _arm_of_label(text: str, command: dict) -> dict:
     1)"), its decoding named as a column header names it (``draftnames.header_decoding``) or its
     draft size (``draftcontext.header_settings``: "k=2", "n_max=0" plain).  A copy with the label's
     arm where it differs from the command's (plain: none of the command's drafting,
-    ``draftcommand.plain_run``), else ``command`` itself."""
+    ``draftcommand.plain_run``), else ``command`` itself.  A label naming one engine other than the
+    command's ("SGLang 0.4.5 (same client command, …):", its colon within 80 characters) gives that
+    engine and its version, none of the command's build or backend."""
     label = text.split(":", 1)[0]
+    # (a label ends at its colon: a sentence with none, "unlike ollama, …", names no arm)
+    engines = {m.value for m in mentions(label) if m.path == "engine"} if ":" in text[:81] else set()
+    if len(engines) == 1 and command.get("engine") not in (None, *engines):
+        # "SGLang 0.4.5 (same client command, `--backend sglang`):" over a serving benchmark's output,
+        # a vLLM command above: the engine the label names ran these numbers, at the version it names
+        engine = engines.pop()
+        command = {k: copy.deepcopy(v) for k, v in command.items() if k not in ("build", "backend")}
+        if isinstance(command.get("other"), dict):  # a client's "--backend vllm": the other server's
+            command["other"] = {k: v for k, v in command["other"].items() if k != "backend"}
+        command["engine"] = engine
+        if (version := engine_versions(label).get(engine)) is not None:
+            command["build"] = version
     if len(label) > 40:
         return command
     said = {k: v for k, v in header_settings(label).items() if k != "other.stat"}  # no arm's
