@@ -75,3 +75,14 @@ def test_a_sentence_naming_another_engine_is_no_label(tmp_path):
     )
     cf = _drafted(post, tmp_path)
     assert {_cond(cf, c)["engine"] for c in cf.claims} == {"llama.cpp"}
+
+
+def test_prompt_processing_joined_by_a_dash_names_no_prompt(tmp_path):
+    """ "beim Prompt-Processing sogar doppelt so schnell" named the prompt "beim" for every claim after
+    it: "Prompt-Processing" is the phase, as "prompt processing" is; "on the refactor prompt" still
+    names one (control)."""
+    cf = _drafted("RTX 4090: 148.9 tok/s.\nbeim Prompt-Processing sogar 1338 tok/s.\n", tmp_path)
+    assert {_cond(cf, c).get("prompt") for c in cf.claims} == {None}
+    (tmp_path / "control").mkdir()
+    named = _drafted("On the refactor prompt the RTX 4090 ran at 148.9 tok/s.\n", tmp_path / "control")
+    assert {_cond(named, c).get("prompt") for c in named.claims} == {"refactor"}

@@ -218,8 +218,9 @@ _PROMPT_WORDS = re.compile(
     r"(?:(?:^\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*|\b(?:on|for|with|using)\s+(?:the\s+|a\s+|an\s+)?)"
     r"(?P<v>[^\W\d_][\w.+#-]*(?:\s[\w.+#-]+){0,2}?)|(?<![\w.])(?P<n>\d+(?:\.\d+)?\s?[kK]?[- ]tokens?))"
     r"\s+prompt\b"
-    r"(?!\s*(?:processing|process|eval\w*|tokens?|speed|rate|throughput|length|len|cache\w*|size|phase|"
-    r"pp|t/s|tok))",
+    # ("Prompt-Processing", "Prompt-Verarbeitung": the phase joined by a dash)
+    r"(?![\s-]*(?:processing|process|eval\w*|tokens?|speed|rate|throughput|length|len|cache\w*|size|phase|"
+    r"pp|t/s|tok|verarbeitung|geschwindigkeit))",
     re.IGNORECASE,
 )
 
