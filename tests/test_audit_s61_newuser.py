@@ -86,3 +86,14 @@ def test_prompt_processing_joined_by_a_dash_names_no_prompt(tmp_path):
     (tmp_path / "control").mkdir()
     named = _drafted("On the refactor prompt the RTX 4090 ran at 148.9 tok/s.\n", tmp_path / "control")
     assert {_cond(named, c).get("prompt") for c in named.claims} == {"refactor"}
+
+
+def test_a_gain_about_n_percent_on_a_named_row(tmp_path):
+    """ "For free-form prose (the regex explanation) the gain is basically nothing, about 4%.": a change
+    (it was a share of nothing) from the "Explain a regex" row's baseline 12.1 to its 12.6 (+4.1%)."""
+    post = _POST + "For free-form prose (the regex explanation) the gain is basically nothing, about 4%.\n"
+    cf = _drafted(post, tmp_path)
+    value = {c.id: float(c.value) for c in cf.claims}
+    gain = next(s for s in cf.statements if float(s.value) == 4)
+    assert (gain.kind, gain.about, [value[x] for x in gain.of]) == ("percent_change", True, [12.1, 12.6])
+    assert not any(c.metric == "share" for c in cf.claims)

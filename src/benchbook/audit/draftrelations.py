@@ -88,6 +88,13 @@ _NOUN_BEFORE = re.compile(
     r"(?:(?:about|around|roughly|approximately|nearly|almost|~|≈)\s*)?$",
     re.IGNORECASE,
 )
+#: the same noun of a gain, then a comma, before an approximate amount ("the gain is basically
+#: nothing, about 4%": the number's own "about" is read with it, ``relations``)
+_NOUN_BEFORE_APPROX = re.compile(
+    r"(?<![A-Za-z])(?P<less>(?!))?(?P<more>speed-?ups?|improvements?|gains?|boosts?|uplifts?)"
+    r"(?:\s+(?!(?:and|but|while|whereas)\b)[\w./-]+){0,4}?\s*,\s*$",
+    re.IGNORECASE,
+)
 #: a verb of change and "by" right before a size, time or rate ("drops peak memory by 11.2 GB", "cuts
 #: TTFT by 120 ms", "raises decode by 4 tok/s"): a difference (``_BEFORE``'s verbs; "by" required)
 _BY_BEFORE = re.compile(
@@ -324,7 +331,11 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             if m and m.group("about"):
                 n = replace(n, about=True)
             before = text[max(0, n.start - 64) : n.start]
-            verb = _BEFORE.search(before) or _NOUN_BEFORE.search(before)
+            verb = (
+                _BEFORE.search(before)
+                or _NOUN_BEFORE.search(before)
+                or (_NOUN_BEFORE_APPROX.search(before) if n.about else None)
+            )
             signed = re.match(r"[+\-−]\d", text[n.start : n.end]) is not None
             if m:
                 sign = -1 if m.group("less") or text[n.start] in "-−" else 1

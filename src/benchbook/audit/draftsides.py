@@ -808,11 +808,10 @@ class Sides(DraftCore):
         the rates before it by a word no other row's claims carry ("On the refactor prompt … 40%
         faster than the baseline" over rows "Python refactor", "Write unit tests"): of the two rate
         claims of that row, the one the phrase's other side names ("the baseline": the "Baseline"
-        column's) and the other; None where the words name no one row of two rates, or the other
-        side's words name neither or both."""
+        column's; where the phrase names no other side, the row's plain decoding run) and the other;
+        None where the words name no one row of two rates, or the other side's words name neither or
+        both."""
         other_words = _side_names(rel.other or "")
-        if not other_words:
-            return None
         rates = [c for c in self._scope() if family(self.profile[c][0]) == "rate"]
         counts: dict[str, int] = {}
         for c in rates:
@@ -824,7 +823,11 @@ class Sides(DraftCore):
         if len(rows) != 1:
             return None
         a, b = next(iter(rows))
-        named = [c for c in (a, b) if other_words & self.profile[c][1]]
+        if other_words:
+            named = [c for c in (a, b) if other_words & self.profile[c][1]]
+        else:
+            # "the gain is basically nothing, about 4%": no other side named, the row's plain run is
+            named = [c for c in (a, b) if self.flat_conditions(c).get("decoding") == "plain"]
         if len(named) != 1 or self.metric_of_claim(a) != self.metric_of_claim(b):
             return None
         other = named[0]
