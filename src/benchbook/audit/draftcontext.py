@@ -450,8 +450,8 @@ def _stated(
             banner = _BANNER.match(t)
             if banner:
                 # "----- granite4:latest -----" between a script's runs: the model they ran
-                said = mentions(banner.group("v"))
-                out += [(x.path, x.value) for x in said if x.path in ("model", "quant")]
+                on_banner = mentions(banner.group("v"))
+                out += [(x.path, x.value) for x in on_banner if x.path in ("model", "quant")]
         for _, t in rest:
             run = _SCRIPT_RUN.match(t)
             if run:

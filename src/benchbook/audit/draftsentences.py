@@ -784,9 +784,7 @@ class Sentences(Sides):
         if devices is not None and not re.match(r"\d+\s*[x×]", str(next(iter(machines)))):
             # "tp4 h20" over a table, "8x H200 at TP=8": the run spans that many of the one machine
             # named (as ``draftcontext``'s setup counts them)
-            named = tuple(
-                replace(m, value=f"{devices}x {m.value}") if m.path == "hardware" else m for m in named
-            )
+            named = [replace(m, value=f"{devices}x {m.value}") if m.path == "hardware" else m for m in named]
         clauses = clause_bounds(text)
 
         def own(at: int) -> bool:
