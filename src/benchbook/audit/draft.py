@@ -44,6 +44,7 @@ The drafter in layers, each on the one below, none importing one above (``_Draft
 
 from __future__ import annotations
 
+import bisect
 import copy
 import re
 from functools import cached_property
@@ -1050,6 +1051,7 @@ def _repeated_lines(lines: list[tuple[int, str]], claimed: set[int]) -> dict[int
         if "#" in shape:
             seen.setdefault(shape, []).append((n, text))
     setting = [(n, t.strip()) for n, t in lines if n not in claimed and re.search(r"\d", t)]
+    at = [n for n, _ in setting]  # (in line order: the setting line before a printing by bisection)
     out: dict[int, int] = {}
     for printed in seen.values():
         first, last = printed[0][0], printed[-1][0]
@@ -1058,8 +1060,8 @@ def _repeated_lines(lines: list[tuple[int, str]], claimed: set[int]) -> dict[int
         # the setting lines between the printings: the arm changed, unless each printing follows the
         # same one ("Warming up [0.30.6] / granite4:latest" printed before each run of a script;
         # "ctx = 4096" / "ctx = 32768" before alternate printings is two arms)
-        if any(first < n < last for n, _ in setting):
-            before = {next((t for k, t in reversed(setting) if k < n), None) for n, _ in printed}
+        if bisect.bisect_left(at, last) > bisect.bisect_right(at, first):  # one between the printings
+            before = {setting[k - 1][1] if (k := bisect.bisect_left(at, n)) else None for n, _ in printed}
             if len(before) > 1:
                 continue
         out.update({n: k for k, (n, _) in enumerate(printed, 1)})
