@@ -59,9 +59,9 @@ def test_a_missing_checkpoint_is_named_in_benchbook_cache(tmp_path, monkeypatch)
     ]
 
 
-def test_a_cached_checkpoint_of_other_weights_is_named_cached_and_warned_of_once(tmp_path, monkeypatch):
-    """A new user saw "retrained checkpoint … differs" twice (the prefetch and the stage) for a
-    checkpoint that came from the cache: it says where it came from, and is warned of once."""
+def _other_weights(tmp_path, monkeypatch):
+    """A manifest and, in a fresh cache, a checkpoint of other weights than it names (as
+    ``ensure_checkpoint`` finds one trained here earlier); nothing warned of in this process yet."""
     fresh = tmp_path / "fresh-cache"
     monkeypatch.setenv("BENCHBOOK_CACHE", str(fresh))
     manifest, _ = _manifest(tmp_path)
@@ -70,6 +70,13 @@ def test_a_cached_checkpoint_of_other_weights_is_named_cached_and_warned_of_once
     pt.write_bytes(b"other weights")
     monkeypatch.setattr(train, "ensure_checkpoint", lambda cfg, log: (pt, {}, False))
     monkeypatch.setattr(ds_run, "_WARNED", set())
+    return manifest, pt
+
+
+def test_a_cached_checkpoint_of_other_weights_is_named_cached_and_warned_of_once(tmp_path, monkeypatch):
+    """A new user saw "retrained checkpoint … differs" twice (the prefetch and the stage) for a
+    checkpoint that came from the cache: it says where it came from, and is warned of once."""
+    manifest, pt = _other_weights(tmp_path, monkeypatch)
     logged: list[str] = []
     for _ in range(2):
         assert ds_run.resolve_checkpoint(manifest, log=logged.append)[0] == pt
@@ -85,14 +92,7 @@ def test_a_stage_process_under_the_run_does_not_warn_again(tmp_path, monkeypatch
     """The warning came twice in one run's log: the run's prefetch warned, then the stage's kernel
     (another process, ``_WARNED`` empty) warned again.  The prefetch names the pair in the environment
     the stage inherits (``WARNED_ENV``), so the stage stays quiet; another pair is warned of (control)."""
-    fresh = tmp_path / "fresh-cache"
-    monkeypatch.setenv("BENCHBOOK_CACHE", str(fresh))
-    manifest, _ = _manifest(tmp_path)
-    pt = fresh / "draftself" / "other.pt"
-    pt.parent.mkdir(parents=True)
-    pt.write_bytes(b"other weights")
-    monkeypatch.setattr(train, "ensure_checkpoint", lambda cfg, log: (pt, {}, False))
-    monkeypatch.setattr(ds_run, "_WARNED", set())
+    manifest, pt = _other_weights(tmp_path, monkeypatch)
     first: list[str] = []
     ds_run.resolve_checkpoint(manifest, log=first.append)
     assert sum(x.startswith("warning:") for x in first) == 1

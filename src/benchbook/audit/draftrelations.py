@@ -81,18 +81,18 @@ _BEFORE = re.compile(
 )
 #: a noun of a gain a few words before its percentage, a dash, colon or "of" and an about-word between
 #: ("a much more significant speedup for Qwen3.6-35B-A3B - about 65%", "a gain of about 30%", "an
+#: a noun of a gain (``_NOUN_BEFORE``, ``_NOUN_BEFORE_APPROX``)
+_GAIN_NOUN = r"(?<![A-Za-z])(?P<less>(?!))?(?P<more>speed-?ups?|improvements?|gains?|boosts?|uplifts?)"
 #: improvement of roughly 12%"): a change, as "improved by 12%" is (``_BEFORE``'s groups)
 _NOUN_BEFORE = re.compile(
-    r"(?<![A-Za-z])(?P<less>(?!))?(?P<more>speed-?ups?|improvements?|gains?|boosts?|uplifts?)"
-    r"(?:\s+(?!(?:and|but|while|whereas)\b)[\w./-]+){0,4}?\s*(?:[-–—:]|\bof\b)\s*"
+    _GAIN_NOUN + r"(?:\s+(?!(?:and|but|while|whereas)\b)[\w./-]+){0,4}?\s*(?:[-–—:]|\bof\b)\s*"
     r"(?:(?:about|around|roughly|approximately|nearly|almost|~|≈)\s*)?$",
     re.IGNORECASE,
 )
 #: the same noun of a gain, then a comma, before an approximate amount ("the gain is basically
 #: nothing, about 4%": the number's own "about" is read with it, ``relations``)
 _NOUN_BEFORE_APPROX = re.compile(
-    r"(?<![A-Za-z])(?P<less>(?!))?(?P<more>speed-?ups?|improvements?|gains?|boosts?|uplifts?)"
-    r"(?:\s+(?!(?:and|but|while|whereas)\b)[\w./-]+){0,4}?\s*,\s*$",
+    _GAIN_NOUN + r"(?:\s+(?!(?:and|but|while|whereas)\b)[\w./-]+){0,4}?\s*,\s*$",
     re.IGNORECASE,
 )
 #: a verb of change and "by" right before a size, time or rate ("drops peak memory by 11.2 GB", "cuts

@@ -549,7 +549,7 @@ def _labelled(n: int, text: str, section: str | None = None) -> list[Result]:
         if counted is not None:
             return [Result(n, counted[1], value, counted[0], m.start("v"), m.end(), None, _stat(label))]
         unit = label_unit(_TAG.sub("", label)) or section
-        if re.fullmatch(r"(?:\[[^\]]*\]\s*)?(?:n_?)?toks", label, re.IGNORECASE) and "." not in value:
+        if re.fullmatch(r"(?:n_?)?toks", _TAG.sub("", label), re.IGNORECASE) and "." not in value:
             unit = "tokens"  # "toks: 956" (a script's count of the tokens generated): no rate's unit
         if unit is None and re.search(r"\btokens?\b|\bcount\b", label, re.IGNORECASE):
             unit = "tokens" if "." not in value else None
