@@ -79,10 +79,10 @@ _BEFORE = re.compile(
     rf"(?:(?:\s+[\w./-]+){{0,5}}?\s+(?:by|em|en|por|um|на))?\s*(?:(?:of|de)\s+)?$",
     re.IGNORECASE,
 )
-#: a noun of a gain a few words before its percentage, a dash, colon or "of" and an about-word between
-#: ("a much more significant speedup for Qwen3.6-35B-A3B - about 65%", "a gain of about 30%", "an
 #: a noun of a gain (``_NOUN_BEFORE``, ``_NOUN_BEFORE_APPROX``)
 _GAIN_NOUN = r"(?<![A-Za-z])(?P<less>(?!))?(?P<more>speed-?ups?|improvements?|gains?|boosts?|uplifts?)"
+#: a noun of a gain a few words before its percentage, a dash, colon or "of" and an about-word between
+#: ("a much more significant speedup for Qwen3.6-35B-A3B - about 65%", "a gain of about 30%", "an
 #: improvement of roughly 12%"): a change, as "improved by 12%" is (``_BEFORE``'s groups)
 _NOUN_BEFORE = re.compile(
     _GAIN_NOUN + r"(?:\s+(?!(?:and|but|while|whereas)\b)[\w./-]+){0,4}?\s*(?:[-–—:]|\bof\b)\s*"
