@@ -786,7 +786,9 @@ _TAG_NAME = re.compile(rf"(?i).*[\d-].*|(?:{MODEL_FAMILIES})\w*")
 _BANNER = re.compile(r"^\s*[-=]{3,}\s*(?P<v>[^-=\s][^\n]{0,60}?)\s*[-=]{3,}\s*$")
 _REPORT_LINE = re.compile(
     # a JSON key too ('"model": "~/models/mlx-community/Qwen3-0.6B-8bit",')
-    r"^\W*(?:\w+:\s+)?(?P<label>hardware|gpu|device\s?\d*|model|quantization|ggml_vulkan:\s\d+)\"?\s*[:=]\s*"
+    # (vLLM's collect_env: "GPU models and configuration : GPU 0: NVIDIA A10", "GPU 0: NVIDIA A100")
+    r"^\W*(?:\w+:\s+)?(?P<label>hardware|gpu(?:\s?\d+|\s+models?\s+and\s+configuration)?|device\s?\d*|model|"
+    r"quantization|ggml_vulkan:\s\d+)\"?\s*[:=]\s*"
     r"(?P<value>.+)$",
     re.IGNORECASE,
 )

@@ -117,6 +117,15 @@ LABELS: dict[str, tuple[str, str]] = {
         + ("양자화 여부", "양자화 방식", "量化方式", "量子化方式", "квантование", "квант", "quantisierung"),
         ("quant", "str"),
     ),
+    # a request's cap on the tokens it generates (a settings table's "| Max Tokens | 256 |", the
+    # OpenAI API's max_tokens, llama.cpp's n_predict) and its sampling temperature ("| Temperature |
+    # 0.7 |": ``sampling: temperature 0.7``, as a command's --temp is drafted)
+    **dict.fromkeys(
+        ("max tokens", "maxtokens", "max new tokens", "maxnewtokens", "max output tokens")
+        + ("max completion tokens", "npredict", "n predict", "num predict", "numpredict"),
+        ("cap", "int"),
+    ),
+    **dict.fromkeys(("temperature", "temp", "sampling temperature"), ("sampling", "temp")),
     **dict.fromkeys(
         (
             "tokens",

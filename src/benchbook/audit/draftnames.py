@@ -91,7 +91,7 @@ _HARDWARE = re.compile(
     r"|(?:NVIDIA\s+)?(?P<ws>A[245]000|A[245]500|A6000)(?![\w-])"  # workstation cards: "RTX A6000"
     # data-centre parts by their model numbers: a letter and any two digits would read a latency
     # percentile ("P99 TTFT", "p95") or a grade as a GPU
-    r"|(?:NVIDIA\s+)?(?:Tesla[\s-]+)?(?P<dc>(?:A(?:10|16|30|40|100|800)|H(?:20|100|200|800)|B(?:100|200|300)"
+    r"|(?:NVIDIA\s+)?(?:Tesla[\s-]+)?(?P<dc>(?:A(?:10G?|16|30|40|100|800)|H(?:20|100|200|800)|B(?:100|200|300)"
     r"|L(?:20|40)|P(?:40|100)|V100|T4|GB\d{2,3})S?|L4)"
     # a data-centre part's memory and form factor name its SKU ("A100 40GB PCIe", "A100-SXM4-80GB",
     # "H100 NVL", "an A100 with 80GB memory"); a consumer card's size is its spec (``machine_size``)

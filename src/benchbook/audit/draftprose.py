@@ -1206,8 +1206,9 @@ def numbers(text: str) -> list[Number]:
         if (ua or ub) == "x" and _HARDWARE.match(text, m.end()):  # "4x RTX 3090": a count of devices
             pos = m.end()
             continue
-        if ua and ub and family(ua) != family(ub) and m.group("b") is None and m.group("pm") is None:
-            # "12GB × 2 cards", "5 ms x": the second unit is no unit of this number; read it alone
+        if ua and ub and m.group("b") is None and m.group("pm") is None:
+            # "12GB × 2 cards", "5 ms x", "38.16 seconds" over "Min Response Time" read as one text: the
+            # second unit is no unit of this number (no range, no spread between them); read it alone
             about = bool(m.group("about"))
             out.append(
                 Number(
@@ -1621,7 +1622,9 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     (
         "time",
         # ("Avg Lat(s)": latency written short)
-        r"latency|\blat\b|step time|per (?:step|iteration|request)|/\s*it\b|延迟|遅延|レイテンシ|지연",
+        # ("Response Time", "E2E", "end-to-end": a request's time from sending it to its last token)
+        r"latency|\blat\b|step time|per (?:step|iteration|request)|/\s*it\b|延迟|遅延|レイテンシ|지연|"
+        r"задержк|response[\s_-]*times?|\be2el?\b|end[\s-]to[\s-]end",
         "latency",
     ),
     ("time", LOAD_WORDS, "load_time"),

@@ -1011,6 +1011,8 @@ def _transposed(rows: list[list[str]]) -> str | None:
     if len(header) == 2 and _names_metric(header[0]) and re.fullmatch(r"[~≈]?\s*[\d.,]+\s*", header[1]):
         return "keyvalue"
     if len(header) > 2 and _METRIC_CORNER.fullmatch(_unmarked(header[0])) and len(body) >= 2:
+        return "rows"
+    if len(header) == 2 and _METRIC_CORNER.fullmatch(_unmarked(header[0])) and len(body) >= 2:
         return "rows"  # "| 指标 | 最终配置 | 原始配置 (vLLM) |": its corner says the rows are metrics
     if any(_names_metric(h) and not _RELATING_HEADER.search(h) for h in header[1:]):
         return None  # a "% Difference" column relates the configurations: no metric of its own
@@ -1471,7 +1473,13 @@ class Tables(Sides):
             )
             # a table of metrics as rows, configurations as columns: its row of token counts
             # ("Generated tokens  80  88  70") is one more result of each configuration, not a label
-            counted = shape == "rows" and j > 0 and _tokens_column(h, cells) is not None
+            # (a cap on them is a setting: "| Max Tokens | 256 |")
+            counted = (
+                shape == "rows"
+                and j > 0
+                and _tokens_column(h, cells) is not None
+                and LABELS.get(key, ("",))[0] != "cap"
+            )
             # a setting's word with a unit of a result ("Prompt (t/s)", "Batch (ms)", "Context
             # (GB)") heads results: a rate, time or size column whatever its word; with a count
             # ("Context (tokens)") or no unit it is the setting
@@ -1938,6 +1946,12 @@ class Tables(Sides):
                         path, value = "other." + _key(header[j]), cell
                     else:
                         value = whole
+                elif typ == "temp":
+                    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*", cell.strip("*_`"))
+                    if m is None or float(m.group(1)) > 2:
+                        path, value = "other." + _key(header[j]), cell  # no temperature a sampler takes
+                    else:
+                        value = f"temperature {m.group(1)}"
                 elif typ == "tokens":
                     # "| ISL | … |" over "128", "8k": a prompt of that many tokens
                     m = re.fullmatch(r"\s*(\d+)\s?([kK])?\s*", cell.replace(",", ""))

@@ -63,7 +63,6 @@ from .draftcommand import KOBOLD_SETTINGS, kobold_backend, kobold_model
 from .draftcore import set_path
 from .draftprose import (
     ACCEPT_LENGTH_WORDS,
-    LOAD_WORDS,
     PROGRESS,
     TTFT_WORDS,
     family,
@@ -347,12 +346,9 @@ def label_metric(label: str, unit: str) -> str | None:
             return "itl"
         if re.search(r"per[- ]token|/\s*tok(?:en)?\b", low):
             return "ms_per_token"  # "Per-token latency (ms)", "Latency (ms/token)", "ms per token"
-        # latency in any of the drafter's languages (``draftprose``'s time words: 平均レイテンシ, 延迟)
-        if re.search(r"e2el?\b|e2e|latency|\blat\b|step time|延迟|遅延|レイテンシ|지연|задержк", low):
-            return "latency"
-        if re.search(LOAD_WORDS, low):
-            return "load_time"
-        return "duration"
+        # latency, load time or a duration in any of the drafter's languages: ``draftprose``'s time
+        # words (平均レイテンシ, 延迟, "Response Time"), one list for prose and labels
+        return metric_of(unit, low) or "duration"
     if fam == "size" and re.match(r"\s*vram\s*,", low):
         return "vram"  # exllama's "VRAM, Model:", "VRAM, Inference:": the GPU memory each part took
     if fam == "tokens":
