@@ -681,6 +681,22 @@ class _Drafter(Tables, Sentences):
             lines = [n for n, _ in below.lines] or below.row_lines
             if lines:
                 spans.append((min(lines), max(lines), block.lines[-1][0], path, told.group("v")))
+        for block in blocks:
+            if block.kind != "text" or block.heading or len(block.lines) < 2:
+                continue
+            # lines of a paragraph that are a release alone, or with its backend ("1.108.2 CUDA" over
+            # "PP 1713 TG 40", "1.109.2 Vulkan" over the next): each labels the lines after it, up to
+            # the next such line
+            at = [
+                (k, told.group("v"))
+                for k, (_, t) in enumerate(block.lines)
+                if len(t) <= 60 and (told := _VERSION_LINE.fullmatch(t)) and _only_backends(told.group("rest"))
+            ]
+            ends = [k for k, _ in at[1:]] + [len(block.lines)] if at else []
+            for (k, v), nxt in zip(at, ends, strict=True):
+                if k + 1 < nxt:
+                    first, last = block.lines[k + 1][0], block.lines[nxt - 1][0]
+                    spans.append((first, last, block.lines[k][0], "build", v))
         if not spans:
             return
 
@@ -1175,6 +1191,23 @@ _VERSION_ALONE = re.compile(
     r"[*_\s]*[:：]?[*_\s]*",
     re.IGNORECASE,
 )
+
+
+#: a line of a paragraph naming a release, with its backend or not ("1.108.2 CUDA", "v0.6.3",
+#: "b4521 Vulkan"): a label of the lines under it (``version_labels``); a version of two parts only
+#: with its "v" ("0.85" alone is a number)
+_VERSION_LINE = re.compile(
+    r"[*_\s]*(?P<v>v?\d+\.\d+\.\d+(?:\.\d+)*|v\d+\.\d+|b\d{4,5})(?P<rest>(?:\s+[A-Za-z][\w.+-]*){0,2})"
+    r"[*_\s]*[:：]?[*_\s]*"
+)
+
+
+def _only_backends(words: str) -> bool:
+    """Whether ``words`` (after a release on its line) are none, or backends only ("CUDA", "ROCm")."""
+    if not words.strip():
+        return True
+    found = mentions(words)
+    return bool(found) and all(m.path == "backend" for m in found) and len(found) == len(words.split())
 
 
 #: words of a KV cache's type being set (``version_labels``)

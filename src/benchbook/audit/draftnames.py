@@ -282,6 +282,11 @@ _MODEL = re.compile(
     + r")[\s-]?(?:[RV]\d+(?:\.\d+)?[\s-])?(?i:distill(?:ed)?)\s)?(?i:"
     + MODEL_FAMILIES
     + r")\s\d+(?:\.\d+)?[BMb](?:-A\d+(?:\.\d+)?B)?(?![\w.-])"
+    # a family's size class with its size, a version between or not ("Mistral Small 24B", "Mistral
+    # Nemo 12B", "Mistral Small 3.1 24B")
+    + r"|(?:"
+    + MODEL_FAMILIES
+    + r")[\s-](?:Small|Medium|Large|Nemo|Mini|Tiny)(?:[\s-]\d+(?:\.\d+)?)?[\s-]\d+(?:\.\d+)?[Bb](?![\w.-])"
     # a family's size class and version, the model's name where it has no size ("Mistral Small 3.1")
     + r"|(?:"
     + MODEL_FAMILIES

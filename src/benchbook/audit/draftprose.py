@@ -1101,6 +1101,23 @@ def hypothetical(sentence: str) -> bool:
     return _HYPOTHETICAL.match(sentence) is not None or _MODAL_REACH.search(sentence) is not None
 
 
+#: a phase's label right before a number ("PP 1713", "TG: 40"; ``numbers``), not a number's unit
+#: ("1200 PP 45 TG": the 1200's)
+_PHASE_BEFORE = re.compile(r"(?<![\w/.-])(?P<w>PP|TG|pp|tg)\s*[:=]?\s*$")
+
+
+def _test_sizes(a: str, after: str) -> bool:
+    """Whether the number ``a`` after a phase's label is a llama-bench test's size, not a rate: a
+    power of two from 16 (pp512, tg128), and so the number after the next label ("PP 512 TG 128")
+    where one follows."""
+
+    def sized(x: str) -> bool:
+        return x.isdigit() and int(x) >= 16 and int(x) & (int(x) - 1) == 0
+
+    nxt = re.match(r"\s*[,;/]?\s*(?:PP|TG|pp|tg)\s*[:=]?\s*(\d+)(?![\d.])", after)
+    return sized(a) and (nxt is None or sized(nxt.group(1)))
+
+
 def numbers(text: str) -> list[Number]:
     """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
     ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
@@ -1108,6 +1125,7 @@ def numbers(text: str) -> list[Number]:
     out: list[Number] = []
     pos = 0
     names = _Names(text)
+    led_by_label = False  # the number before was read by its phase's label before it ("PP 1713")
     while True:
         m = _NUMBER.search(text, pos)
         if not m:
@@ -1176,6 +1194,26 @@ def numbers(text: str) -> list[Number]:
             continue
         ua, ub = _unit(m.group("ua")), _unit(m.group("unit"))
         glued_unit = m.group("ua") if m.group("ua") is not None else m.group("unit")
+        lead = _PHASE_BEFORE.search(before)
+        if lead is not None and re.search(r"\d\s*$", before[: lead.start()]) and not led_by_label:
+            lead = None  # "1200 PP 45 TG": the label after a number is its unit
+        if (
+            lead is not None
+            and m.group("b") is None
+            and m.group("pm") is None
+            and m.group("unit") is None
+            and (m.group("ua") is None or m.group("ua") in CAPITALS_ONLY)
+            and not _test_sizes(m.group("a"), text[m.end("a") : m.end("a") + 20])
+        ):
+            # "PP 1713 TG 40" (KoboldCpp's and llama.cpp's words for the two phases, each before its
+            # number): a rate in tokens a second by its label, the label after it the next number's
+            # (not a test's sizes: "PP 512 TG 128" names llama-bench's pp512 and tg128)
+            word = lead.group("w").upper()
+            out.append(Number(number_text(m.group("a")), "t/s", False, m.start(), m.end("a"), unit_written=word))
+            pos = m.end("a")
+            led_by_label = True
+            continue
+        led_by_label = False
         if (
             ua is not None
             and m.group("ua") in CAPITALS_ONLY

@@ -907,6 +907,8 @@ class Sentences(Sides):
                 # the words after it up to a bracket opening another number: "36.9 TFLOPS (>60% max
                 # theoretical)" is measured, the ceiling's words are the percentage's
                 after = _BRACKETED_NUMBER.split(scanned[n.end : n.end + 30], maxsplit=1)[0]
+                if n.unit_written in CAPITALS_ONLY:
+                    after = ""  # "PP 1713 TG 40": its phase is its own label's, not the next number's
                 metric = metric_of(n.unit, before, after)
                 if (
                     metric is not None
