@@ -1537,10 +1537,20 @@ _LINE_PATHS = frozenset(
 #: prompt, as written; a label with other words ("Code size:", "Math library build:") is none
 _TASK_LABEL = re.compile(
     r"^\s*(?:[-*+•]\s+)?[*_]*(?P<t>code|coding|narrative|prose|chat|math|reasoning|summari[sz]ation|"
-    r"translation|roleplay|creative writing|RAG|QA|STEM)[*_]*"
+    r"translation|roleplay|creative writing|RAG|QA|Q&A|STEM|JSON|long\s?code|long\s?context|extraction|"
+    r"agentic|tool[\s-]?use|story|essay)[*_]*"
     r"(?:\s+(?:wall|decode|prefill|pp|tg|ttft|tpot|e2e|speed|rate|throughput|tok/s|t/s|acceptance)"
     r"(?:\s*/\s*(?:wall|decode|prefill|pp|tg|ttft|tpot|e2e|speed|rate|throughput|acceptance))*)?[*_]*\s*$",
     re.I,
+)
+
+
+#: a tag in brackets leading a line ("[Q&A] 185 tokens …", "- [Code] …"), and a log's level or
+#: status in one ("[INFO]", "[W]", "[OK]"): no workload's name (``_line_scopes``)
+_TAG_LEAD = re.compile(r"^\s*(?:[-*+•]\s+)?\[(?P<t>[A-Za-z][\w&+ ./-]{0,24})\]")
+_LOG_TAG = re.compile(
+    r"(?i)info|warn(?:ing)?|err(?:or)?|debug|trace|fatal|notice|critical|ok|pass(?:ed)?|fail(?:ed)?|done|"
+    r"[a-z]|v?\d[\w.]*"
 )
 
 
@@ -1554,6 +1564,19 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, st
     ("Pre: prompt_tps=27330.184" / "Post: prompt_tps=30322.676": ``draftnames.side_builds``)."""
     labels = [t.split(":", 1)[0] if ":" in t else "" for _, t in lines]
     sides = side_builds([x if 0 < len(x.strip()) <= 20 else "" for x in labels])
+    # a tag in brackets leading each of two or more lines that measure ("[Q&A] 185 tokens in 4.17s",
+    # "[Code] 512 tokens in 8.62s"): the workload each ran, its label (not a log's level, a version
+    # or a setup's name: "[INFO]", "[0.24.0]", "[vLLM]")
+    tags = [_TAG_LEAD.match(t) for _, t in lines]
+    named_tags = {
+        i: m.group("t")
+        for i, m in enumerate(tags)
+        if m is not None
+        and not _LOG_TAG.fullmatch(m.group("t"))
+        and not any(x.path in _SETUP_PATHS for x in mentions(m.group("t")))
+    }
+    if len(set(named_tags.values())) >= 2:
+        labels = [named_tags.get(i, x) for i, x in enumerate(labels)]
     for i, (n, t) in enumerate(lines):
         if not _measures([(n, t)]):
             if i in sides:  # "Pre: prompt_tps=27330.184": a key=value line's numbers write no unit
@@ -1569,6 +1592,8 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, st
         task = _TASK_LABEL.match(label) if 0 < len(label.strip()) <= 40 else None
         if task and not any(p == "prompt" for p, _ in names):
             names.append(("prompt", task.group("t")))
+        elif label and label == named_tags.get(i) and not any(p == "prompt" for p, _ in names):
+            names.append(("prompt", label))
         cited = (named or {}).get(_prompt_key(label)) if 0 < len(label.strip()) <= 20 else None
         if cited is not None and not any(p == "prompt" for p, _ in names):
             names.append(("prompt", cited))  # "Prompt 1: 15.10 tok/sec": the prompt defined as Prompt 1

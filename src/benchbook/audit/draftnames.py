@@ -377,8 +377,9 @@ _VERSIONED_MODEL = re.compile(
     # (IBM's hybrid "H" models: "Granite 4.0 H Micro", "granite-4.0-h-tiny")
     r"|Preview|Micro|Tiny|Nano|H(?![\w.]))|-(?i:mini|small|medium|large|instruct|reasoning|thinking|chat|it|h|micro|tiny))*"
     r"(?:[\s-]E?\d+(?:\.\d+)?[Bb](?:[\s-][Aa]\d+(?:\.\d+)?[Bb])?)?"
-    # a release's date after the name ("DeepSeek-R1-0528", "DeepSeek-V3-0324"): those weights
-    r"(?:-[01]\d[0-3]\d)?"
+    # a release's date after the name ("DeepSeek-R1-0528", "DeepSeek-V3-0324", "DeepSeek V4 Flash
+    # 0731"): those weights (after a space, no count of tokens: "Qwen3 1024 tokens")
+    r"(?:-[01]\d[0-3]\d|\s[01]\d[0-3]\d(?![\w.,])(?!\s*(?:tokens?|tok|t/s|ms\b|s\b|%)))?"
     r"|\sLarge(?:\s\d+(?:\.\d+)?)?"
     # its size in parentheses after it ("Qwen2.5 (7B)"): the model of that size
     r")(?:\s\((?P<psize>\d+(?:\.\d+)?[Bb])\))?)(?![\w.:/-]*\w)(?!\.\w)"

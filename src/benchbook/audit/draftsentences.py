@@ -980,7 +980,12 @@ class Sentences(Sides):
             fields = number_fields(n)
             value = fields.get("value") or "–".join(fields.get("range") or ())
             same = self.by_value.get((str(value), n.unit), [])
-            if len(same) == 1 and not n.of and not self.same_sentence(same[0], line, sentence):
+            if (
+                len(same) == 1
+                and not n.of
+                and not self.same_sentence(same[0], line, sentence)
+                and not self.parallel_run(same[0], line)
+            ):
                 placed.append((n, same[0]))  # the post repeats a number it stated: cite that claim
                 here.add(same[0])
                 self.maybe_log(same[0], metric)
@@ -1178,6 +1183,19 @@ class Sentences(Sides):
         if self._about_drafting is None:
             self._about_drafting = names_drafting(self.post.text)
         return self._about_drafting
+
+    def parallel_run(self, cid: str, line: int) -> bool:
+        """Whether ``line`` reports another run in the shape of claim ``cid``'s line, so a value both
+        state is measured twice, no repetition: the same units in the same order, two or more, and
+        other values ("512 tokens in 7.68s = 66.6 tok/s" under "512 tokens in 8.62s = 59.3 tok/s";
+        "PP 1758 TG 40" under "PP 1713 TG 40": each run generated 512 tokens, decoded at 40 t/s)."""
+        c = self.claims.get(cid)
+        first = c.fields.get("source_line") if c is not None else None
+        if not isinstance(first, int) or first == line:
+            return False
+        here = [(x.text, x.unit) for x in numbers(self.post.line(line)) if x.unit]
+        there = [(x.text, x.unit) for x in numbers(self.post.line(first)) if x.unit]
+        return len(here) >= 2 and [u for _, u in here] == [u for _, u in there] and here != there
 
     def same_sentence(self, cid: str, line: int, sentence: str) -> bool:
         """Whether claim ``cid`` was drafted from ``sentence`` on ``line``: a value a sentence states
