@@ -90,3 +90,127 @@ def test_an_a10g_is_a_card():
     """AWS's A10G is NVIDIA's card; "A10" stays the A10."""
     assert [(m.path, m.value) for m in mentions("on an NVIDIA A10G")] == [("hardware", "NVIDIA A10G")]
     assert [(m.path, m.value) for m in mentions("A10 GPU")] == [("hardware", "NVIDIA A10")]
+
+
+_KOBOLD = """# Qwen3.5 slow with CUDA on 1.109.2
+
+Windows 11, Ryzen 8700G, Nvidia RTX3090
+
+Mistral Small 24B behaves as expected
+1.108.2 CUDA
+PP 1713 TG 40
+
+1.109.2 CUDA
+PP 1758 TG 40
+1.109.2 Vulkan
+PP 1593 TG 37
+"""
+
+
+def test_phase_labels_before_their_numbers_under_release_lines(tmp_path):
+    """ "PP 1713 TG 40" (KoboldCpp's and llama.cpp's words, no unit written): a prefill and a decode
+    rate in t/s, each by the label before it; "1.108.2 CUDA" alone on the line above is those runs'
+    build and backend, up to the next such line; the second run's "TG 40" is its own measurement
+    (its line reports another run in the same shape), not a citation of the first; "Mistral Small
+    24B" is the model."""
+    cf = _drafted(_KOBOLD, tmp_path)
+    got = sorted(
+        (_cond(cf, c)["build"], _cond(cf, c)["backend"], c.metric, float(c.value), str(c.unit)) for c in cf.claims
+    )
+    assert got == [
+        ("1.108.2", "CUDA", "decode_tps", 40.0, "t/s"),
+        ("1.108.2", "CUDA", "prefill_tps", 1713.0, "t/s"),
+        ("1.109.2", "CUDA", "decode_tps", 40.0, "t/s"),
+        ("1.109.2", "CUDA", "prefill_tps", 1758.0, "t/s"),
+        ("1.109.2", "Vulkan", "decode_tps", 37.0, "t/s"),
+        ("1.109.2", "Vulkan", "prefill_tps", 1593.0, "t/s"),
+    ]
+    assert {_cond(cf, c)["model"] for c in cf.claims} == {"Mistral Small 24B"}
+
+
+def test_phase_labels_controls():
+    """Controls: a phase's label after a number is its unit ("1200 PP 45 TG"); "PP 512 TG 128" names
+    a llama-bench test's sizes (both powers of two), no rates; a number ends a range as before."""
+    assert [(n.text, n.unit, n.unit_written) for n in numbers("1200 PP 45 TG")] == [
+        ("1200", "t/s", "PP"),
+        ("45", "t/s", "TG"),
+    ]
+    assert [(n.text, n.unit) for n in numbers("PP: 2992, TG: 67")] == [("2992", "t/s"), ("67", "t/s")]
+    assert [n.text for n in numbers("PP 512 TG 128") if n.unit_written == "PP"] == []
+
+
+def test_a_repeated_value_in_prose_still_cites_the_first(tmp_path):
+    """Control for the parallel-run rule: a sentence repeating "40 t/s" with no other run's numbers
+    cites the claim it repeats (SOURCES.md's convention)."""
+    post = "# Test\n\nOn the RTX 3090 decode ran at 40 t/s and prefill at 1713 t/s.\n\nSo 40 t/s it is.\n"
+    cf = _drafted(post, tmp_path)
+    assert sorted(float(c.value) for c in cf.claims) == [40.0, 1713.0]
+
+
+_TAGGED = """# DeepSeek V4 Flash 0731 runs slower on vLLM
+
+latest version:
+
+  [Q&A] 185 tokens in 4.17s = 44.3 tok/s (prompt: 17)
+  [Code] 512 tokens in 8.62s = 59.3 tok/s (prompt: 24)
+
+previous version:
+
+  [Q&A] 210 tokens in 4.02s = 52.2 tok/s (prompt: 17)
+  [Code] 512 tokens in 7.68s = 66.6 tok/s (prompt: 24)
+"""
+
+
+def test_bracketed_workload_tags_lead_result_lines(tmp_path):
+    """A tag in brackets leading each of several result lines is the workload each ran (prompt); the
+    release date after a spaced model name is part of it ("DeepSeek V4 Flash 0731"); the second list's
+    "512 tokens" is its own run's count (its line's time and rate differ), a claim of its own."""
+    cf = _drafted(_TAGGED, tmp_path)
+    rates = sorted((float(c.value), _cond(cf, c)["prompt"]) for c in cf.claims if c.metric == "decode_tps")
+    assert rates == [(44.3, "Q&A"), (52.2, "Q&A"), (59.3, "Code"), (66.6, "Code")]
+    assert sorted(float(c.value) for c in cf.claims if c.metric == "tokens") == [185.0, 210.0, 512.0, 512.0]
+    assert {_cond(cf, c)["model"] for c in cf.claims} == {"DeepSeek V4 Flash 0731"}
+
+
+def test_log_tags_name_no_workload(tmp_path):
+    """Control: "[INFO]" and "[0.24.0]" lead lines as a log's level and a version, not a workload."""
+    post = "# Run\n\n[INFO] 185 tokens in 4.17s = 44.3 tok/s\n[WARN] 512 tokens in 8.62s = 59.3 tok/s\n"
+    cf = _drafted(post, tmp_path)
+    assert cf.claims and all("prompt" not in _cond(cf, c) for c in cf.claims)
+    assert [(m.path, m.value) for m in mentions("Qwen3 1024 tokens")] == [("model", "Qwen3")]
+
+
+_FORK = """profiling radeon 7900xt
+Anbeeld/beellama.cpp issue #40
+
+# 2. DFlash default
+
+```
+llama-server -m /models/Qwen3.6-27B-Q4_K_M.gguf -c 128000 --spec-type dflash --spec-dflash-cross-ctx 512
+```
+
+decode tokens/s: 42.30
+"""
+
+
+def test_a_fork_named_alone_runs_llama_cpp_tools(tmp_path):
+    """A post naming one fork of llama.cpp ("beellama.cpp") and never llama.cpp runs the fork's
+    llama-server; "--spec-dflash-cross-ctx 512" is no context size (the command's -c is)."""
+    cf = _drafted(_FORK, tmp_path)
+    (c,) = cf.claims
+    cond = _cond(cf, c)
+    assert (cond["engine"], cond["ctx"], float(c.value)) == ("beellama.cpp", 128000, 42.3)
+
+
+def test_a_fork_beside_mainline_keeps_llama_cpp(tmp_path):
+    """Control: a post naming the fork and "mainline" compares them: a llama-server command stays
+    llama.cpp's; "--max-ctx 200000" in words is a context size."""
+    post = _FORK.replace("profiling radeon 7900xt", "beellama.cpp vs mainline")
+    cf = _drafted(post, tmp_path)
+    assert {_cond(cf, c)["engine"] for c in cf.claims} == {"llama.cpp"}
+    from benchbook.audit.draftwords import settings_in_words
+
+    got: list = []
+    settings_in_words("./dflash_server --max-ctx 200000", got)
+    assert got == [("ctx", 200000)]
+    assert [(m.path, m.value) for m in mentions("ms-swift 1.9")] == [("engine", "ms-swift")]

@@ -505,6 +505,7 @@ class _Drafter(Tables, Sentences):
         fill(self.post, self.out.entries, self.out.groups, self.link)  # what the post states around each
         plain_rows(self.out.entries, self.out.groups)  # a plain row under a speculative command
         self.serving_batches()
+        self.fork_engine()  # "beellama.cpp" named, a llama-server command run: the fork's
         self.engine_builds()  # "vLLM 0.5.0 vs SGLang 0.2.0": each engine's claims its own version
         self.version_labels()  # "0.8.4", "fp16" alone over a code block: that block's runs' release, quant
         self.release_lines()  # "1.66.1 - prompt processing …" / "1.67 - …": each line's release
@@ -618,6 +619,24 @@ class _Drafter(Tables, Sentences):
                     e.origins["build"] = g.origins.get(
                         "build", f"{owner[build]} {build}, as the post writes it"
                     )
+
+    def fork_engine(self) -> None:
+        """A post about one fork of llama.cpp ("Anbeeld/beellama.cpp issue #40", "ik_llama.cpp") that
+        never names llama.cpp itself runs the fork's tools: a claim's or group's ``engine``
+        llama.cpp (a ``llama-server`` command's) is that fork.  A post naming llama.cpp too (a fork
+        against mainline) keeps each as drafted."""
+        named = {m.value for m in mentions(self.post.text) if m.path == "engine"}
+        forks = {e for e in named if isinstance(e, str) and e.endswith("llama.cpp") and e != "llama.cpp"}
+        if len(forks) != 1 or "llama.cpp" in named or _UPSTREAM.search(self.post.text):
+            return  # (llama.cpp by its other names: "mainline", "upstream")
+        fork = forks.pop()
+        for fields, origins in [(g.fields, g.origins) for g in self.out.groups] + [
+            (e.fields, e.origins) for e in self.out.entries if e.kind == "claim"
+        ]:
+            cond = fields.get("conditions")
+            if isinstance(cond, dict) and cond.get("engine") == "llama.cpp":
+                cond["engine"] = fork
+                origins["engine"] = f"{fork}, the one engine the post names (its tools are llama.cpp's)"
 
     def release_lines(self) -> None:
         """Lines of prose each led by a release and a dash (``_RELEASE_LINE``: "1.66.1 - prompt
@@ -1200,6 +1219,10 @@ _VERSION_LINE = re.compile(
     r"[*_\s]*(?P<v>v?\d+\.\d+\.\d+(?:\.\d+)*|v\d+\.\d+|b\d{4,5})(?P<rest>(?:\s+[A-Za-z][\w.+-]*){0,2})"
     r"[*_\s]*[:：]?[*_\s]*"
 )
+
+
+#: llama.cpp named as a fork's threads name it (``fork_engine``)
+_UPSTREAM = re.compile(r"(?i)\b(?:mainline|upstream)\b")
 
 
 def _only_backends(words: str) -> bool:

@@ -222,6 +222,7 @@ _ENGINES = {
     "deepspeed-fastgen": "DeepSpeed-FastGen",
     "fastertransformer": "FasterTransformer",
     "bitnet.cpp": "bitnet.cpp",
+    "ms-swift": "ms-swift",  # ModelScope's SWIFT ("ms-swift 1.9+")
     # quantisation libraries that run (and benchmark) the models they quantise
     "autoawq": "AutoAWQ",
     "autogptq": "AutoGPTQ",
@@ -234,7 +235,8 @@ ENGINE_SPELLINGS = "|".join(re.escape(k) for k in sorted(_ENGINES, key=len, reve
 _ENGINE = re.compile(
     # after a "/": a repository of the engine's name ("vllm-project/vllm", "ggml-org/llama.cpp");
     # a version glued on by a dash ("llamafile-0.7", "vllm-0.6.3") ends the name
-    r"(?<![\w.-])(" + ENGINE_SPELLINGS + r")(?![\w]|-(?!\d+\.\d))",
+    # a fork of llama.cpp under its own name ("beellama.cpp", "buun-llama.cpp"): that name, as written
+    r"(?<![\w.-])(" + ENGINE_SPELLINGS + r"|[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*[_-]?llama\.cpp)(?![\w]|-(?!\d+\.\d))",
     re.IGNORECASE | re.ASCII,  # glued to CJK text: "使用Ollama的", "用llama.cpp跑"
 )
 #: a llama.cpp build: its tag with what the post writes after it ("b4980", "b4980-cu12.4"), the
@@ -666,7 +668,7 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _ENGINE.finditer(text):
         if _TOOL_OF.match(text, m.end()):
             continue  # "vLLM's `benchmark_serving.py`": a client the project ships, not the engine run
-        out.append(Mention(m.start(), "engine", _ENGINES[m.group(1).lower()]))
+        out.append(Mention(m.start(), "engine", engine_spelled(m.group(1))))
     for m in _BUILD.finditer(text):
         build = next(g for g in m.groups() if g)
         if re.search(r"-(?:bin-)?(?:win-)?cu(?:da)?[-\d]", build, re.IGNORECASE):
@@ -1234,9 +1236,15 @@ def header_decoding(header: str) -> str | None:
     return words.pop() if len(words) == 1 else None
 
 
+def engine_spelled(spelling: str) -> str:
+    """An engine's name as the claims files write it, from a spelling ``_ENGINE`` matched: its
+    project's (``_ENGINES``), a fork of llama.cpp's as written."""
+    return _ENGINES.get(spelling.lower(), spelling)
+
+
 def engines_in(text: str) -> set[str]:
     """The engines ``text`` names (``_ENGINES``' spellings)."""
-    return {_ENGINES[m.group(1).lower()] for m in _ENGINE.finditer(text)}
+    return {engine_spelled(m.group(1)) for m in _ENGINE.finditer(text)}
 
 
 #: the venue a transcribed thread's title names last ("(ggml-org/llama.cpp issue #5877, comment)",
@@ -1315,7 +1323,7 @@ def engine_of_cell(cell: str, named: set[str]) -> str | None:
     text = cell.strip().strip("*_`")
     m = _ENGINE.fullmatch(text)
     if m:
-        return _ENGINES[m.group(1).lower()]
+        return engine_spelled(m.group(1))
     if not re.fullmatch(r"[A-Z]{2,4}", text):
         return None
     fits = [e for e in named if _abbreviates(text.lower(), re.sub(r"[^a-z]", "", e.lower()))]

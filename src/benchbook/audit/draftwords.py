@@ -56,7 +56,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     ),
     (
         re.compile(
-            rf"\b(?:context(?:[ _-](?:length|size|window))?|ctx(?:[ _-]size)?|n_ctx|num_ctx)"
+            # (not the end of another flag's name: "--spec-dflash-cross-ctx 512" is no context size;
+            # "--max-ctx 200000" is)
+            rf"(?:(?<=max[-_])|(?<!\w)(?<!\w-))(?:context(?:[ _-](?:length|size|window))?|ctx(?:[ _-]size)?|n_ctx|num_ctx)"
             rf"\s*(?:=|:|of)?\s*{_K}\b",
             re.I,
         ),
