@@ -59,7 +59,10 @@ def test_a_metric_value_table_of_settings_and_results(tmp_path):
 
 def test_a_temperature_cell_above_two_is_no_sampling(tmp_path):
     """Control: a "Temperature" column of a GPU's degrees (85) is no sampling temperature."""
-    post = "| GPU | Temperature | Decode |\n|---|---|---|\n| RTX 4090 | 85 | 120 t/s |\n| RTX 3090 | 80 | 90 t/s |\n"
+    post = (
+        "| GPU | Temperature | Decode |\n|---|---|---|\n| RTX 4090 | 85 | 120 t/s |\n"
+        "| RTX 3090 | 80 | 90 t/s |\n"
+    )
     cf = _drafted(post, tmp_path)
     assert sorted(float(c.value) for c in cf.claims) == [90.0, 120.0]
     assert all("sampling" not in _cond(cf, c) for c in cf.claims)
@@ -115,7 +118,8 @@ def test_phase_labels_before_their_numbers_under_release_lines(tmp_path):
     24B" is the model."""
     cf = _drafted(_KOBOLD, tmp_path)
     got = sorted(
-        (_cond(cf, c)["build"], _cond(cf, c)["backend"], c.metric, float(c.value), str(c.unit)) for c in cf.claims
+        (_cond(cf, c)["build"], _cond(cf, c)["backend"], c.metric, float(c.value), str(c.unit))
+        for c in cf.claims
     )
     assert got == [
         ("1.108.2", "CUDA", "decode_tps", 40.0, "t/s"),

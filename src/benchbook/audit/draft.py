@@ -709,7 +709,9 @@ class _Drafter(Tables, Sentences):
             at = [
                 (k, told.group("v"))
                 for k, (_, t) in enumerate(block.lines)
-                if len(t) <= 60 and (told := _VERSION_LINE.fullmatch(t)) and _only_backends(told.group("rest"))
+                if len(t) <= 60
+                and (told := _VERSION_LINE.fullmatch(t))
+                and _only_backends(told.group("rest"))
             ]
             ends = [k for k, _ in at[1:]] + [len(block.lines)] if at else []
             for (k, v), nxt in zip(at, ends, strict=True):

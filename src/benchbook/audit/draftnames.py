@@ -236,7 +236,9 @@ _ENGINE = re.compile(
     # after a "/": a repository of the engine's name ("vllm-project/vllm", "ggml-org/llama.cpp");
     # a version glued on by a dash ("llamafile-0.7", "vllm-0.6.3") ends the name
     # a fork of llama.cpp under its own name ("beellama.cpp", "buun-llama.cpp"): that name, as written
-    r"(?<![\w.-])(" + ENGINE_SPELLINGS + r"|[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*[_-]?llama\.cpp)(?![\w]|-(?!\d+\.\d))",
+    r"(?<![\w.-])("
+    + ENGINE_SPELLINGS
+    + r"|[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*[_-]?llama\.cpp)(?![\w]|-(?!\d+\.\d))",
     re.IGNORECASE | re.ASCII,  # glued to CJK text: "使用Ollama的", "用llama.cpp跑"
 )
 #: a llama.cpp build: its tag with what the post writes after it ("b4980", "b4980-cu12.4"), the

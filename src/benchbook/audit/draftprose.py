@@ -1209,7 +1209,9 @@ def numbers(text: str) -> list[Number]:
             # number): a rate in tokens a second by its label, the label after it the next number's
             # (not a test's sizes: "PP 512 TG 128" names llama-bench's pp512 and tg128)
             word = lead.group("w").upper()
-            out.append(Number(number_text(m.group("a")), "t/s", False, m.start(), m.end("a"), unit_written=word))
+            out.append(
+                Number(number_text(m.group("a")), "t/s", False, m.start(), m.end("a"), unit_written=word)
+            )
             pos = m.end("a")
             led_by_label = True
             continue

@@ -58,7 +58,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         re.compile(
             # (not the end of another flag's name: "--spec-dflash-cross-ctx 512" is no context size;
             # "--max-ctx 200000" is)
-            rf"(?:(?<=max[-_])|(?<!\w)(?<!\w-))(?:context(?:[ _-](?:length|size|window))?|ctx(?:[ _-]size)?|n_ctx|num_ctx)"
+            rf"(?:(?<=max[-_])|(?<!\w)(?<!\w-))"
+            rf"(?:context(?:[ _-](?:length|size|window))?|ctx(?:[ _-]size)?|n_ctx|num_ctx)"
             rf"\s*(?:=|:|of)?\s*{_K}\b",
             re.I,
         ),
