@@ -716,8 +716,9 @@ class _Drafter(Tables, Sentences):
             ends = [k for k, _ in at[1:]] + [len(block.lines)] if at else []
             for (k, v), nxt in zip(at, ends, strict=True):
                 if k + 1 < nxt:
-                    first, last = block.lines[k + 1][0], block.lines[nxt - 1][0]
-                    spans.append((first, last, block.lines[k][0], "build", v))
+                    spans.append(
+                        (block.lines[k + 1][0], block.lines[nxt - 1][0], block.lines[k][0], "build", v)
+                    )
         if not spans:
             return
 
