@@ -218,3 +218,92 @@ def test_a_fork_beside_mainline_keeps_llama_cpp(tmp_path):
     settings_in_words("./dflash_server --max-ctx 200000", got)
     assert got == [("ctx", 200000)]
     assert [(m.path, m.value) for m in mentions("ms-swift 1.9")] == [("engine", "ms-swift")]
+
+
+_ARCH = """# GLM-4.7-Flash on Vulkan: faster at depth
+
+```shell
+./build/bin/llama-bench --model ./models/GLM-4.7-Flash-IQ4_XS.gguf -ngl 99 -fa 1
+```
+
+| model                          |       size |     params | backend    | ngl | fa |            test |                  t/s |
+| ------------------------------ | ---------: | ---------: | ---------- | --: | -: | --------------: | -------------------: |
+| deepseek2 30B.A3B IQ4_XS - 4.25 bpw |  15.15 GiB |    29.94 B | Vulkan     |  99 |  1 |           tg128 |        102.97 ± 0.08 |
+"""
+
+
+def test_llama_bench_architecture_label_gives_way_to_the_named_model(tmp_path):
+    """llama-bench labels a model by its GGUF architecture ("deepseek2 30B.A3B"); where the post's
+    command names the model's file (GLM-4.7-Flash-IQ4_XS.gguf), that is the model; the quant comes
+    from the label as before."""
+    cf = _drafted(_ARCH, tmp_path)
+    rate = next(c for c in cf.claims if c.metric == "decode_tps")
+    assert (_cond(cf, rate)["model"], _cond(cf, rate)["quant"], float(rate.value)) == (
+        "GLM-4.7-Flash",
+        "IQ4_XS",
+        102.97,
+    )
+
+
+def test_llama_bench_architecture_label_alone_is_the_model(tmp_path):
+    """Control: with no model named anywhere else, llama-bench's label is the model ("llama 7B")."""
+    post = _ARCH.replace("GLM-4.7-Flash on Vulkan: faster at depth", "Faster at depth").replace(
+        "--model ./models/GLM-4.7-Flash-IQ4_XS.gguf ", ""
+    )
+    cf = _drafted(post, tmp_path)
+    rate = next(c for c in cf.claims if c.metric == "decode_tps")
+    assert _cond(cf, rate)["model"] == "deepseek2 30B.A3B"
+
+
+_VERSIONS = """# Pin flip to vLLM 0.29.0
+
+Main's image (vLLM 0.28.0) against this branch's, single-stream decode.
+
+| setting | 0.28 tok/s | 0.29 tok/s |
+|---|---|---|
+| B, single default | 121.8 | 138.1 |
+| A, batch, 64 concurrent 128 in / 512 out | 1976 | 1904 |
+"""
+
+
+def test_columns_headed_by_releases_and_a_row_label_in_words(tmp_path):
+    """Columns headed "0.28 tok/s" and "0.29 tok/s" are the two releases' runs, each as the post
+    writes it in full ("0.29.0"); a row label "64 concurrent 128 in / 512 out" states its own
+    concurrency and cap, over the post's single stream (its rates are then throughputs)."""
+    cf = _drafted(_VERSIONS, tmp_path)
+    got = sorted(
+        (float(c.value), _cond(cf, c)["build"], _cond(cf, c).get("concurrency"), c.metric) for c in cf.claims
+    )
+    assert got == [
+        (121.8, "0.28.0", 1, "decode_tps"),
+        (138.1, "0.29.0", 1, "decode_tps"),
+        (1904.0, "0.29.0", 64, "throughput"),
+        (1976.0, "0.28.0", 64, "throughput"),
+    ]
+    batch = [c for c in cf.claims if float(c.value) > 1000]
+    assert {_cond(cf, c)["cap"] for c in batch} == {512}
+
+
+def test_one_release_in_headers_is_no_comparison(tmp_path):
+    """Control: one release heading the value columns ("0.29 tok/s", "0.29 TTFT") sets no build
+    from the header."""
+    post = "# Run\n\n| setting | 0.29 tok/s | 0.29 TTFT ms |\n|---|---|---|\n| B | 121.8 | 80 |\n| C | 127.4 | 90 |\n"
+    cf = _drafted(post, tmp_path)
+    assert all("build" not in _cond(cf, c) for c in cf.claims)
+
+
+def test_a_prompt_label_before_its_rate_and_mlx_lm_release(tmp_path):
+    """mlx_lm.benchmark's results as a list: "Prompt (2048 tokens): 615.28 tok/s" is the prompt's
+    rate (the generation line's the decode rate); "mlx 0.32.0 · mlx-lm 0.31.3": the engine MLX's
+    build is mlx-lm's release, the array library's apart; "(prompt: 17)" after a rate counts the
+    prompt's tokens, no prefill."""
+    post = (
+        "# M3 Pro benchmarks\n\nSoftware: mlx 0.32.0 · mlx-lm 0.31.3 · macOS Sonoma 14.4\n\n"
+        "Results:\n- Prompt (2048 tokens): 615.28 tok/s\n- Generation (128 tokens): 44.62 tok/s\n\n"
+        "Also: 185 tokens in 4.17s = 44.3 tok/s (prompt: 17)\n"
+    )
+    cf = _drafted(post, tmp_path)
+    rates = sorted((float(c.value), c.metric) for c in cf.claims if str(c.unit) == "tok/s")
+    assert rates == [(44.3, "decode_tps"), (44.62, "decode_tps"), (615.28, "prefill_tps")]
+    assert {_cond(cf, c)["build"] for c in cf.claims if str(c.unit) == "tok/s"} == {"0.31.3"}
+    assert metric_of("tok/s", "Prompt: ") == "prefill_tps"

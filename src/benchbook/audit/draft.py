@@ -129,6 +129,10 @@ class _Drafter(Tables, Sentences):
         if model:
             # llama-bench's "llama 7B Q4_0": the model, the quantisation apart (``model_cell``)
             name, quant = model_cell(str(model))
+            if name and _ARCH_LABEL.match(str(model)) and cond.get("model"):
+                # "deepseek2 30B.A3B" (the GGUF's architecture, llama-bench's label for any model of
+                # it) under a post or command naming the model ("GLM-4.7-Flash-IQ4_XS.gguf"): that name
+                name = None
             if name:  # not llama-bench's "deepseek4 ?B Q8_0": the post's model stands
                 cond["model"] = name
             if quant:
@@ -1224,6 +1228,9 @@ _VERSION_LINE = re.compile(
 )
 
 
+#: llama-bench's model label by a GGUF architecture ("deepseek2 30B.A3B", "qwen3moe 30B.A3B", "llama
+#: 7B"): an architecture's id in lower case, then a size
+_ARCH_LABEL = re.compile(r"[a-z][a-z0-9]*\s+\d+(?:\.\d+)?[BM](?:\.A\d+(?:\.\d+)?B)?\b")
 #: llama.cpp named as a fork's threads name it (``fork_engine``)
 _UPSTREAM = re.compile(r"(?i)\b(?:mainline|upstream)\b")
 

@@ -1613,6 +1613,10 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     # a "Prompt: N tokens" label counting the prompt before its rate (mlx-lm's "Prompt: 14 tokens,
     # 250.5 tokens-per-sec" beside "Generation: 256 tokens, ..."): the prompt's rate
     ("rate", r"\bprompt\s*:\s*[\d,]+\s*tok(?:en)?s?\b", "prefill_tps"),
+    # a "Prompt:" label right before its rate ("- Prompt (2048 tokens): 615.28 tok/s", mlx_lm.benchmark's
+    # results as a list): the prompt's rate
+    # (not a remark after another rate: "44.3 tok/s (prompt: 17)" counts the prompt's tokens)
+    ("rate", r"(?<![(（])\bprompt\s*(?:\(\s*[\d,.]+\s*[kK]?\s*tok(?:en)?s?\s*\))?\s*[:：]\s*$", "prefill_tps"),
     (
         "rate",
         # a status line's "out 335/4.5s 74t/s" (the output's tokens, time and rate)

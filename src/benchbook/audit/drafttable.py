@@ -75,7 +75,7 @@ from .draftprose import (
     unit_of,
 )
 from .draftsides import Sides
-from .draftwords import NOT_A_PROMPT, count
+from .draftwords import NOT_A_PROMPT, count, settings_in_words
 from .post import Block
 from .toollines import PLURAL, label_metric, label_unit, stat_name
 from .units import UnitError, factor
@@ -1282,6 +1282,10 @@ _MEASURE_HEADER = re.compile(
     r"memory|vram|accuracy|score)\b|耗时|时间|延迟|時間|速度|시간",
     re.IGNORECASE,
 )
+#: the settings a row's label may write in words (``Tables._table``)
+_ROW_WORDED = frozenset({"concurrency", "cap", "tokens_generated", "ctx", "block_max"})
+#: a column's header opening with a release ("0.28 tok/s", "v1.2.3 TTFT"): ``Tables.header_versions``
+_HEADER_VERSION = re.compile(r"\W*(?P<v>v?\d+\.\d+(?:\.\d+)*)\s+(?=[^\W\d])")
 #: the header of a two-column table of settings ("| Setting | Value |", "| Component | Spec |")
 _SETTINGS_HEADER = (
     re.compile(
@@ -1407,6 +1411,24 @@ class Tables(Sides):
                 for p, v in moved.items():
                     if not has_path(cond, p):
                         put_path(cond, p, v)
+
+    def header_versions(self, header: list[str], kinds: list[str]) -> dict[int, str]:
+        """column -> the release its header opens with, where the value columns' headers name two
+        or more ("| 0.28 tok/s | 0.29 tok/s | 0.28 pool |": releases compared), each as the post
+        writes it in full where it writes one release of those digits ("0.29" -> "0.29.0" under
+        "vLLM 0.29.0"); empty otherwise."""
+        found = {
+            j: m.group("v")
+            for j, h in enumerate(header)
+            if kinds[j] in ("value", "lead") and (m := _HEADER_VERSION.match(h))
+        }
+        if len(set(found.values())) < 2:
+            return {}
+        full: dict[str, str] = {}
+        for v in set(found.values()):
+            spelled = set(re.findall(rf"(?<![\w.]){re.escape(v)}(?:\.\d+)+(?![\w.])", self.post.text))
+            full[v] = spelled.pop() if len(spelled) == 1 else v
+        return {j: full[v] for j, v in found.items()}
 
     def _table(self, block: Block) -> None:
         block = two_row_header(block)
@@ -1677,6 +1699,7 @@ class Tables(Sides):
         # the prompts the lead columns' headers name; none where one of them names none ("| README |
         # this box |": the columns are sources, not prompts)
         sides = side_builds(header)  # "| Before | After |", "PP-512 (PR)" beside "PP-512 (master)"
+        header_versions = self.header_versions(header, kinds)
         lead_prompts = {
             j: _lead_prompt(h) for j, h in enumerate(header) if kinds[j] == "lead" and j not in sides
         }
@@ -1797,6 +1820,8 @@ class Tables(Sides):
             engines = engines_in(_PAREN.sub("", h))
             if len(engines) == 1:  # "MLC LLM (tok/sec)" beside "Exllama (tok/sec)": the column's engine
                 gfields.setdefault("conditions", {})["engine"] = engines.pop()
+            if j in header_versions:  # "| 0.28 tok/s | 0.29 tok/s |": the column's release
+                gfields.setdefault("conditions", {})["build"] = header_versions[j]
             versioned = engine_version_cell(h)
             if versioned is not None:  # "| mlx-lm 0.31.0 | mlx-lm 0.31.3 |": the column's build
                 gfields.setdefault("conditions", {}).update(engine=versioned[0], build=versioned[1])
@@ -2071,6 +2096,13 @@ class Tables(Sides):
                             if remark and not said_size and _decoding_label(remark.group(1)) is None
                             else ""
                         )
+                    # "A, batch, 64 concurrent 128 in / 512 out": the requests in flight and the cap
+                    # the row's label writes in words (``settings_in_words``), the row's own
+                    worded: list[tuple[str, object]] = []
+                    settings_in_words(value, worded)
+                    for worded_path, worded_value in worded:
+                        if worded_path in _ROW_WORDED and not has_path(cond, worded_path):
+                            set_path(cond, worded_path, worded_value)
                     if _LLAMA_TOOL.search(value) and not has_path(cond, "engine"):
                         set_path(cond, "engine", "llama.cpp")  # "raw llama-server": llama.cpp's tool
                     versioned = engine_version_cell(value)

@@ -590,6 +590,7 @@ def engine_versions(text: str) -> dict[str, str]:
     one ("5215" in "5215 (5f5e39e1)"); an engine written with two versions ("0.7.0 is slower than
     0.6.8") names none."""
     seen: dict[str, set[str]] = {}
+    framework: set[str] = set()  # MLX's own releases, beside mlx-lm's (the engine: SOURCES.md)
 
     def add(m: re.Match, value: str | None) -> None:
         # the build-number alternative names its engine outside the group ("llama.cpp 5215")
@@ -598,6 +599,9 @@ def engine_versions(text: str) -> dict[str, str]:
         if failed and not _ENGINE_IN.search(failed.group(0)):
             return  # "SGLang 0.5.8 doesn't work with GLM on Blackwell": the engine that did not run
         if engine is not None and value:
+            spelled = (m.group("e") or m.group(0).split()[0]).lower()
+            if engine == "MLX" and spelled == "mlx":
+                framework.add(value)  # "mlx 0.32.0 · mlx-lm 0.31.3": the array library's release
             seen.setdefault(engine, set()).add(value)
 
     for pat, kind in _SETTINGS:
@@ -608,6 +612,8 @@ def engine_versions(text: str) -> dict[str, str]:
         add(m, m.group("v"))
     out = {}
     for e, vs in seen.items():
+        if e == "MLX" and vs - framework:
+            vs = vs - framework  # mlx-lm's release is the engine's, mlx's a library under it
         whole = {v for v in vs if not any(v != w and v in w for w in vs)}
         if len(whole) == 1:
             out[e] = whole.pop()
