@@ -226,9 +226,9 @@ _ARCH = """# GLM-4.7-Flash on Vulkan: faster at depth
 ./build/bin/llama-bench --model ./models/GLM-4.7-Flash-IQ4_XS.gguf -ngl 99 -fa 1
 ```
 
-| model                          |       size |     params | backend    | ngl | fa |            test |                  t/s |
-| ------------------------------ | ---------: | ---------: | ---------- | --: | -: | --------------: | -------------------: |
-| deepseek2 30B.A3B IQ4_XS - 4.25 bpw |  15.15 GiB |    29.94 B | Vulkan     |  99 |  1 |           tg128 |        102.97 ± 0.08 |
+| model | size | params | backend | ngl | fa | test | t/s |
+| --- | ---: | ---: | --- | --: | -: | ---: | ---: |
+| deepseek2 30B.A3B IQ4_XS - 4.25 bpw | 15.15 GiB | 29.94 B | Vulkan | 99 | 1 | tg128 | 102.97 ± 0.08 |
 """
 
 
@@ -287,7 +287,10 @@ def test_columns_headed_by_releases_and_a_row_label_in_words(tmp_path):
 def test_one_release_in_headers_is_no_comparison(tmp_path):
     """Control: one release heading the value columns ("0.29 tok/s", "0.29 TTFT") sets no build
     from the header."""
-    post = "# Run\n\n| setting | 0.29 tok/s | 0.29 TTFT ms |\n|---|---|---|\n| B | 121.8 | 80 |\n| C | 127.4 | 90 |\n"
+    post = (
+        "# Run\n\n| setting | 0.29 tok/s | 0.29 TTFT ms |\n|---|---|---|\n"
+        "| B | 121.8 | 80 |\n| C | 127.4 | 90 |\n"
+    )
     cf = _drafted(post, tmp_path)
     assert all("build" not in _cond(cf, c) for c in cf.claims)
 

@@ -1616,7 +1616,11 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     # a "Prompt:" label right before its rate ("- Prompt (2048 tokens): 615.28 tok/s", mlx_lm.benchmark's
     # results as a list): the prompt's rate
     # (not a remark after another rate: "44.3 tok/s (prompt: 17)" counts the prompt's tokens)
-    ("rate", r"(?<![(（])\bprompt\s*(?:\(\s*[\d,.]+\s*[kK]?\s*tok(?:en)?s?\s*\))?\s*[:：]\s*$", "prefill_tps"),
+    (
+        "rate",
+        r"(?<![(（])\bprompt\s*(?:\(\s*[\d,.]+\s*[kK]?\s*tok(?:en)?s?\s*\))?\s*[:：]\s*$",
+        "prefill_tps",
+    ),
     (
         "rate",
         # a status line's "out 335/4.5s 74t/s" (the output's tokens, time and rate)
