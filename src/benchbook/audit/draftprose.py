@@ -1246,7 +1246,14 @@ def numbers(text: str) -> list[Number]:
         if (ua or ub) == "x" and _HARDWARE.match(text, m.end()):  # "4x RTX 3090": a count of devices
             pos = m.end()
             continue
-        if ua and ub and m.group("b") is None and m.group("pm") is None:
+        if (
+            ua
+            and ub
+            and m.group("b") is None
+            and m.group("pm") is None
+            # ("1200 TG tok/s": a phase's label, then the unit)
+            and (family(ua) != family(ub) or m.group("ua") not in CAPITALS_ONLY)
+        ):
             # "12GB × 2 cards", "5 ms x", "38.16 seconds" over "Min Response Time" read as one text: the
             # second unit is no unit of this number (no range, no spread between them); read it alone
             about = bool(m.group("about"))
@@ -1618,7 +1625,8 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     # (not a remark after another rate: "44.3 tok/s (prompt: 17)" counts the prompt's tokens)
     (
         "rate",
-        r"(?<![(（])\bprompt\s*(?:\(\s*[\d,.]+\s*[kK]?\s*tok(?:en)?s?\s*\))?\s*[:：]\s*$",
+        # (the label alone: "Per prompt: 40.9 / 41.1" names each prompt's decode rate)
+        r"^(?:[^\w(（]|\d)*prompt\s*(?:\(\s*[\d,.]+\s*[kK]?\s*tok(?:en)?s?\s*\))?\s*[:：]\s*$",
         "prefill_tps",
     ),
     (
