@@ -174,6 +174,9 @@ def test_bracketed_workload_tags_lead_result_lines(tmp_path):
     assert rates == [(44.3, "Q&A"), (52.2, "Q&A"), (59.3, "Code"), (66.6, "Code")]
     assert sorted(float(c.value) for c in cf.claims if c.metric == "tokens") == [185.0, 210.0, 512.0, 512.0]
     assert {_cond(cf, c)["model"] for c in cf.claims} == {"DeepSeek V4 Flash 0731"}
+    # each tagged line is its own sentence: a claim quotes its line, not the whole list
+    first = next(c for c in cf.claims if float(c.value) == 44.3)
+    assert first.quote == "[Q&A] 185 tokens in 4.17s = 44.3 tok/s (prompt: 17)"
 
 
 def test_log_tags_name_no_workload(tmp_path):

@@ -400,7 +400,7 @@ _COUNTS_AFTER_FRACTION = re.compile(
 
 
 #: a line that starts with its own label ("Speculative decoding model: 133.2 s")
-_LABEL_LINE = re.compile(r"[^:.!?]{1,40}:\s")
+_LABEL_LINE = re.compile(r"[^:.!?]{1,40}:\s|\[[^\]\n]{1,30}\]")
 
 
 #: a name the clause contrasts its number with, not the number's own ("unlike Ollama", "不同于 vLLM")
@@ -771,8 +771,8 @@ class Sentences(Sides):
             if text.startswith("|", at) and before.rstrip().endswith("|")
         ]
         # lines of a record list, each opening with its label ("Context 256: S=1 17.43 tokens/s"
-        # under "Context 0: S=1 17.33 tokens/s"): each line is its own sentence, what one names is
-        # not the next line's number's
+        # under "Context 0: S=1 17.33 tokens/s", "[Code] 512 tokens in 8.62s" under "[Q&A] …"): each
+        # line is its own sentence, what one names is not the next line's number's
         records = [at for at, _ in starts[1:] if _LABEL_LINE.match(text, at)]
         if records and _LABEL_LINE.match(text, 0):
             rows += records
