@@ -313,3 +313,22 @@ def test_a_prompt_label_before_its_rate_and_mlx_lm_release(tmp_path):
     assert rates == [(44.3, "decode_tps"), (44.62, "decode_tps"), (615.28, "prefill_tps")]
     assert {_cond(cf, c)["build"] for c in cf.claims if str(c.unit) == "tok/s"} == {"0.31.3"}
     assert metric_of("tok/s", "Prompt: ") == "prefill_tps"
+
+
+def test_a_share_in_parentheses_after_a_cell_value(tmp_path):
+    """ "4.78 GB (20.20%)" under "Memory (VRAM)": the size and the share of the card's memory it is
+    (memory_utilization), two claims of the row; "116.3 (+84%)" beside 63.3 stays a change of the
+    row's cells (control: 116.3 / 63.3 = +83.7%), no share."""
+    post = (
+        "# AWQ kernels\n\n| Batch Size | Decode tokens/s | Memory (VRAM) |\n| -- | -- | -- |\n"
+        "| 1 | 156.038 | 4.78 GB (20.20%) |\n| 8 | 1176.07 | 4.83 GB (20.42%) |\n"
+    )
+    cf = _drafted(post, tmp_path)
+    shares = sorted(
+        (float(c.value), c.metric, _cond(cf, c).get("concurrency")) for c in cf.claims if c.unit == "%"
+    )
+    assert shares == [(20.2, "memory_utilization", 1), (20.42, "memory_utilization", 8)]
+    control = "# Run\n\n| box | base | flag |\n|---|---|---|\n| same box | 63.3 t/s | 116.3 t/s (+84%) |\n"
+    cf = _drafted(control, tmp_path)
+    assert [c for c in cf.claims if c.unit == "%"] == []
+    assert [float(s.value) for s in cf.statements] == [84.0]

@@ -70,6 +70,7 @@ from .draftprose import (
     Number,
     bound_of,
     family,
+    metric_of,
     numbers,
     threshold,
     unit_of,
@@ -1412,6 +1413,27 @@ class Tables(Sides):
                     if not has_path(cond, p):
                         put_path(cond, p, v)
 
+    def cell_share(self, header: str, cell: str, cid: str, value: str, line: int) -> None:
+        """A claim of the percentage in parentheses after a cell's value that relates no cells
+        ("| Memory (VRAM) |" over "4.78 GB (20.20%)"): the share of the card's memory a size is
+        (``memory_utilization``), else the share the header's words name (``metric_of``: "Successful
+        Requests" -> a success rate), with the cell's claim's conditions."""
+        entry = self.claims[cid]
+        shared = self.groups[entry.group].fields if entry.group in self.groups else {}
+        unit = entry.fields.get("unit", shared.get("unit"))
+        if family(unit) == "size":
+            metric = "memory_utilization"
+        else:
+            metric = metric_of("%", header) or "share"
+            if metric == "share" and re.search(r"(?i)succe", header):
+                metric = "success_rate"
+        fields: dict = {"metric": metric, "value": Num(value), "unit": "%"}
+        cond = merged(shared.get("conditions") or {}, entry.fields.get("conditions") or {})
+        if cond:
+            fields["conditions"] = cond
+        fields.update(source_fields(line, f"{header}: {cell}"))
+        self.add_claim(fields, f"{metric.replace('_', '-')}-l{line}", None, f"{header} {cell}")
+
     def header_versions(self, header: list[str], kinds: list[str]) -> dict[int, str]:
         """column -> the release its header opens with, where the value columns' headers name two
         or more ("| 0.28 tok/s | 0.29 tok/s | 0.28 pool |": releases compared), each as the post
@@ -2380,6 +2402,10 @@ class Tables(Sides):
                         "%",
                         block.line_of(r + 1, j),
                     )
+                elif not fits and not bare.group("words").strip() and value[0].isdigit():
+                    # "4.78 GB (20.20%)", "100 (100.0%)": no change of another cell, the share the
+                    # cell's quantity is of a whole (the card's memory, the requests sent), a claim
+                    self.cell_share(header[j], cell, cid, value, block.line_of(r + 1, j))
                 continue
             for m in _NAMED_CHANGE.finditer(cell):
                 name = m.group("name").lower()
