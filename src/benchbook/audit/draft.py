@@ -132,7 +132,7 @@ class _Drafter(Tables, Sentences):
             if name and _ARCH_LABEL.match(str(model)) and cond.get("model"):
                 # "deepseek2 30B.A3B" (the GGUF's architecture, llama-bench's label for any model of
                 # it) under a post or command naming the model ("GLM-4.7-Flash-IQ4_XS.gguf"): that name
-                name = None
+                name = ""
             if name:  # not llama-bench's "deepseek4 ?B Q8_0": the post's model stands
                 cond["model"] = name
             if quant:

@@ -2120,9 +2120,9 @@ class Tables(Sides):
                         )
                     # "A, batch, 64 concurrent 128 in / 512 out": the requests in flight and the cap
                     # the row's label writes in words (``settings_in_words``), the row's own
-                    worded: list[tuple[str, object]] = []
-                    settings_in_words(value, worded)
-                    for worded_path, worded_value in worded:
+                    in_words: list[tuple[str, object]] = []
+                    settings_in_words(value, in_words)
+                    for worded_path, worded_value in in_words:
                         if worded_path in _ROW_WORDED and not has_path(cond, worded_path):
                             set_path(cond, worded_path, worded_value)
                     if _LLAMA_TOOL.search(value) and not has_path(cond, "engine"):
