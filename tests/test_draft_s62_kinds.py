@@ -332,3 +332,27 @@ def test_a_share_in_parentheses_after_a_cell_value(tmp_path):
     cf = _drafted(control, tmp_path)
     assert [c for c in cf.claims if c.unit == "%"] == []
     assert [float(s.value) for s in cf.statements] == [84.0]
+
+
+def test_labelled_token_counts_and_a_full_width_colon(tmp_path):
+    """ "Prompt tokens: 7530 in 6.51s (1156.15 tokens/s)": a count of tokens, its time and the
+    prompt's rate; "Decoded tokens: 2441 in 61.40s": the decode's; "accept length：1.70" with a
+    full-width colon is a mean accepted length as "accept length: 1.70" is."""
+    post = (
+        "# EAGLE\n\ntemperature=0:  accept length：1.70\n\n"
+        "Prompt tokens: 7530 in 6.51s (1156.15 tokens/s)\nDecoded tokens: 2441 in 61.40s (39.76 tokens/s)\n"
+    )
+    cf = _drafted(post, tmp_path)
+    got = sorted((float(c.value), str(c.unit), c.metric) for c in cf.claims)
+    assert got == [
+        (1.7, "tokens", "mean_accepted_length"),
+        (6.51, "s", "duration"),
+        (39.76, "tok/s", "decode_tps"),
+        (61.4, "s", "duration"),
+        (1156.15, "tok/s", "prefill_tps"),
+        (2441.0, "tokens", "tokens"),
+        (7530.0, "tokens", "tokens"),
+    ]
+    # control: a count with no time after it stays unplaced ("Prompt tokens: 7530")
+    cf = _drafted("# Run\n\nPrompt tokens: 7530\n", tmp_path)
+    assert cf.claims == []

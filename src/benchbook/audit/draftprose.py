@@ -705,6 +705,26 @@ _ACCEPTED_PER = re.compile(
 _MIN_SEC = re.compile(r"(?<![\w.])(?P<m>\d{1,4})\s?m\s?(?P<s>[0-5]?\d(?:\.\d+)?)\s?s\b")
 
 
+#: a count of tokens under its label, then the time they took ("Prompt tokens: 7530 in 6.51s",
+#: "Decoded tokens: 2441 in 61.40s"): the label before the number, the time after it
+_TOKENS_LABEL = re.compile(r"\btok(?:en)?s?\s*[:=]\s*$", re.IGNORECASE)
+_IN_TIME = re.compile(r"\s+in\s+\d[\d.]*\s?(?:s|sec|secs|seconds|ms)\b", re.IGNORECASE)
+
+
+def _labelled_counts(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with each bare number labelled as tokens and followed by the time they took
+    (``_TOKENS_LABEL``, ``_IN_TIME``: "Decoded tokens: 2441 in 61.40s") a count in tokens."""
+    return [
+        replace(n, unit="tokens", unit_written="tokens")
+        if n.unit is None
+        and n.range is None
+        and _TOKENS_LABEL.search(text, max(0, n.start - 20), n.start)
+        and _IN_TIME.match(text, n.end)
+        else n
+        for n in found
+    ]
+
+
 def _minutes_seconds(text: str, found: list[Number]) -> list[Number]:
     """``found`` with each time written "1m42s" (``_MIN_SEC``) as one number in seconds (102 s; the
     seconds' decimals kept), in place of the numbers read from inside it."""
@@ -1386,7 +1406,7 @@ def numbers(text: str) -> list[Number]:
             )
         )
         pos = end
-    out = _minutes_seconds(text, out)
+    out = _labelled_counts(text, _minutes_seconds(text, out))
     out = [_dot_thousands(_per_second(text, n)) for n in out]
     out = _leading_times(text, out)
     out = _word_multiples(text, out)
@@ -1619,7 +1639,12 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ),
     # a "Prompt: N tokens" label counting the prompt before its rate (mlx-lm's "Prompt: 14 tokens,
     # 250.5 tokens-per-sec" beside "Generation: 256 tokens, ..."): the prompt's rate
-    ("rate", r"\bprompt\s*:\s*[\d,]+\s*tok(?:en)?s?\b", "prefill_tps"),
+    # (or "Prompt tokens: 7530 in 6.51s (1156.15 tokens/s)": the count, its time, then its rate)
+    (
+        "rate",
+        r"\bprompt\s*:\s*[\d,]+\s*tok(?:en)?s?\b|\bprompt\s+tok(?:en)?s?\s*[:=]\s*[\d,]+\s+in\b",
+        "prefill_tps",
+    ),
     # a "Prompt:" label right before its rate ("- Prompt (2048 tokens): 615.28 tok/s", mlx_lm.benchmark's
     # results as a list): the prompt's rate
     # (not a remark after another rate: "44.3 tok/s (prompt: 17)" counts the prompt's tokens)

@@ -349,7 +349,7 @@ _ACCEPT_LENGTH_BEFORE = re.compile(
     # the papers' abbreviations in capitals: "AL=6.42", "MAL 3.1", "AAL: 2.9" (mean accepted length)
     rf"(?:{ACCEPT_LENGTH_WORDS}|\baccepted\s+(?:tokens|length)\b|"
     r"(?-i:\b[MA]?AL\b))"
-    r"[\s:=\"*]*(?:(?:is|was|of|at|about|around)\s+)*$",
+    r"[\s:：=\"*]*(?:(?:is|was|of|at|about|around)\s+)*$",
     re.IGNORECASE,
 )
 
