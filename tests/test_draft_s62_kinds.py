@@ -356,3 +356,34 @@ def test_labelled_token_counts_and_a_full_width_colon(tmp_path):
     # control: a count with no time after it stays unplaced ("Prompt tokens: 7530")
     cf = _drafted("# Run\n\nPrompt tokens: 7530\n", tmp_path)
     assert cf.claims == []
+
+
+def test_drafter_labels_run_labels_and_gen_settings(tmp_path):
+    """ "target `…Qwen3.8-27B-8bit`, drafter `…Qwen3.8-27B-DSpark`": the DSpark drafter is the draft,
+    the target the model; "* **Run 2:**" numbers its line's runs; "gen=256" in a config is the
+    tokens each run generated; "1.37 accepted draft tokens/round" is the draft's tokens accepted a
+    round (the verifier's own not counted)."""
+    post = (
+        "# DSpark on an M5 Max\n\n"
+        "- target `mlx-community/Qwen3.8-27B-8bit`, drafter `RadixArk/Qwen3.8-27B-DSpark`\n\n"
+        "*(Config: ctx=16384, gen=256, warmup=1, runs=3)*\n\n"
+        "* **Run 1:** Prefill: 147.12 t/s | Generation: 40.31 t/s\n"
+        "* **Run 2:** Prefill: 147.62 t/s | Generation: 40.29 t/s\n\n"
+        "- 1.37 accepted draft tokens/round, 43.6% of drafted tokens\n"
+    )
+    cf = _drafted(post, tmp_path)
+    rates = sorted(
+        (float(c.value), c.metric, _cond(cf, c).get("run_index"), _cond(cf, c).get("tokens_generated"))
+        for c in cf.claims
+        if str(c.unit) == "t/s"
+    )
+    assert rates == [
+        (40.29, "decode_tps", 2, 256),
+        (40.31, "decode_tps", 1, 256),
+        (147.12, "prefill_tps", 1, 256),
+        (147.62, "prefill_tps", 2, 256),
+    ]
+    assert {(_cond(cf, c)["model"], _cond(cf, c)["quant"]) for c in cf.claims} == {("Qwen3.8-27B", "8bit")}
+    (apc,) = [c for c in cf.claims if c.metric == "accepted_per_cycle"]
+    assert (float(apc.value), str(apc.unit)) == (1.37, "tokens")
+    assert [(m.path, m.value) for m in mentions("Qwen3.8-27B-DSpark")] == [("decoding", "speculative")]

@@ -1554,6 +1554,12 @@ _LOG_TAG = re.compile(
 )
 
 
+#: a line's label numbering a run ("* **Run 1", "- Trial #2", "Iteration 3"): its index
+_RUN_LABEL = re.compile(
+    r"[\s*_>•-]*(?:run|trial|try|attempt|iteration)\s*#?\s*(\d{1,3})[\s*_]*", re.IGNORECASE
+)
+
+
 def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, str] | None = None) -> None:
     """A scope under a block for each of its lines stating a measurement and a workload setting
     (``_LINE_PATHS``): "Single stream throughput: 62 t/s" / "8-stream throughput: 95 t/s", a list
@@ -1594,6 +1600,9 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, st
             names.append(("prompt", task.group("t")))
         elif label and label == named_tags.get(i) and not any(p == "prompt" for p, _ in names):
             names.append(("prompt", label))
+        run = _RUN_LABEL.fullmatch(label)
+        if run is not None:  # "* **Run 2:** Prefill: 147.62 t/s | …": the second of the runs listed
+            names.append(("run_index", int(run.group(1))))
         cited = (named or {}).get(_prompt_key(label)) if 0 < len(label.strip()) <= 20 else None
         if cited is not None and not any(p == "prompt" for p, _ in names):
             names.append(("prompt", cited))  # "Prompt 1: 15.10 tok/sec": the prompt defined as Prompt 1

@@ -310,7 +310,8 @@ _MODEL = re.compile(
 )
 #: a draft model by its name: EAGLE/EAGLE3 and Medusa heads only draft ("Qwen3.6-27B-EAGLE3",
 #: "EAGLE3-LLaMA3.1-Instruct-8B"), never the model a number measures
-_DRAFT_NAME = re.compile(r"(?i)(?<![A-Za-z])(?:EAGLE\d?|Medusa)(?![A-Za-z])")
+#: (and DSpark's and DFlash's drafters: "RadixArk/Qwen3.8-27B-DSpark", "z-lab/Qwen3-8B-DFlash-b16")
+_DRAFT_NAME = re.compile(r"(?i)(?<![A-Za-z])(?:EAGLE\d?|Medusa|DSpark|DFlash)(?![A-Za-z])")
 #: words after a model's name marking it as the draft: its quant and packaging words (capitals, a quant
 #: "Q4_K_M", "8bit"; no other model's name: "Qwen3-32B with Qwen3-0.6B Q8 draft" drafts with the 0.6B), then
 #: "(draft)" or "(draft model)" ("Llama 3.2 1B Q4 MLX (draft)"); "(main)" marks the target; "draft
@@ -327,7 +328,9 @@ _DRAFT_MARK = re.compile(
 _DRAFT_BEFORE = re.compile(
     # ("With a draft: Qwen3-32B hits 30 tok/s", "With draft model: Llama-3.1-70B": a label saying the
     # run drafts, the model after it the one measured)
-    r"(?:\bdrafted\s+(?:by|with)|(?<!with )(?<!with a )(?<!with the )\bdraft(?:\s+model)?\s*[:=]"
+    # ("drafter `RadixArk/Qwen3.8-27B-DSpark`": a list's label of the draft model)
+    r"(?:\bdrafted\s+(?:by|with)|\bdrafter\s*[:=]?"
+    r"|(?<!with )(?<!with a )(?<!with the )\bdraft(?:\s+model)?\s*[:=]"
     r"|\bwith\s+(?:the\s+|a\s+)?draft(?:\s+model)?(?!\s*[:=]))"
     r"\s*[`*_\"']*\s*$",
     re.IGNORECASE,

@@ -909,6 +909,10 @@ class Sentences(Sides):
                 after = _BRACKETED_NUMBER.split(scanned[n.end : n.end + 30], maxsplit=1)[0]
                 if n.unit_written in CAPITALS_ONLY:
                     after = ""  # "PP 1713 TG 40": its phase is its own label's, not the next number's
+                elif n.unit == "tokens":
+                    # "2.37 accepted tokens/round": the words the number was read with name it
+                    own_words = re.sub(r"^[^A-Za-z]*", "", scanned[n.start : n.end])
+                    after = f"{own_words} {after}" if own_words else after
                 metric = metric_of(n.unit, before, after)
                 if (
                     metric is not None

@@ -177,7 +177,10 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # a setup's list naming the decoding beside the length: "greedy, 128 tokens", "128 tokens
             # greedy" (the tokens each run generated; not "128 tokens of context")
             r"|\bgreedy[,;]?\s+(?P<y>\d+)\s+tokens\b(?![\w/]|\s+(?:of|prompt|input|context|ctx)\b)"
-            r"|(?<![\w.])(?P<z>\d+)\s+tokens[,;]?\s+greedy\b",
+            r"|(?<![\w.])(?P<z>\d+)\s+tokens[,;]?\s+greedy\b"
+            # a benchmark's setting of the tokens each run generates: "gen=256", "n_gen: 128",
+            # "gen_tokens=512" (a config's keys; not "max_gen", a cap)
+            r"|(?<![\w-])(?:n_?gen|gen(?:_tokens|_len)?|num_gen)\s*[=:]\s*(?P<k>\d+)(?![\d.])",
             re.I,
         ),
         "generated",
@@ -698,7 +701,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                 if m.group("z") and _OTHER_TOKENS.search(text, max(0, m.start() - 30), m.start()):
                     continue  # "Input 2048 tokens, greedy", "Draft 16 tokens greedy": not generated
                 told = next(
-                    g for g in m.group("n", "m", "o", "g", "b", "t", "u", "L", "x", "w", "y", "z") if g
+                    g for g in m.group("n", "m", "o", "g", "b", "t", "u", "L", "x", "w", "y", "z", "k") if g
                 )
                 out.append(("tokens_generated", int(told)))
                 task = (m.group("task") or "").strip()
