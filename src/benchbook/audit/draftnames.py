@@ -40,7 +40,7 @@ _HARDWARE = re.compile(
     # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
     # positions are passed over at once
     # (not after a decimal point: "0.5*A100", "1.5x 3090" are no counts of devices)
-    r"(?=[\dABDEFGHIJLMNOPQRSTVWabdefghijlmnpqrstvw两二三四五六七八华昇])(?<![A-Za-z0-9_-])(?<!\d\.)"
+    r"(?=[\dABDEFGHIJLMNOPQRSTVWabdefghijlmnpqrstvwx×两二三四五六七八华昇])(?<![A-Za-z0-9_-])(?<!\d\.)"
     # a count of the devices: "2x", "4×", "three P40s", "two 3090s", "dual 4090", "a pair of 3090s",
     # "quad P40" ("1x4090": one, no count)
     # (ten or more: of data-centre parts only, "16x H100", "16 xH100s"; "11x4070" is no count)
@@ -56,6 +56,8 @@ _HARDWARE = re.compile(
     # a count in Chinese or Japanese, the cards' measure word after it ("8卡910B3", "4张4090", "2枚のA100",
     # "四卡H20"), the cards' memory between ("4 卡 16GB V100")
     r"|(?P<ccount>[1-9]\d?|[两二三四五六七八])\s?(?:卡|张|張|块|枚の?)\s?(?:\d{1,3}\s?GB?\s?)?"
+    # the count after an "x" before the name ("x2 RTX 3090", "×4 A100")
+    r"|[x×](?P<xcount>[2-8])\s+"
     r")?(?:"
     # Quadro cards by their names ("Quadro P6000", "Quadro RTX 8000"): workstation parts, no GeForce
     r"(?:NVIDIA\s+)?Quadro\s(?P<quadro>(?:RTX\s)?[A-Z]{0,2}\d{3,4})(?![\w-])|"
@@ -547,6 +549,7 @@ def hardware_name(m: re.Match) -> str:
     n = (
         g.get("count")
         or g.get("ncount")
+        or g.get("xcount")
         or (chinese.get(g["ccount"], g["ccount"]) if g.get("ccount") else None)
         or (words[g["wcount"].lower().split()[0]] if g.get("wcount") else None)
     )
