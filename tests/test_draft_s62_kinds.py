@@ -387,3 +387,41 @@ def test_drafter_labels_run_labels_and_gen_settings(tmp_path):
     (apc,) = [c for c in cf.claims if c.metric == "accepted_per_cycle"]
     assert (float(apc.value), str(apc.unit)) == (1.37, "tokens")
     assert [(m.path, m.value) for m in mentions("Qwen3.8-27B-DSpark")] == [("decoding", "speculative")]
+
+
+def test_vllm_average_throughput_lines_alone_are_the_engines(tmp_path):
+    """vLLM's "Avg prompt throughput: 3431.0 tokens/s" / "Avg generation throughput: 1062.0
+    tokens/s" pasted alone are the engine's summed rates (input_throughput, throughput); beside
+    "Running: 1 reqs" (or 0, the interval's last) they are that one request's own (prefill, decode);
+    "x2 RTX 3090" is two cards."""
+    from benchbook.audit.toollines import tool_results
+
+    lines = [
+        (1, "Avg prompt throughput: 3431.0 tokens/s"),
+        (2, "Avg generation throughput: 1062.0 tokens/s"),
+        (
+            3,
+            "INFO metrics.py:345] Avg prompt throughput: 7.3 tokens/s, Avg generation throughput: 52.5 tokens/s, "
+            "Running: 1 reqs",
+        ),
+        (4, "Avg prompt throughput: 1.2 tokens/s, Avg generation throughput: 2.6 tokens/s, Running: 0 reqs"),
+        (
+            5,
+            "Avg prompt throughput: 11244.6 tokens/s, Avg generation throughput: 267.6 tokens/s, Running: 337 reqs",
+        ),
+    ]
+    got = [(r.line, r.metric, r.value) for r in tool_results(lines, True)]
+    assert got == [
+        (1, "input_throughput", "3431.0"),
+        (2, "throughput", "1062.0"),
+        (3, "prefill_tps", "7.3"),
+        (3, "decode_tps", "52.5"),
+        (4, "prefill_tps", "1.2"),
+        (4, "decode_tps", "2.6"),
+        (5, "input_throughput", "11244.6"),
+        (5, "throughput", "267.6"),
+    ]
+    assert [(m.path, m.value) for m in mentions("x2 RTX 3090 what FAIL")] == [
+        ("hardware", "2x NVIDIA GeForce RTX 3090")
+    ]
+    assert [(m.path, m.value) for m in mentions("tx2 RTX 3090")] == [("hardware", "NVIDIA GeForce RTX 3090")]

@@ -556,6 +556,10 @@ def _labelled(n: int, text: str, section: str | None = None) -> list[Result]:
     metric = label_metric(_STAT.sub("", label), unit)
     if metric is None:
         return []
+    if _VLLM_AVG.match(f"{label}:"):
+        # vLLM's engine log line alone ("Avg prompt throughput: 3431.0 tokens/s"): the engine's whole
+        # rate, its requests' tokens a second summed (``_segments`` reads a "Running: 1 reqs" beside it)
+        metric = {"prefill_tps": "input_throughput", "decode_tps": "throughput"}.get(metric, metric)
     found = Result(n, metric, value, unit, m.start("v"), m.end(), None, _stat(label))
     found.about = m.group("about") is not None
     return [found]
@@ -609,12 +613,12 @@ def _segments(n: int, text: str) -> list[Result]:
             r.end += at
             out.append(r)
     running = _RUNNING_REQS.search(text)
-    if running is not None and int(running.group("n")) > 1 and _VLLM_AVG.search(text):
+    if running is not None and int(running.group("n")) <= 1 and _VLLM_AVG.search(text):
         # vLLM's engine log ("Avg prompt throughput: 11244.6 tokens/s, Avg generation throughput:
-        # 267.6 tokens/s, Running: 337 reqs"): over that many requests at once, the prompt tokens and
-        # the generated tokens a second summed (one request running: that request's own rates)
+        # 267.6 tokens/s, Running: 337 reqs") is the engine's whole rate (``_labelled``); with one
+        # request running (or none left: the interval's last), that request's own rates
         for r in out:
-            r.metric = {"prefill_tps": "input_throughput", "decode_tps": "throughput"}.get(r.metric, r.metric)
+            r.metric = {"input_throughput": "prefill_tps", "throughput": "decode_tps"}.get(r.metric, r.metric)
     tag = _VERSION_TAG.match(text)
     if out and tag is not None:  # "[0.24.0] tok/sec: …, toks: 956": the version the run was of
         for r in out:
@@ -628,7 +632,7 @@ _LEAD_LABEL = re.compile(r"^\s*[^\W\d][^:\n]{0,40}:\s*(?=[^\W\d][^:\n]{0,60}:\s*
 #: its averaged rates ("Avg prompt throughput", "Avg generation throughput"; another tool's "Running:
 #: 8 reqs | gen tok/s: 41.7 (per request avg)" is none)
 _RUNNING_REQS = re.compile(r"\bRunning:\s*(?P<n>\d+)\s*reqs?\b")
-_VLLM_AVG = re.compile(r"\bAvg (?:prompt|generation) throughput:")
+_VLLM_AVG = re.compile(r"(?i)\bAvg (?:prompt|generation) throughput:")
 #: a version in brackets opening a line of results ("[0.24.0] tok/sec: 65.05, dt: 14.70, toks: 956"):
 #: three parts or a "v" ("[12.52] tok/sec: …" is a clock's seconds, no version)
 _VERSION_TAG = re.compile(r"^\s*\[(?P<v>v\d+(?:\.\d+){1,3}|\d+(?:\.\d+){2,3})\]\s")
