@@ -401,13 +401,14 @@ def test_vllm_average_throughput_lines_alone_are_the_engines(tmp_path):
         (2, "Avg generation throughput: 1062.0 tokens/s"),
         (
             3,
-            "INFO metrics.py:345] Avg prompt throughput: 7.3 tokens/s, Avg generation throughput: 52.5 tokens/s, "
-            "Running: 1 reqs",
+            "INFO metrics.py:345] Avg prompt throughput: 7.3 tokens/s, "
+            "Avg generation throughput: 52.5 tokens/s, Running: 1 reqs",
         ),
         (4, "Avg prompt throughput: 1.2 tokens/s, Avg generation throughput: 2.6 tokens/s, Running: 0 reqs"),
         (
             5,
-            "Avg prompt throughput: 11244.6 tokens/s, Avg generation throughput: 267.6 tokens/s, Running: 337 reqs",
+            "Avg prompt throughput: 11244.6 tokens/s, "
+            "Avg generation throughput: 267.6 tokens/s, Running: 337 reqs",
         ),
     ]
     got = [(r.line, r.metric, r.value) for r in tool_results(lines, True)]
