@@ -85,7 +85,24 @@ LABELS: dict[str, tuple[str, str]] = {
         ),
         ("block_max", "int"),
     ),
-    **dict.fromkeys(("prompt", "task", "workload"), ("prompt", "str")),
+    **dict.fromkeys(
+        ("prompt", "task", "workload", "scenario", "use case", "task type")
+        # in other languages ("| 场景 | vLLM(FP8) |": the scenario each row ran)
+        + (
+            "场景",
+            "测试场景",
+            "場景",
+            "任务",
+            "任务类型",
+            "シナリオ",
+            "タスク",
+            "시나리오",
+            "작업",
+            "сценарий",
+            "задача",
+        ),
+        ("prompt", "str"),
+    ),
     # a serving benchmark's input and output sequence lengths ("| ISL | OSL |"): the prompt's tokens
     # ("128 tokens", as the prose's "ISL=128" is drafted), the tokens each request generated
     # (not genai-perf's "Input sequence length" rows: statistics of lengths, not one run's setting)
@@ -93,7 +110,9 @@ LABELS: dict[str, tuple[str, str]] = {
         ("isl", "input seq len", "input seqlen", "input tokens per request", "input tokens", "input length")
         + ("input len", "prompt length", "prompt tokens per request", "prompt len")
         # AutoAWQ's benchmark table ("| Batch Size | Prefill Length | Decode Length |")
-        + ("prefill length", "prefill len"),
+        + ("prefill length", "prefill len")
+        # ("| Input size in tokens | Output size in tokens |", vLLM's benchmark_throughput.py tables)
+        + ("input size", "input size in tokens", "prompt size", "prompt size in tokens"),
         ("prompt", "tokens"),
     ),
     **dict.fromkeys(
@@ -104,7 +123,8 @@ LABELS: dict[str, tuple[str, str]] = {
             "output tokens per request",
             "generated tokens per request",
         )
-        + ("output length", "output len", "decode length", "decode len", "generation length", "gen length"),
+        + ("output length", "output len", "decode length", "decode len", "generation length", "gen length")
+        + ("output size", "output size in tokens"),
         ("tokens_generated", "int"),
     ),
     **dict.fromkeys(

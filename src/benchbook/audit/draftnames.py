@@ -649,7 +649,9 @@ _TOOL_OF = re.compile(
 
 
 #: a count of devices written right after a device's name: "* 8", "x2", "×4" (not "x 1.5", "* 8B")
-_COUNT_AFTER = re.compile(r"\s*[*×xX]\s?([1-8])(?![\w.])")
+#: (or in Chinese and Japanese, the cards' measure word after the count in parentheses: "NVIDIA H200
+#: GPU(8卡节点)", "A100（4卡）")
+_COUNT_AFTER = re.compile(r"\s*[*×xX]\s?([1-8])(?![\w.])|(?:\s*GPU)?\s*[(（]\s*([1-8])\s*(?:卡|张|張|枚)")
 
 
 #: a drafter named right after a quant ("Q8_0 DFlash2", "Q4_0 draft", "BF16 EAGLE-3 head")
@@ -670,8 +672,9 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         name = hardware_name(m)
         # a count written after the name ("H800 PCIE * 8", "4090 x2"): several devices, as "8x" before it
         after = _COUNT_AFTER.match(text, m.end())
-        if after is not None and not re.match(r"\d+x ", name) and after.group(1) != "1":
-            name = f"{after.group(1)}x {name}"
+        told = (after.group(1) or after.group(2)) if after is not None else None
+        if told is not None and not re.match(r"\d+x ", name) and told != "1":
+            name = f"{told}x {name}"
         out.append(Mention(m.start(), "hardware", name, m.end()))
     for m in _ENGINE.finditer(text):
         if _TOOL_OF.match(text, m.end()):

@@ -1842,6 +1842,10 @@ class Tables(Sides):
             engines = engines_in(_PAREN.sub("", h))
             if len(engines) == 1:  # "MLC LLM (tok/sec)" beside "Exllama (tok/sec)": the column's engine
                 gfields.setdefault("conditions", {})["engine"] = engines.pop()
+                remark = re.search(r"[(（]\s*([^()（）]{1,20}?)\s*[)）]", h)
+                if remark is not None and _QUANT_HEADER.fullmatch(remark.group(1)):
+                    # "| vLLM(FP8) | SGLang(FP8) |": the engine's run of weights of that type
+                    gfields["conditions"].setdefault("quant", remark.group(1))
             if j in header_versions:  # "| 0.28 tok/s | 0.29 tok/s |": the column's release
                 gfields.setdefault("conditions", {})["build"] = header_versions[j]
             versioned = engine_version_cell(h)
@@ -1899,6 +1903,8 @@ class Tables(Sides):
         # a label column naming both sides of a change in its cells (a table of metrics as rows, its
         # columns "Before" / "After" turned into rows): each row's build, as the header row's would be
         row_sides = {j: side_builds([r[j] if j < len(r) else "" for r in body]) for j in range(width)}
+        # a column of the prompt's size ("| ISL |", "| Input size in tokens |"): the rows' prompt
+        prompt_sized = any(LABELS.get(label_key(h), ("", ""))[:2] == ("prompt", "tokens") for h in header)
         for r, row in enumerate(body):
             line = block.line_of(r + 1, 0)
             cond: dict = {}
@@ -1938,6 +1944,10 @@ class Tables(Sides):
                         set_path(cond, shaped_path, shaped_value)
                     continue
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
+                if path == "prompt" and typ == "str" and prompt_sized:
+                    # "| Scenario | Input size in tokens |": the prompt is the sized one, the
+                    # scenario's name kept as written
+                    path = "other." + _key(header[j])
                 if batched_bench and label_key(header[j]) in _BATCHED_LABELS:
                     path, typ = _BATCHED_LABELS[label_key(header[j])], "int"
                 if typ == "kv":
