@@ -312,7 +312,11 @@ def test_a_prompt_label_before_its_rate_and_mlx_lm_release(tmp_path):
     rates = sorted((float(c.value), c.metric) for c in cf.claims if str(c.unit) == "tok/s")
     assert rates == [(44.3, "decode_tps"), (44.62, "decode_tps"), (615.28, "prefill_tps")]
     assert {_cond(cf, c)["build"] for c in cf.claims if str(c.unit) == "tok/s"} == {"0.31.3"}
-    assert metric_of("tok/s", "Prompt: ") == "prefill_tps"
+    assert metric_of("tok/s", "Prompt (512 tokens): ") == "prefill_tps"
+    # a bare "Prompt:" under a line of decode speeds names a workload (the breaker's)
+    post = "# Speeds\n\nPer-test decode speed:\n\n- Prompt: 45.1 tok/s (short chat)\n- Code: 41.0 tok/s\n"
+    cf = _drafted(post, tmp_path)
+    assert {c.metric for c in cf.claims} == {"decode_tps"}
 
 
 def test_a_share_in_parentheses_after_a_cell_value(tmp_path):
@@ -426,3 +430,68 @@ def test_vllm_average_throughput_lines_alone_are_the_engines(tmp_path):
         ("hardware", "2x NVIDIA GeForce RTX 3090")
     ]
     assert [(m.path, m.value) for m in mentions("tx2 RTX 3090")] == [("hardware", "NVIDIA GeForce RTX 3090")]
+
+
+def test_breaker_controls_for_session_62s_kinds(tmp_path):
+    """The breaker's inputs, each a control of a kind above: "PP 2" of pipeline parallelism is no
+    rate; "on RTX 3090" over "PP 1713 TG 40" leaves 3090 to the card; a date, a driver's number or a
+    label's value on its own line is no release; "[Run 1]"/"[GPU0]"/"[INFO ]" name no workload; a
+    recap of two runs cites them; a fork named beside "stock" llama.cpp, in a build folder or as a
+    binding leaves llama.cpp; "| 4.0 bpw tok/s |" is no release; "DeepSeek V3 1000 requests" keeps
+    its name; "Total Response Time" is a duration; collect_env's two GPUs are counted."""
+    assert [(n.text, n.unit) for n in numbers("I split the model with TP 4, PP 2 across the two nodes.")] == [
+        ("4", None),
+        ("2", None),
+    ]
+    got = [(n.text, n.unit, n.unit_written) for n in numbers("Mistral Small 24B on RTX 3090 PP 1713 TG 40")]
+    assert got == [("3090", None, None), ("1713", "t/s", "PP"), ("40", "t/s", "TG")]
+
+    post = (
+        "# Run\n\nvLLM 0.8.5 on an A10.\n\nDriver:\n550.127.08\nDecode 40.1 tok/s\n\n"
+        "2025.05.14\nDecode 41.2 tok/s\n"
+    )
+    cf = _drafted(post, tmp_path)
+    assert {_cond(cf, c)["build"] for c in cf.claims} == {"0.8.5"}
+
+    post = "# Run\n\n[Run 1] 185 tokens in 4.17s = 44.3 tok/s\n[Run 2] 190 tokens in 4.20s = 45.2 tok/s\n"
+    cf = _drafted(post, tmp_path)
+    assert all("prompt" not in _cond(cf, c) for c in cf.claims)
+    post = "# Run\n\n[INFO ] 185 tokens in 4.17s = 44.3 tok/s\n[WARN ] 190 tokens in 4.20s = 45.2 tok/s\n"
+    cf = _drafted(post, tmp_path)
+    assert all("prompt" not in _cond(cf, c) for c in cf.claims)
+
+    post = (
+        "# Patch\n\nBefore the patch: decode 40 t/s, prefill 900 t/s.\n"
+        "After the patch: decode 45 t/s, prefill 950 t/s.\n\nTL;DR decode goes 40 t/s → 45 t/s.\n"
+    )
+    cf = _drafted(post, tmp_path)
+    assert sorted(float(c.value) for c in cf.claims) == [40.0, 45.0, 900.0, 950.0]
+
+    fork = (
+        "# ik_llama.cpp vs the stock build\n\n```\nllama-server -m /m/Qwen3-8B-Q4_K_M.gguf\n```\n\n"
+        "decode 42.3 tok/s\n"
+    )
+    cf = _drafted(fork, tmp_path)
+    assert {_cond(cf, c)["engine"] for c in cf.claims} == {"llama.cpp"}
+    binding = fork.replace("ik_llama.cpp vs the stock build", "Through LocalAI's go-llama.cpp binding")
+    cf = _drafted(binding, tmp_path)
+    assert {_cond(cf, c).get("engine") for c in cf.claims} <= {"llama.cpp", "LocalAI"}
+
+    table = (
+        "# ExLlamaV2 0.2.8\n\n| model | 4.0 bpw tok/s | 5.0 bpw tok/s |\n|---|---|---|\n| 7B | 120 | 100 |\n"
+        "| 13B | 70 | 60 |\n"
+    )
+    cf = _drafted(table, tmp_path)
+    assert {_cond(cf, c).get("build") for c in cf.claims} == {"0.2.8"}
+
+    assert [(m.path, m.value) for m in mentions("We sent DeepSeek V3 1000 requests")] == [
+        ("model", "DeepSeek V3")
+    ]
+    assert metric_of("s", "Total Response Time (all requests): ") == "duration"
+
+    env = (
+        "# slower\n\n```text\nGPU models and configuration :\nGPU 0: NVIDIA H100 80GB HBM3\n"
+        "GPU 1: NVIDIA H100 80GB HBM3\n```\n\nDecode was 45.2 tok/s.\n"
+    )
+    cf = _drafted(env, tmp_path)
+    assert {_cond(cf, c)["hardware"] for c in cf.claims} == {"2x NVIDIA H100 80GB"}

@@ -629,8 +629,18 @@ class _Drafter(Tables, Sentences):
         never names llama.cpp itself runs the fork's tools: a claim's or group's ``engine``
         llama.cpp (a ``llama-server`` command's) is that fork.  A post naming llama.cpp too (a fork
         against mainline) keeps each as drafted."""
-        named = {m.value for m in mentions(self.post.text) if m.path == "engine"}
-        forks = {e for e in named if isinstance(e, str) and e.endswith("llama.cpp") and e != "llama.cpp"}
+        # (a name inside a path is a folder's: "~/src/vulkan-llama.cpp/build/bin/llama-server"; a
+        # language's binding is no fork: "go-llama.cpp", "node-llama.cpp")
+        named = {
+            m.value
+            for m in mentions(self.post.text)
+            if m.path == "engine" and not _IN_PATH.match(self.post.text, m.start)
+        }
+        forks = {
+            e
+            for e in named
+            if isinstance(e, str) and e.endswith("llama.cpp") and e != "llama.cpp" and not _BINDING.match(e)
+        }
         if len(forks) != 1 or "llama.cpp" in named or _UPSTREAM.search(self.post.text):
             return  # (llama.cpp by its other names: "mainline", "upstream")
         fork = forks.pop()
@@ -710,19 +720,27 @@ class _Drafter(Tables, Sentences):
             # lines of a paragraph that are a release alone, or with its backend ("1.108.2 CUDA" over
             # "PP 1713 TG 40", "1.109.2 Vulkan" over the next): each labels the lines after it, up to
             # the next such line
-            at = [
-                (k, told.group("v"))
+            found = [
+                (k, told.group("v"), bool(told.group("rest").strip()))
                 for k, (_, t) in enumerate(block.lines)
                 if len(t) <= 60
                 and (told := _VERSION_LINE.fullmatch(t))
                 and _only_backends(told.group("rest"))
+                and _release_like(told.group("v"))
+                # (not the value of a label on the line above: "Python version:" over "3.12.4")
+                and not (k and block.lines[k - 1][1].rstrip().endswith((":", "：")))
             ]
-            ends = [k for k, _ in at[1:]] + [len(block.lines)] if at else []
-            for (k, v), nxt in zip(at, ends, strict=True):
+            # a release with its backend labels its lines; a release alone only among others
+            # ("1.108.2" over some lines, "1.109.2" over the next): a lone "550.127.08" is no label
+            alone = {v for _, v, backed in found if not backed}
+            at = [(k, v, backed) for k, v, backed in found if backed or len(alone) >= 2]
+            ends = [k for k, _, _ in at[1:]] + [len(block.lines)] if at else []
+            for (k, v, backed), nxt in zip(at, ends, strict=True):
                 if k + 1 < nxt:
-                    spans.append(
-                        (block.lines[k + 1][0], block.lines[nxt - 1][0], block.lines[k][0], "build", v)
-                    )
+                    # (a release alone gives way to an engine's version the post writes: "v1.0.0"
+                    # over a fine-tune's runs of "llama.cpp b5500" is the checkpoint's)
+                    path = "build" if backed else "build?"
+                    spans.append((block.lines[k + 1][0], block.lines[nxt - 1][0], block.lines[k][0], path, v))
         if not spans:
             return
 
@@ -732,6 +750,10 @@ class _Drafter(Tables, Sentences):
         def settle(fields: dict, origins: dict[str, str], span: tuple[int, int, int, str, str]) -> None:
             cond = fields.setdefault("conditions", {})
             path = span[3]
+            if path == "build?":
+                if "build" in cond:
+                    return
+                path = "build"
             if path in cond:
                 where = origins.get(path)
                 if where is None or path == "quant" and "command" in where:
@@ -1231,8 +1253,21 @@ _VERSION_LINE = re.compile(
 #: llama-bench's model label by a GGUF architecture ("deepseek2 30B.A3B", "qwen3moe 30B.A3B", "llama
 #: 7B"): an architecture's id in lower case, then a size
 _ARCH_LABEL = re.compile(r"[a-z][a-z0-9]*\s+\d+(?:\.\d+)?[BM](?:\.A\d+(?:\.\d+)?B)?\b")
+#: an engine's name as a folder of a path ("vulkan-llama.cpp/build/bin"): ``fork_engine``
+_IN_PATH = re.compile(r"[\w.-]*llama\.cpp[/\\]")
+#: a language's binding of llama.cpp, no fork of it (``fork_engine``)
+_BINDING = re.compile(
+    r"(?i)(?:go|node|py|python|rust|rs|java|dotnet|net|ruby|swift|dart|flutter|react)[-_]llama\.cpp"
+)
 #: llama.cpp named as a fork's threads name it (``fork_engine``)
-_UPSTREAM = re.compile(r"(?i)\b(?:mainline|upstream)\b")
+_UPSTREAM = re.compile(r"(?i)\b(?:mainline|upstream|stock|vanilla|ggerganov|ggml-org|original)\b|\bno fork\b")
+
+
+def _release_like(version: str) -> bool:
+    """Whether ``version`` may be a release of an engine: not a date ("2025.05.14"), an address
+    ("192.168.1.20") or a driver's number ("550.127.08": a first part of three digits)."""
+    parts = version.lstrip("vb").split(".")
+    return len(parts) <= 3 and len(parts[0]) <= 2 or version.startswith("b") and len(parts) == 1
 
 
 def _only_backends(words: str) -> bool:

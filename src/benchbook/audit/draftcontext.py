@@ -563,7 +563,11 @@ _BRANCH_LEAD = re.compile(
 
 #: a device a llama.cpp backend lists at start ("Device 0: AMD Instinct MI100, gfx908…", "  Device
 #: 1: NVIDIA GeForce RTX 3090, compute capability 8.6", "ggml_vulkan: 1 = AMD Radeon RX 7900 XTX")
-_DEVICE_LINE = re.compile(r"^\W*(?:Device\s+(?P<a>\d+)\s*:|ggml_vulkan:\s*(?P<b>\d+)\s*=)\s*(?P<name>[^,(]+)")
+#: (and vLLM's collect_env: "GPU models and configuration : GPU 0: NVIDIA H100 80GB HBM3", "GPU 1: …")
+_DEVICE_LINE = re.compile(
+    r"^\W*(?:GPU models and configuration\s*:\s*)?"
+    r"(?:(?:Device|GPU)\s+(?P<a>\d+)\s*:|ggml_vulkan:\s*(?P<b>\d+)\s*=)\s*(?P<name>[^,(]+)"
+)
 
 
 #: a tensor- or pipeline-parallel size as posts and launch lines write it ("TP=8", "tp = 4", "TP 8", "tp4",
@@ -1548,6 +1552,13 @@ _TASK_LABEL = re.compile(
 #: a tag in brackets leading a line ("[Q&A] 185 tokens …", "- [Code] …"), and a log's level or
 #: status in one ("[INFO]", "[W]", "[OK]"): no workload's name (``_line_scopes``)
 _TAG_LEAD = re.compile(r"^\s*(?:[-*+•]\s+)?\[(?P<t>[A-Za-z][\w&+ ./-]{0,24})\]")
+#: a tag naming a run, a side of a change, a device or a setting, no workload ("[Run 1]", "[Before]",
+#: "[GPU0]", "[no-stream]", "[Q4_K_M]")
+_NOT_WORKLOAD_TAG = re.compile(
+    r"(?i)(?:run|trial|try|attempt|iteration|gpu|device|rank|node|worker|thread|card|cpu)\s*#?\s*\d*|"
+    r"before|after|baseline|base|old|new|patched|unpatched|master|main|pr|stream|no[-_ ]?stream|"
+    r"(?:with|without|w/o?)\b.*|on|off|cold|warm|warmup|(?:UD-)?I?Q\d(?:_\w+)?|f16|bf16|fp\d+|int\d"
+)
 _LOG_TAG = re.compile(
     r"(?i)info|warn(?:ing)?|err(?:or)?|debug|trace|fatal|notice|critical|ok|pass(?:ed)?|fail(?:ed)?|done|"
     r"[a-z]|v?\d[\w.]*"
@@ -1575,10 +1586,11 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, st
     # or a setup's name: "[INFO]", "[0.24.0]", "[vLLM]")
     tags = [_TAG_LEAD.match(t) for _, t in lines]
     named_tags = {
-        i: m.group("t")
+        i: m.group("t").strip()
         for i, m in enumerate(tags)
         if m is not None
-        and not _LOG_TAG.fullmatch(m.group("t"))
+        and not _LOG_TAG.fullmatch(m.group("t").strip())
+        and not _NOT_WORKLOAD_TAG.fullmatch(m.group("t").strip())
         and not any(x.path in _SETUP_PATHS for x in mentions(m.group("t")))
     }
     if len(set(named_tags.values())) >= 2:

@@ -388,7 +388,8 @@ _VERSIONED_MODEL = re.compile(
     r"(?:[\s-]E?\d+(?:\.\d+)?[Bb](?:[\s-][Aa]\d+(?:\.\d+)?[Bb])?)?"
     # a release's date after the name ("DeepSeek-R1-0528", "DeepSeek-V3-0324", "DeepSeek V4 Flash
     # 0731"): those weights (after a space, no count of tokens: "Qwen3 1024 tokens")
-    r"(?:-[01]\d[0-3]\d|\s[01]\d[0-3]\d(?![\w.,])(?!\s*(?:tokens?|tok|t/s|ms\b|s\b|%)))?"
+    r"(?:-[01]\d[0-3]\d|\s[01]\d[0-3]\d(?![\w.,])"
+    r"(?!\s*(?:tokens?|tok|t/s|ms\b|s\b|%|requests?|reqs?|prompts?|times|users|samples|steps|iterations?)))?"
     r"|\sLarge(?:\s\d+(?:\.\d+)?)?"
     # its size in parentheses after it ("Qwen2.5 (7B)"): the model of that size
     r")(?:\s\((?P<psize>\d+(?:\.\d+)?[Bb])\))?)(?![\w.:/-]*\w)(?!\.\w)"

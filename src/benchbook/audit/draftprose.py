@@ -1127,6 +1127,11 @@ def hypothetical(sentence: str) -> bool:
 _PHASE_BEFORE = re.compile(r"(?<![\w/.-])(?P<w>PP|TG|pp|tg)\s*[:=]?\s*$")
 
 
+#: after a phase's label, its number and the other phase's label with its number ("PP 1713 TG 40"): the
+#: labels lead their numbers
+_LABELS_LEAD = re.compile(r"\s*[:=]?\s*\d[\d.,]*\s*[,;/|]?\s*(?:PP|TG|pp|tg)\s*[:=]?\s*\d")
+
+
 def _test_sizes(a: str, after: str) -> bool:
     """Whether the number ``a`` after a phase's label is a llama-bench test's size, not a rate: a
     power of two from 16 (pp512, tg128), and so the number after the next label ("PP 512 TG 128")
@@ -1147,6 +1152,7 @@ def numbers(text: str) -> list[Number]:
     pos = 0
     names = _Names(text)
     led_by_label = False  # the number before was read by its phase's label before it ("PP 1713")
+    label_freed = False  # the number before left the label after it to the next ("3090 PP 1713 TG 40")
     while True:
         m = _NUMBER.search(text, pos)
         if not m:
@@ -1216,8 +1222,22 @@ def numbers(text: str) -> list[Number]:
         ua, ub = _unit(m.group("ua")), _unit(m.group("unit"))
         glued_unit = m.group("ua") if m.group("ua") is not None else m.group("unit")
         lead = _PHASE_BEFORE.search(before)
-        if lead is not None and re.search(r"\d\s*$", before[: lead.start()]) and not led_by_label:
+        if (
+            lead is not None
+            and re.search(r"\d\s*$", before[: lead.start()])
+            and not led_by_label
+            and not label_freed
+        ):
             lead = None  # "1200 PP 45 TG": the label after a number is its unit
+        label_freed = False
+        if (
+            lead is not None
+            and lead.group("w").upper() == "PP"
+            and re.fullmatch(r"\d{1,2}", m.group("a"))
+            and int(m.group("a")) <= 16
+            and m.group("ua") is None
+        ):
+            lead = None  # "TP 4, PP 2": pipeline parallelism's degree, no prompt's rate
         if (
             lead is not None
             and m.group("b") is None
@@ -1237,6 +1257,19 @@ def numbers(text: str) -> list[Number]:
             led_by_label = True
             continue
         led_by_label = False
+        if (
+            ua is not None
+            and m.group("ua") in CAPITALS_ONLY
+            and m.group("unit") is None
+            and m.group("b") is None
+            and _LABELS_LEAD.match(text, m.end("ua"))
+        ):
+            # "on RTX 3090" over "PP 1713 TG 40" read as one text: the labels lead their numbers
+            # ("PP 1713 TG 40"), so "3090 PP" is no rate
+            out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
+            pos = m.end("a")
+            label_freed = True
+            continue
         if (
             ua is not None
             and m.group("ua") in CAPITALS_ONLY
@@ -1706,7 +1739,8 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         # ("Avg Lat(s)": latency written short)
         # ("Response Time", "E2E", "end-to-end": a request's time from sending it to its last token)
         r"latency|\blat\b|step time|per (?:step|iteration|request)|/\s*it\b|延迟|遅延|レイテンシ|지연|"
-        r"задержк|response[\s_-]*times?|\be2el?\b|end[\s-]to[\s-]end",
+        # (not a run's total: "Total Response Time (all requests)" is its duration)
+        r"задержк|(?<!total )(?<!total_)response[\s_-]*times?|\be2el?\b|end[\s-]to[\s-]end",
         "latency",
     ),
     ("time", LOAD_WORDS, "load_time"),

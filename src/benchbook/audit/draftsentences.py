@@ -32,6 +32,7 @@ from .draftcore import (
     origin_at,
     origin_of,
     others_conditions,
+    plain_value,
     sentence_at,
     sentence_bounds,
     set_path,
@@ -411,6 +412,12 @@ _UNLIKE_AFTER = re.compile(
 )
 
 
+#: a list's lead-in naming the decode phase ("Per-test decode speed:"): ``prose``
+_DECODE_LEAD = re.compile(r"(?i)decod|generat|\btg\b")
+_AND_SEP = re.compile(r",|\sand\s|\s&\s")
+_COMMA = re.compile(r",\s")
+
+
 def _in_clause(
     named: list[Mention],
     clauses: list[int],
@@ -431,8 +438,13 @@ def _in_clause(
     best: dict[str, tuple[tuple[bool, int], object]] = {}
     nxt = bisect.bisect_right(items, at)
     item_end = items[nxt] if nxt < len(items) else 1 << 60
+    # the first "and" or comma after the number, found once (a search per name of a long paragraph
+    # with none was quadratic)
+    sep = _AND_SEP.search(text, at)
     for m in named:
-        if m.start > at and re.search(r",|\sand\s|\s&\s", text[at : m.start]):
+        if not lo <= m.start < hi:
+            continue  # outside the clause: no name of it
+        if m.start > at and sep is not None and sep.end() <= m.start:
             continue  # named after the number past "and": the next number's ("2.4 t/s and Qwen3 6.1 t/s")
         if m.start >= item_end:
             continue
@@ -440,13 +452,12 @@ def _in_clause(
             continue
         if _UNLIKE_BEFORE.search(text, max(0, m.start - 20), m.start) or _UNLIKE_AFTER.match(text, m.start):
             continue  # "ollama で推論した場合と異なり … 9.41 tps", "unlike Ollama, …": the other setup's
-        if lo <= m.start < hi:
-            # one named before the number past a comma is the previous number's where one is named
-            # after it with none between ("15.10 tok/sec without draft, 11.01 tok/sec with draft")
-            apart = m.start < at and bool(re.search(r",\s", text[m.start : at]))
-            d = (apart, abs(at - m.start) + (m.start > at))
-            if m.path not in best or d < best[m.path][0]:
-                best[m.path] = (d, m.value)
+        # one named before the number past a comma is the previous number's where one is named
+        # after it with none between ("15.10 tok/sec without draft, 11.01 tok/sec with draft")
+        apart = m.start < at and _COMMA.search(text, m.start, at) is not None
+        d = (apart, abs(at - m.start) + (m.start > at))
+        if m.path not in best or d < best[m.path][0]:
+            best[m.path] = (d, m.value)
     out: dict = {}
     for path, (_, value) in best.items():
         set_path(out, path, value)
@@ -915,6 +926,15 @@ class Sentences(Sides):
                     after = f"{own_words} {after}" if own_words else after
                 metric = metric_of(n.unit, before, after)
                 if (
+                    metric == "prefill_tps"
+                    and self.lead_in
+                    and _DECODE_LEAD.search(self.lead_in)
+                    and re.search(r"(?i)\bprompt\s*[:：]\s*$", before)
+                ):
+                    # "Per-test decode speed:" over "- Prompt: 45.1 tok/s (short chat)": a test named
+                    # "Prompt", its decode rate
+                    metric = "decode_tps"
+                if (
                     metric is not None
                     and self.lead_in
                     and family(n.unit) != "rate"
@@ -1199,7 +1219,16 @@ class Sentences(Sides):
             return False
         here = [(x.text, x.unit) for x in numbers(self.post.line(line)) if x.unit]
         there = [(x.text, x.unit) for x in numbers(self.post.line(first)) if x.unit]
-        return len(here) >= 2 and [u for _, u in here] == [u for _, u in there] and here != there
+        if len(here) < 2 or [u for _, u in here] != [u for _, u in there] or here == there:
+            return False
+
+        # a recap repeats every number it states ("TL;DR decode goes 40 t/s → 45 t/s"): no new run
+        def stated_before(t: str, u: object) -> bool:
+            x = plain_value(t)
+            cid = self.by_number.get((round(x, 9), u)) if x is not None else None
+            return cid is not None and self.claims[cid].fields.get("source_line") != line
+
+        return not all(stated_before(t, u) for t, u in here)
 
     def same_sentence(self, cid: str, line: int, sentence: str) -> bool:
         """Whether claim ``cid`` was drafted from ``sentence`` on ``line``: a value a sentence states

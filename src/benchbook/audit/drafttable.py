@@ -50,6 +50,7 @@ from .draftcore import (
 )
 from .draftmetric import PROCESSOR_SPLIT
 from .draftnames import (
+    ENGINE_SPELLINGS,
     MODEL_FAMILIES,
     cell_names,
     decoding_of_cell,
@@ -1285,6 +1286,9 @@ _MEASURE_HEADER = re.compile(
 )
 #: the settings a row's label may write in words (``Tables._table``)
 _ROW_WORDED = frozenset({"concurrency", "cap", "tokens_generated", "ctx", "block_max"})
+#: a word after a number of a header saying what the number counts, no release ("4.0 bpw", "0.7 util",
+#: "8 bit"): ``Tables.header_versions``
+_NOT_RELEASE = re.compile(r"(?i)\s*(?:bpw|bits?|util\w*|gb|gib|mb|b\b|x\b|%|k\b|temp\w*|ctx)")
 #: a column's header opening with a release ("0.28 tok/s", "v1.2.3 TTFT"): ``Tables.header_versions``
 _HEADER_VERSION = re.compile(r"\W*(?P<v>v?\d+\.\d+(?:\.\d+)*)\s+(?=[^\W\d])")
 #: the header of a two-column table of settings ("| Setting | Value |", "| Component | Spec |")
@@ -1442,9 +1446,18 @@ class Tables(Sides):
         found = {
             j: m.group("v")
             for j, h in enumerate(header)
-            if kinds[j] in ("value", "lead") and (m := _HEADER_VERSION.match(h))
+            if kinds[j] in ("value", "lead")
+            and (m := _HEADER_VERSION.match(h))
+            and not _NOT_RELEASE.match(h, m.end())
         }
         if len(set(found.values())) < 2:
+            return {}
+        # (releases of an engine the post names with one of them: "vLLM 0.28.0"; "| 12.4 t/s | 12.8 t/s
+        # |" of CUDA toolkits, "| 0.7 util |" are none)
+        if not any(
+            re.search(rf"(?i)(?<![\w.-])(?:{ENGINE_SPELLINGS})\s*v?{re.escape(v)}(?![\d])", self.post.text)
+            for v in found.values()
+        ):
             return {}
         full: dict[str, str] = {}
         for v in set(found.values()):
