@@ -1223,7 +1223,7 @@ class Sentences(Sides):
             return False
 
         # a recap repeats every number it states ("TL;DR decode goes 40 t/s → 45 t/s"): no new run
-        def stated_before(t: str, u: object) -> bool:
+        def stated_before(t: str, u: str | None) -> bool:
             x = plain_value(t)
             cid = self.by_number.get((round(x, 9), u)) if x is not None else None
             return cid is not None and self.claims[cid].fields.get("source_line") != line
