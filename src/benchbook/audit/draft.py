@@ -629,6 +629,8 @@ class _Drafter(Tables, Sentences):
         never names llama.cpp itself runs the fork's tools: a claim's or group's ``engine``
         llama.cpp (a ``llama-server`` command's) is that fork.  A post naming llama.cpp too (a fork
         against mainline) keeps each as drafted."""
+        if not _FORK_HINT.search(self.post.text):
+            return  # no fork's name at all (a search of names over a long post only where one may be)
         # (a name inside a path is a folder's: "~/src/vulkan-llama.cpp/build/bin/llama-server"; a
         # language's binding is no fork: "go-llama.cpp", "node-llama.cpp")
         named = {
@@ -1253,6 +1255,8 @@ _VERSION_LINE = re.compile(
 #: llama-bench's model label by a GGUF architecture ("deepseek2 30B.A3B", "qwen3moe 30B.A3B", "llama
 #: 7B"): an architecture's id in lower case, then a size
 _ARCH_LABEL = re.compile(r"[a-z][a-z0-9]*\s+\d+(?:\.\d+)?[BM](?:\.A\d+(?:\.\d+)?B)?\b")
+#: a fork's name of llama.cpp's, "beellama.cpp", "ik_llama.cpp" (``fork_engine``)
+_FORK_HINT = re.compile(r"(?i)[a-z0-9][_-]?llama\.cpp")
 #: an engine's name as a folder of a path ("vulkan-llama.cpp/build/bin"): ``fork_engine``
 _IN_PATH = re.compile(r"[\w.-]*llama\.cpp[/\\]")
 #: a language's binding of llama.cpp, no fork of it (``fork_engine``)

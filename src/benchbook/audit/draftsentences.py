@@ -1208,6 +1208,14 @@ class Sentences(Sides):
             self._about_drafting = names_drafting(self.post.text)
         return self._about_drafting
 
+    def line_units(self, line: int) -> list[tuple[str, str | None]]:
+        """The numbers with a unit a source line states, as (text, unit), read once a line (asked
+        for each value a long post repeats)."""
+        cache = self.__dict__.setdefault("_line_units", {})
+        if line not in cache:
+            cache[line] = [(x.text, x.unit) for x in numbers(self.post.line(line)) if x.unit]
+        return cache[line]
+
     def parallel_run(self, cid: str, line: int) -> bool:
         """Whether ``line`` reports another run in the shape of claim ``cid``'s line, so a value both
         state is measured twice, no repetition: the same units in the same order, two or more, and
@@ -1217,8 +1225,7 @@ class Sentences(Sides):
         first = c.fields.get("source_line") if c is not None else None
         if not isinstance(first, int) or first == line:
             return False
-        here = [(x.text, x.unit) for x in numbers(self.post.line(line)) if x.unit]
-        there = [(x.text, x.unit) for x in numbers(self.post.line(first)) if x.unit]
+        here, there = self.line_units(line), self.line_units(first)
         if len(here) < 2 or [u for _, u in here] != [u for _, u in there] or here == there:
             return False
 
