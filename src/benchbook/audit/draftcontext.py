@@ -1549,19 +1549,17 @@ _TASK_LABEL = re.compile(
 )
 
 
-#: a tag in brackets leading a line ("[Q&A] 185 tokens …", "- [Code] …"), and a log's level or
-#: status in one ("[INFO]", "[W]", "[OK]"): no workload's name (``_line_scopes``)
+#: a tag in brackets leading a line ("[Q&A] 185 tokens …", "- [Code] …"): ``_line_scopes``
 _TAG_LEAD = re.compile(r"^\s*(?:[-*+•]\s+)?\[(?P<t>[A-Za-z][\w&+ ./-]{0,24})\]")
-#: a tag naming a run, a side of a change, a device or a setting, no workload ("[Run 1]", "[Before]",
-#: "[GPU0]", "[no-stream]", "[Q4_K_M]")
+#: a tag naming no workload: a log's level or status ("[INFO]", "[W]", "[OK]"), a version ("[0.24.0]"),
+#: a run, a side of a change, a device or a setting ("[Run 1]", "[Before]", "[GPU0]", "[no-stream]",
+#: "[Q4_K_M]")
 _NOT_WORKLOAD_TAG = re.compile(
-    r"(?i)(?:run|trial|try|attempt|iteration|gpu|device|rank|node|worker|thread|card|cpu)\s*#?\s*\d*|"
+    r"(?i)info|warn(?:ing)?|err(?:or)?|debug|trace|fatal|notice|critical|ok|pass(?:ed)?|fail(?:ed)?|done|"
+    r"[a-z]|v?\d[\w.]*|"
+    r"(?:run|trial|try|attempt|iteration|gpu|device|rank|node|worker|thread|card|cpu)\s*#?\s*\d*|"
     r"before|after|baseline|base|old|new|patched|unpatched|master|main|pr|stream|no[-_ ]?stream|"
     r"(?:with|without|w/o?)\b.*|on|off|cold|warm|warmup|(?:UD-)?I?Q\d(?:_\w+)?|f16|bf16|fp\d+|int\d"
-)
-_LOG_TAG = re.compile(
-    r"(?i)info|warn(?:ing)?|err(?:or)?|debug|trace|fatal|notice|critical|ok|pass(?:ed)?|fail(?:ed)?|done|"
-    r"[a-z]|v?\d[\w.]*"
 )
 
 
@@ -1589,7 +1587,6 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, st
         i: m.group("t").strip()
         for i, m in enumerate(tags)
         if m is not None
-        and not _LOG_TAG.fullmatch(m.group("t").strip())
         and not _NOT_WORKLOAD_TAG.fullmatch(m.group("t").strip())
         and not any(x.path in _SETUP_PATHS for x in mentions(m.group("t")))
     }

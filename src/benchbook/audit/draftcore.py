@@ -685,6 +685,8 @@ class DraftCore:
         self._memo: tuple[str | None, dict[tuple, Any]] = (None, {})
         #: each claim's ``flat_conditions`` while the relations of a paragraph are drafted, else None
         self._flat: dict[str, dict[str, object]] | None = None
+        #: a source line's numbers with a unit, (text, unit), read once a line (``line_units``)
+        self._line_units: dict[int, list[tuple[str, str | None]]] = {}
         #: meanwhile, the (condition, value) pairs the last claims state: where in ``claim_ids`` the
         #: claims counted start and end, and each pair's count (``Sides._recent_values``)
         self._values: tuple[int, int, dict[tuple[str, str], int]] | None = None

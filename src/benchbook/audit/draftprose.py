@@ -1257,20 +1257,14 @@ def numbers(text: str) -> list[Number]:
             led_by_label = True
             continue
         led_by_label = False
-        if (
+        leads = (
             ua is not None
             and m.group("ua") in CAPITALS_ONLY
             and m.group("unit") is None
             and m.group("b") is None
-            and _LABELS_LEAD.match(text, m.end("ua"))
-        ):
-            # "on RTX 3090" over "PP 1713 TG 40" read as one text: the labels lead their numbers
-            # ("PP 1713 TG 40"), so "3090 PP" is no rate
-            out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
-            pos = m.end("a")
-            label_freed = True
-            continue
-        if (
+            and _LABELS_LEAD.match(text, m.end("ua")) is not None
+        )
+        if leads or (
             ua is not None
             and m.group("ua") in CAPITALS_ONLY
             and m.group("unit") is None
@@ -1278,9 +1272,11 @@ def numbers(text: str) -> list[Number]:
             and _LABEL_NEXT.match(text, m.end("ua"))
         ):
             # "TP Size: 8" over "PP Size: 1" read as one text: "8 PP" is no rate, the PP the next
-            # label's (a parallelism's size)
+            # label's (a parallelism's size); "on RTX 3090" over "PP 1713 TG 40": the labels lead their
+            # numbers, so "3090 PP" is no rate and the PP is the next number's (``leads``)
             out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
             pos = m.end("a")
+            label_freed = leads
             continue
         if (
             glued_unit in ("X", "S", "H")

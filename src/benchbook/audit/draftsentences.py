@@ -1211,10 +1211,9 @@ class Sentences(Sides):
     def line_units(self, line: int) -> list[tuple[str, str | None]]:
         """The numbers with a unit a source line states, as (text, unit), read once a line (asked
         for each value a long post repeats)."""
-        cache = self.__dict__.setdefault("_line_units", {})
-        if line not in cache:
-            cache[line] = [(x.text, x.unit) for x in numbers(self.post.line(line)) if x.unit]
-        return cache[line]
+        if line not in self._line_units:
+            self._line_units[line] = [(x.text, x.unit) for x in numbers(self.post.line(line)) if x.unit]
+        return self._line_units[line]
 
     def parallel_run(self, cid: str, line: int) -> bool:
         """Whether ``line`` reports another run in the shape of claim ``cid``'s line, so a value both
