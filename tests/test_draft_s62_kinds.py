@@ -55,6 +55,8 @@ def test_a_metric_value_table_of_settings_and_results(tmp_path):
             10,
         )
         assert cond["hardware"] == "NVIDIA A10"
+        # (the turned table's "Value" is its cells' header, no condition: the new user's)
+        assert "metric" not in (cond.get("other") or {})
 
 
 def test_a_temperature_cell_above_two_is_no_sampling(tmp_path):

@@ -1947,6 +1947,8 @@ class Tables(Sides):
                     set_path(cond, "decoding", "plain")
                 if kinds[j] != "label" or _EMPTY.match(cell):
                     continue
+                if _METRIC_CORNER.fullmatch(_unmarked(header[j])) and _SETTINGS_HEADER[1].match(cell):
+                    continue  # "| Metric | Value |" turned: the row's "Value" is the header of its cells
                 labels.append(cell)
                 row_metric = row_metric or cell_test_metric(cell)
                 # "c4", "pp2048 tg128 @ d4096": settings by their shape (not in a column numbering
