@@ -57,7 +57,7 @@ from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from . import schema
 from .draftcommand import command_lines, plain_rows, plain_run, serving_batch, serving_client
-from .draftcontext import fill, header_settings, heading_level, named_once, setup_heading
+from .draftcontext import aside_lead, fill, header_settings, heading_level, named_once, setup_heading
 from .draftcore import Drafted, Entry, Num, machine_float, merged, plain_value, set_path, source_fields
 from .draftheadlines import headline_statements
 from .draftmetric import (
@@ -328,7 +328,19 @@ class _Drafter(Tables, Sentences):
     # --- the walk -------------------------------------------------------------------------------
     def run(self) -> Drafted:
         covered, bench = self.bench_lines()
-        for block in self.post.blocks:
+        blocks = self.post.blocks
+        aside: dict[str, object] | None = None  # what an aside's prose named, kept for its block alone
+        for i, block in enumerate(blocks):
+            if aside is not None and i and blocks[i - 1].kind != "text":
+                # the block an aside introduced is read ("For comparison, vLLM 0.6.3 …:" over its
+                # log): the names before the aside hold again for what follows
+                self.named, aside = aside, None
+            if (
+                block.kind == "text"
+                and not block.heading
+                and aside_lead(block, blocks[i + 1] if i + 1 < len(blocks) else None)
+            ):
+                aside = dict(self.named)
             lines = [ln for ln, _ in block.lines]
             if lines and set(lines) & covered:
                 recs = [rec for ln in lines for rec in bench.get(ln, [])]

@@ -741,6 +741,12 @@ def _named_others(tool: str, out: dict) -> None:
     (``_dataset``) -> ``prompt``; a cap with ``--ignore-eos`` is the tokens generated too."""
     other = out.get("other", {})
     bench = "bench" in tool
+    if tool == "flags" and re.fullmatch(r"\d+(?:,\d+)*", str(other.get("p", ""))):
+        # flags written with no tool ("`-ngl 99 -fa 1 -p 512 -n 128`"): "-p 512" is llama-bench's prompt
+        # length (llama-cli's and llama-server's "-p" is the prompt's text), so "-n 128" is its tg test's
+        # length, no cap; which claims are that test's the flags do not say: neither is a condition
+        for flag in ("p", "n"):
+            other.pop(flag, None)
     for flag in ("p", "prompt"):
         text = other.get(flag)
         if not bench and isinstance(text, str) and not re.fullmatch(r"[\d,]+|[\[<{$].*|\.\.\.|…", text):

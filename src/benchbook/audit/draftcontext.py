@@ -1505,6 +1505,27 @@ def _lead_in(block: Block, raw: str = "") -> bool:
     return text.rstrip("*_").endswith((":", "：")) or _EMPHASIS_LABEL.fullmatch(raw.strip()) is not None
 
 
+#: the words opening a lead-in that brings in another run beside the post's own ("For comparison,
+#: vLLM 0.6.3 on the same card:", "As a reference, the llama.cpp run:", "By contrast, ...:")
+_CONTRAST = re.compile(
+    r"\s*(?:for\s+(?:comparison|reference|contrast)|by\s+contrast|in\s+contrast|as\s+a\s+(?:comparison|"
+    r"reference|baseline)|compared?\s+(?:to|with)|(?:and\s+)?(?:versus|vs\.?))\b",
+    re.IGNORECASE,
+)
+
+
+def aside_lead(block: Block, after: Block | None) -> bool:
+    """Whether ``block`` is a lead-in (``_lead_in``) that opens with a comparison's words (``_CONTRAST``)
+    over the code block or table it introduces: the setup it names is that block's run (its scope's
+    head), declared for none of the section's other numbers."""
+    return (
+        after is not None
+        and after.kind in ("code", "table")
+        and _lead_in(block)
+        and _CONTRAST.match(" ".join(t for _, t in block.lines)) is not None
+    )
+
+
 #: a short line wholly in emphasis, no number in it: "*without speculative decoding*", "**With MTP**"
 _EMPHASIS_LABEL = re.compile(r"(\*{1,2}|_{1,2})(?=\S)[^*_\d]{2,80}(?<=\S)\1")
 
@@ -1730,6 +1751,37 @@ def _rule_parent(stack: list[Scope]) -> int:
 #: settings of one engine's command that no other engine's run shares (its offload, flash attention,
 #: batches, cache types, file quant, draft size, context, build, its own flags); not what the runs of
 #: a comparison share (the model, the prompt, the sampling, the tokens generated)
+#: the settings only llama.cpp and the runners built on it take (``-ngl``, ``-ncmoe``, ``-ot``, ``-fa``)
+_GGUF_ONLY = re.compile(r"offload\.\w+|flash_attn")
+#: engines with no such setting: they load no GGUF layers onto a GPU one by one
+NO_GGUF_OFFLOAD = frozenset(
+    {
+        "vLLM",
+        "SGLang",
+        "TensorRT-LLM",
+        "MLX",
+        "mlx-vlm",
+        "mlx-swift-lm",
+        "mlx-serve",
+        "Rapid-MLX",
+        "oMLX",
+        "vllm-mlx",
+        "lightning-mlx",
+        "ExLlama",
+        "ExLlamaV2",
+        "ExLlamaV3",
+        "TabbyAPI",
+        "TGI",
+        "LMDeploy",
+        "MLC LLM",
+        "transformers",
+        "DeepSpeed-MII",
+        "Aphrodite",
+        "CTranslate2",
+        "ONNX Runtime GenAI",
+        "OpenVINO",
+    }
+)
 ENGINE_OWN = re.compile(
     r"offload\.|other\.|(?:flash_attn|batch|ubatch|type_k|type_v|quant|block_max|ctx|build)$"
 )
@@ -1903,6 +1955,10 @@ class Context:
                     _add(scope.declared, [*stated(used, "text"), *_features(" ".join(t for _, t in used))])
                 elif stack[-1].setup:
                     _add(scope.declared, names)
+                elif block.kind == "text" and aside_lead(
+                    block, blocks[i + 1] if i + 1 < len(blocks) else None
+                ):
+                    pass  # "For comparison, vLLM 0.6.3 … :" over a log: that block's run, not the section's
                 elif block.kind == "text":
                     # "a sweep-bench with this PR": the pull request the post ran
                     _add(scope.declared, _tested_pr(" ".join(t for _, t in lines), title_text))
@@ -2591,6 +2647,12 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
             if p != "engine" and isinstance(engine, str) and ran and engine not in ran:
                 # "llama-server -ngl 0 …" above "ollama の推論速度は 9.8 tps": that command's settings
                 # are another engine's run, none of this claim's
+                drop_path(cond, p)
+                taken.remove(p)
+            elif _GGUF_ONLY.fullmatch(p) and engine in NO_GGUF_OFFLOAD:
+                # "`-ngl 99 -fa 1`" over a llama.cpp run, then "vLLM 0.6.3 … batch of 32 requests": a
+                # setting only llama.cpp and the runners built on it take (its layer offload, its
+                # flash-attention switch) is no condition of an engine that has no such setting
                 drop_path(cond, p)
                 taken.remove(p)
         for path in _INHERITED:

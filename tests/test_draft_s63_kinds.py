@@ -1,0 +1,81 @@
+"""Kinds fixed in issue 29's session 63, each with controls: a new user's forum post (a llama.cpp run
+with its flags in inline code, then "For comparison, vLLM 0.6.3 …:" over a vLLM log line, then a
+table of the llama.cpp run) drafted its table as vLLM's, read "-n 128" beside "-p 512" as a cap on
+every claim, and gave the vLLM log line llama.cpp's "-ngl 99 -fa 1"."""
+
+from __future__ import annotations
+
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+_FORUM = """# Re: llama.cpp CUDA vs Vulkan on my 3090 — updated numbers
+
+Tried the last two builds on the same box (RTX 3090, 24 GB, Ryzen 7 5800X, 64 GB RAM),
+Qwen2.5-7B-Instruct Q4_K_M, `-ngl 99 -fa 1 -p 512 -n 128`:
+
+1.108.2 CUDA
+PP 1713 TG 40
+
+For comparison, vLLM 0.6.3 on the same card with the AWQ quant, batch of 32 requests:
+
+```
+INFO 10-12 14:03:11 metrics.py:345] Avg prompt throughput: 2310.5 tokens/s, \
+Avg generation throughput: 1062.0 tokens/s, Running: 32 reqs, Swapped: 0 reqs, Pending: 0 reqs, \
+GPU KV cache usage: 41.3%, CPU KV cache usage: 0.0%.
+```
+
+Summary of the CUDA run:
+
+| Metric | Value |
+|---|---|
+| Prompt processing (pp512) | 1713 t/s |
+| VRAM used | 5.9 GB |
+"""
+
+
+def _by_value(cf):
+    return {float(c.value): _cond(cf, c) for c in cf.claims if c.value is not None}
+
+
+def test_an_aside_names_the_block_it_introduces_not_the_table_after(tmp_path):
+    """ "For comparison, vLLM 0.6.3 … with the AWQ quant …:" over a log is that log's run: the vLLM
+    line is vLLM 0.6.3's with AWQ, and the table after it (the post's own llama.cpp run) keeps the
+    post's engine and quant, not the aside's."""
+    got = _by_value(_drafted(_FORUM, tmp_path))
+    vllm = got[1062.0]
+    assert (vllm["engine"], vllm["build"], vllm["quant"]) == ("vLLM", "0.6.3", "AWQ")
+    table = got[5.9]
+    assert (table["engine"], table["quant"]) == ("llama.cpp", "Q4_K_M")
+    assert "build" not in table or table["build"] != "0.6.3"
+
+
+def test_llama_cpp_flags_reach_no_vllm_claim(tmp_path):
+    """ "-ngl 99 -fa 1" are llama.cpp's settings: the llama.cpp claims take them, the vLLM log
+    line's claims (an engine with no layer offload or flash-attention switch) do not."""
+    got = _by_value(_drafted(_FORUM, tmp_path))
+    assert got[1713.0]["offload"] == {"n_gpu_layers": 99} and got[1713.0]["flash_attn"] is True
+    for v in (2310.5, 1062.0):
+        assert "offload" not in got[v] and "flash_attn" not in got[v]
+
+
+def test_bench_lengths_in_bare_flags_are_no_cap(tmp_path):
+    """ "-p 512 -n 128" with no tool: a numeric "-p" is llama-bench's prompt length, so "-n 128" is its
+    tg test's length, not llama-cli's cap (n_predict): no claim gets ``cap: 128``.  Control: "-n 128"
+    beside a text prompt ("-p Hello") is a cap."""
+    cf = _drafted(_FORUM, tmp_path)
+    assert all("cap" not in _cond(cf, c) for c in cf.claims)
+    control = "# t\n\nRan `-ngl 99 -p Hello -n 128` on my RTX 3090 with llama.cpp: 40 t/s.\n"
+    cf2 = _drafted(control, tmp_path)
+    assert [_cond(cf2, c).get("cap") for c in cf2.claims] == [128]
+
+
+def test_a_plain_lead_in_still_declares_for_the_section(tmp_path):
+    """Control: a lead-in that brings in no other run ("Tested on llama.cpp b4000 with an RTX 3090:")
+    over a block still names the machine for a later paragraph's numbers."""
+    text = (
+        "# t\n\nTested with llama.cpp on an RTX 3090:\n\n```\n"
+        "llama_print_timings: eval time = 1000.00 ms / 40 runs "
+        "(25.00 ms per token, 40.00 tokens per second)\n```\n\nLater I got 45 t/s with a smaller prompt.\n"
+    )
+    got = _by_value(_drafted(text, tmp_path))
+    assert got[45.0]["hardware"] == "NVIDIA GeForce RTX 3090"
