@@ -79,3 +79,46 @@ def test_a_plain_lead_in_still_declares_for_the_section(tmp_path):
     )
     got = _by_value(_drafted(text, tmp_path))
     assert got[45.0]["hardware"] == "NVIDIA GeForce RTX 3090"
+
+
+_SLOT_LOG = """# Model request: DeepSeek V4
+
+Prefill is better now:
+
+slot print_timing: id  3 | task 0 |
+prompt eval time =  1393929.31 ms / 67865 tokens (   20.54 ms per token,    48.69 tokens per second)
+       eval time =    1416.30 ms /    13 tokens (  108.95 ms per token,     9.18 tokens per second)
+"""
+
+_SUMMARY = """# DeepSeek V4 on RTX Pro 6000
+
+It works fine:
+
+```
+============ Serving Benchmark Result ============
+{backend}Successful requests:                     100
+Benchmark duration (s):                  137.52
+Output token throughput (tok/s):         93.08
+```
+"""
+
+
+def test_a_servers_own_output_names_its_engine(tmp_path):
+    """A post that names no engine but pastes output only one engine prints: llama-server's
+    "slot print_timing" lines are llama.cpp's; ``vllm bench serve``'s summary (no "Backend:" line)
+    is vLLM's, SGLang's bench_serving summary ("Backend: sglang") SGLang's; the draft says why."""
+    cf = _drafted(_SLOT_LOG, tmp_path)
+    assert {_cond(cf, c).get("engine") for c in cf.claims} == {"llama.cpp"}
+    assert len(cf.claims) == 6
+    cf = _drafted(_SUMMARY.format(backend=""), tmp_path)
+    assert {_cond(cf, c).get("engine") for c in cf.claims} == {"vLLM"}
+    cf = _drafted(_SUMMARY.format(backend="Backend:                                 sglang\n"), tmp_path)
+    assert {_cond(cf, c).get("engine") for c in cf.claims} == {"SGLang"}
+
+
+def test_a_named_engine_outweighs_the_benchmark_clients_output(tmp_path):
+    """Control: ``vllm bench serve`` run against the llama-server the post names: llama.cpp's
+    numbers, whatever client printed them."""
+    text = _SUMMARY.replace("It works fine:", "Served with llama.cpp's llama-server:")
+    cf = _drafted(text.format(backend=""), tmp_path)
+    assert {_cond(cf, c).get("engine") for c in cf.claims} == {"llama.cpp"}

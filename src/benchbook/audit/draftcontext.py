@@ -2777,6 +2777,49 @@ _ENGINE_OUTPUT: tuple[tuple[str, str, tuple[re.Pattern[str], ...]], ...] = (
             re.compile(r"(?m)^[^\S\n]*n_accept[^\S\n]*=[^\S\n]*\d"),
         ),
     ),
+    # llama-server's log lines (tools/server/server.cpp's SLT_/SRV_ prefixes: "slot print_timing: id  0 |
+    # task 0 |", "slot update_slots: id  3 | …", "srv  log_server_r: request: POST …")
+    (
+        "llama.cpp",
+        "its log lines are llama-server's",
+        (
+            re.compile(
+                r"(?m)^[^\S\n]*(?:slot[^\S\n]+(?:print_timing|update_slots|launch_slot_with_task|init_sampler|release)"
+                r"|srv[^\S\n]+(?:log_server_r|params_from_|update_slots))[^\S\n]*:"
+            ),
+        ),
+    ),
+    # vLLM's engine log (vllm/engine/metrics.py: "Avg prompt throughput: … Avg generation throughput:
+    # …", "SpecDecoding metrics: …") and its benchmarks' summaries: ``vllm bench serve``'s "Serving
+    # Benchmark Result" (SGLang's bench_serving prints a "Backend:" line under the same rule),
+    # benchmark_throughput's "Throughput: 3.45 requests/s, 1234.5 total tokens/s"
+    (
+        "vLLM",
+        "its log lines are vLLM's engine log",
+        (re.compile(r"Avg prompt throughput:[^\n]*Avg generation throughput:|SpecDecoding metrics:"),),
+    ),
+    (
+        "vLLM",
+        "its summary is `vllm bench serve`'s",
+        (re.compile(r"={3,}[^\S\n]*Serving Benchmark Result[^\S\n]*={3,}[^\S\n]*\n(?![^\S\n]*Backend:)"),),
+    ),
+    (
+        "vLLM",
+        "its summary is vLLM's benchmark_throughput's",
+        (re.compile(r"(?m)^[^\S\n]*Throughput:[^\S\n]*[\d.]+ requests/s,[^\S\n]*[\d.]+ total tokens/s"),),
+    ),
+    # SGLang's scheduler log (python/sglang/srt/managers/scheduler.py: "Decode batch. #running-req: 1,
+    # #token: …", "Prefill batch. #new-seq: 1") and its bench_serving's "Backend: sglang"
+    (
+        "SGLang",
+        "its log lines are SGLang's scheduler log",
+        (re.compile(r"\b(?:Decode batch\.[^\S\n]*#running-req|Prefill batch\.[^\S\n]*#new-seq)"),),
+    ),
+    (
+        "SGLang",
+        "its summary is SGLang's bench_serving's",
+        (re.compile(r"(?m)^[^\S\n]*Backend:[^\S\n]+sglang\b"),),
+    ),
     # llama.cpp's speculative decoding options since its 2026 rework (common/arg.cpp: "--spec-type
     # draft-mtp", "--spec-draft-n-max 3", "--spec-draft-p-min"), no other engine's flags
     (
@@ -2883,7 +2926,8 @@ def _engine_sign(
         sign = (repo[0], f"it was published in {repo[1]}, {repo[0]}'s repository", None)
     if sign is None or any((x.fields.get("conditions") or {}).get("engine") for x in [*entries, *groups]):
         return None
-    return None if any(x.path == "engine" for x in mentions(post.text)) else sign
+    # (the engine the output itself names is its sign's: "Backend: sglang" in SGLang's summary)
+    return None if any(x.path == "engine" and x.value != sign[0] for x in mentions(post.text)) else sign
 
 
 #: an Apple silicon chip ("Apple M3 Max", "Apple M2 Ultra (Mac Studio)"): its GPU runs through Metal
