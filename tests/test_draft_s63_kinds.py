@@ -122,3 +122,40 @@ def test_a_named_engine_outweighs_the_benchmark_clients_output(tmp_path):
     text = _SUMMARY.replace("It works fine:", "Served with llama.cpp's llama-server:")
     cf = _drafted(text.format(backend=""), tmp_path)
     assert {_cond(cf, c).get("engine") for c in cf.claims} == {"llama.cpp"}
+
+
+def test_a_model_cells_quant_in_inline_code(tmp_path):
+    """ "Qwen2.5-1.5B `Q4_K_M`" in a model column: the model and its quant apart, the backticks no
+    part of either (h477)."""
+    text = (
+        "# t\n\n| Modelo | Generación |\n|---|---|\n| Qwen2.5-1.5B `Q4_K_M` | 3.55 tok/s |\n"
+        "| **Qwen2.5-0.5B** | 10.4 tok/s |\n"
+    )
+    got = _by_value(_drafted(text, tmp_path))
+    assert (got[3.55]["model"], got[3.55]["quant"]) == ("Qwen2.5-1.5B", "Q4_K_M")
+    assert got[10.4]["model"] == "Qwen2.5-0.5B" and "quant" not in got[10.4]
+
+
+def test_gh200_is_a_machine(tmp_path):
+    """ "on GH200": NVIDIA's Grace Hopper superchip, the machine (h485)."""
+    got = _by_value(_drafted("# t\n\nllama.cpp ~22 T/s on GH200.\n", tmp_path))
+    assert got[22.0]["hardware"] == "NVIDIA GH200"
+
+
+def test_close_to_and_an_approximate_lead_in(tmp_path):
+    """ "close to 50 t/s" is about 50; a lead-in ending in an "about" word and a colon ("测试结果大概是：",
+    "The results were roughly:") makes the numbers under it approximate, in its own paragraph (h482)
+    or the block after it; controls: numbers above the lead-in, and under a plain lead-in, are exact."""
+    zh = (
+        "# t\n\n在A40上是 30.5 tokens/s。\n同样的代码和数据集，测试结果大概是：\n"
+        "A40：10.7 tokens/s  -> 16.07 tokens/s\n"
+    )
+    cf = _drafted(zh, tmp_path)
+    about = {float(c.value): bool(c.about) for c in cf.claims}
+    assert about == {30.5: False, 10.7: True, 16.07: True}
+    en = "# t\n\nThe results were roughly:\n\n```\ndecode: 41.2 t/s\n```\n\nClose to 50 t/s on the other.\n"
+    cf = _drafted(en, tmp_path)
+    assert {float(c.value): bool(c.about) for c in cf.claims} == {41.2: True, 50.0: True}
+    plain = "# t\n\nThe results were:\n\n```\ndecode: 41.2 t/s\n```\n"
+    cf = _drafted(plain, tmp_path)
+    assert [bool(c.about) for c in cf.claims] == [False]

@@ -69,7 +69,7 @@ from .draftmetric import (
     settle_times,
 )
 from .draftnames import CLAUSE_ONLY, cpu_names, header_decoding, mentions, model_cell
-from .draftprose import family, labelled_bare, number_text, numbers
+from .draftprose import ABOUT, family, labelled_bare, number_text, numbers
 from .draftrepeats import stated_repeats
 from .draftsentences import RATE_LINE, Sentences
 from .drafttable import Tables
@@ -330,7 +330,17 @@ class _Drafter(Tables, Sentences):
         covered, bench = self.bench_lines()
         blocks = self.post.blocks
         aside: dict[str, object] | None = None  # what an aside's prose named, kept for its block alone
+        # the first entry of a block under "The results were roughly:", and the line after which
+        # its numbers are (the lead-in may open the block's own paragraph: "测试结果大概是：" over its rows)
+        approx_from: tuple[int, int] | None = None
         for i, block in enumerate(blocks):
+            self.approximate(approx_from)
+            approx_from = None
+            if not block.heading and _APPROX_LEAD.search(self.lead_in):
+                approx_from = (len(self.out.entries), 0)
+            elif block.kind == "text" and not block.heading:
+                led = [n for n, t in block.lines[:-1] if _APPROX_LEAD.search(t)]
+                approx_from = (len(self.out.entries), led[0]) if led else None
             if aside is not None and i and blocks[i - 1].kind != "text":
                 # the block an aside introduced is read ("For comparison, vLLM 0.6.3 …:" over its
                 # log): the names before the aside hold again for what follows
@@ -512,6 +522,7 @@ class _Drafter(Tables, Sentences):
             self.pending_log = None
             if pieces and all(_log_line(t) for _, t in pieces):
                 self.log(pieces)  # log lines pasted as a paragraph: drafted, and kept as a log
+        self.approximate(approx_from)
         self.uncited_timings()
         self.rates_of_lines()
         headline_statements(self, self.drop_claim)
@@ -542,6 +553,21 @@ class _Drafter(Tables, Sentences):
             if isinstance(fields.get("conditions"), dict):
                 _within_schema(fields["conditions"])
         return self.out
+
+    def approximate(self, start: tuple[int, int] | None) -> None:
+        """Mark the claims drafted from entry ``start[0]`` on, of lines after line ``start[1]`` (a
+        block under a lead-in that calls its numbers approximate, ``_APPROX_LEAD``: "测试结果大概是：",
+        "The results were roughly:"), ``about``, as "about" before each number would
+        (``draftprose.ABOUT``); none where ``start`` is None."""
+        if start is None:
+            return
+        for e in self.out.entries[start[0] :]:
+            if (
+                e.kind == "claim"
+                and e.fields.get("value") is not None
+                and int(e.fields["source_line"]) > start[1]
+            ):
+                e.fields["about"] = True
 
     def one_quantity(self) -> None:
         """A ratio, change or difference citing claims whose units are of no one quantity ("+152%
@@ -1058,6 +1084,11 @@ _EVAL_LINE = re.compile(
 _TOTAL_LINE = re.compile(r"^[\s*_>]*total duration:", re.IGNORECASE)
 #: words before a count that make it the prompt's or the context's ("Prompt: 14 tokens")
 _PROMPT_COUNT = re.compile(r"prompt|input|context|prefill|encoded", re.IGNORECASE)
+
+
+#: a lead-in whose last word before its colon makes the numbers below approximate ("The results were
+#: roughly:", "测试结果大概是：", "結果は約：")
+_APPROX_LEAD = re.compile(rf"(?i)(?<![A-Za-z0-9])(?:{ABOUT})\s*[:：]\s*$")
 
 
 def _arm_of_label(text: str, command: dict) -> dict:

@@ -94,7 +94,7 @@ _HARDWARE = re.compile(
     # data-centre parts by their model numbers: a letter and any two digits would read a latency
     # percentile ("P99 TTFT", "p95") or a grade as a GPU
     r"|(?:NVIDIA\s+)?(?:Tesla[\s-]+)?(?P<dc>(?:A(?:10G?|16|30|40|100|800)|H(?:20|100|200|800)|B(?:100|200|300)"
-    r"|L(?:20|40)|P(?:40|100)|V100|T4|GB\d{2,3})S?|L4)"
+    r"|L(?:20|40)|P(?:40|100)|V100|T4|GB\d{2,3}|GH200)S?|L4)"
     # a data-centre part's memory and form factor name its SKU ("A100 40GB PCIe", "A100-SXM4-80GB",
     # "H100 NVL", "an A100 with 80GB memory"); a consumer card's size is its spec (``machine_size``)
     r"(?:[\s-](?P<dcform>PCIe|SXM\d?|NVL)(?![A-Za-z0-9]))?"
@@ -1008,6 +1008,8 @@ def model_of(cell: str) -> str | None:
     size joined by a hyphen ("Qwen2.5-Coder 14B" -> "Qwen2.5-Coder-14B", "Phi-4 14B (Q4)" ->
     "Phi-4-14B"), an Ollama tag as ``ollama_model`` reads it; None for any other cell (left as
     written: "Qwen3-8B", "Llama 3 8B")."""
+    # (inline code and emphasis are the cell's markup, not its name: "Qwen2.5-1.5B `Q4_K_M`")
+    cell = re.sub(r"`([^`]*)`|\*\*([^*]*)\*\*", lambda m: m.group(1) or m.group(2) or "", cell)
     text = _REMARK.sub("", cell.strip()) or cell.strip()
     tag = ollama_model(text)
     if tag is not None:
@@ -1159,6 +1161,8 @@ def model_cell(cell: str) -> tuple[str, str | None]:
     "Q4_0"), "qwen3moe 30B.A3B Q4_K - Medium" -> (…, "Q4_K_M")), so is the packaging a repository
     name ends with (``draftcommand.model_and_quant``: "LFM2-8B-A1B-UD" -> "LFM2-8B-A1B"); the name
     is then written as ``model_of`` writes it, or as the cell writes it."""
+    # (inline code and emphasis are the cell's markup, not its name: "Qwen2.5-1.5B `Q4_K_M`")
+    cell = re.sub(r"`([^`]*)`|\*\*([^*]*)\*\*", lambda m: m.group(1) or m.group(2) or "", cell)
     text = _REMARK.sub("", cell.strip()) or cell.strip()
     tag = ollama_model(text)
     if tag is not None:

@@ -31,7 +31,7 @@ ABOUT = (
     "약|대략|거의|約|およそ|ほぼ|大约为|大约有|大约是|大约|约为|约有|约是|约|大概为|大概有|大概是|大概|基本都在|基本上|"
     "将近|接近|差不多|etwa|ungefähr|rund|"
     "environ|presque|"
-    "aproximadamente|casi|cerca de|примерно|около|почти|приблизительно"
+    "close to|aproximadamente|casi|cerca de|примерно|около|почти|приблизительно"
 )
 #: words right after a number (and its unit) that make it approximate: "3秒左右", "5秒程度", "200ミリ
 #: 秒ほど", "150밀리초 정도", "40 tok/s or so"
