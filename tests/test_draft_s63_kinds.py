@@ -159,3 +159,58 @@ def test_close_to_and_an_approximate_lead_in(tmp_path):
     plain = "# t\n\nThe results were:\n\n```\ndecode: 41.2 t/s\n```\n"
     cf = _drafted(plain, tmp_path)
     assert [bool(c.about) for c in cf.claims] == [False]
+
+
+def test_mlc_model_names_and_its_benchmark_script():
+    """MLC LLM's model folders end with its weight format ("Llama-2-7b-chat-hf-q4f16_1-MLC",
+    "…-q4f16_ft/params"): the model and the quant apart; jetson-containers' "python3
+    /opt/mlc-llm/benchmark.py" is MLC LLM's run, its "--prompt" file the prompt, "--max-new-tokens"
+    the cap (h483).  Control: a GGUF name is read as before."""
+    from benchbook.audit.draftcommand import command_lines, model_and_quant
+
+    assert model_and_quant("mlc-ai/Llama-2-7b-chat-hf-q4f16_1-MLC") == ("Llama-2-7b-chat", "q4f16_1")
+    assert model_and_quant("/data/models/mlc/dist/Llama-2-7b-chat-hf-q4f16_ft/params") == (
+        "Llama-2-7b-chat",
+        "q4f16_ft",
+    )
+    assert model_and_quant("Qwen3-8B-Q4_K_M.gguf") == ("Qwen3-8B", "Q4_K_M")
+    line = (
+        " python3 /opt/mlc-llm/benchmark.py --model /data/models/mlc/dist/Llama-2-7b-chat-hf-q4f16_ft/params"
+        " --prompt /data/prompts/completion_16.json --max-new-tokens 128"
+    )
+    (c,) = command_lines([(4, line)])
+    assert c.conditions == {
+        "engine": "MLC LLM",
+        "model": "Llama-2-7b-chat",
+        "quant": "q4f16_ft",
+        "prompt": "completion_16.json",
+        "cap": 128,
+    }
+
+
+def test_a_jetson_module_without_its_family_name():
+    """ "AGX ORIN 32G", "AGX Orin": a Jetson module as its owner writes it (h483); controls: the full
+    names keep theirs."""
+    from benchbook.audit.draftnames import mentions
+
+    def machine(text):
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert machine("my device is: AGX ORIN 32G JetPack 6.0") == ["NVIDIA Jetson AGX Orin 32GB"]
+    assert machine("on AGX Orin and JetPack 6.0") == ["NVIDIA Jetson AGX Orin"]
+    assert machine("a Jetson Orin Nano 8GB") == ["NVIDIA Jetson Orin Nano 8GB"]
+    assert machine("NVIDIA IGX Orin") == ["NVIDIA IGX Orin"]
+
+
+def test_input_and_output_lengths_on_a_result_line(tmp_path):
+    """ "input=16 output=128" on a pasted result line: its results' prompt (other.prompt_tokens) and
+    generated tokens."""
+    text = (
+        "# t\n\n```\nparams:  input=16 output=128 prefill_time 0.081 sec, prefill_rate 197.0 tokens/sec,"
+        " decode_time 6.632 sec, decode_rate 19.3 tokens/sec\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert sorted(float(c.value) for c in cf.claims) == [0.081, 6.632, 19.3, 197.0]
+    for c in cf.claims:
+        cond = _cond(cf, c)
+        assert (cond.get("tokens_generated"), cond["other"]["prompt_tokens"]) == (128, 16)

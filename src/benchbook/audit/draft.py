@@ -529,6 +529,7 @@ class _Drafter(Tables, Sentences):
         self.later_sides()  # "3 times slower" above the logs that state its two rates
         self.no_self_relations()
         self.generated_counts()
+        self.io_lengths()
         fill(self.post, self.out.entries, self.out.groups, self.link)  # what the post states around each
         plain_rows(self.out.entries, self.out.groups)  # a plain row under a speculative command
         self.serving_batches()
@@ -553,6 +554,22 @@ class _Drafter(Tables, Sentences):
             if isinstance(fields.get("conditions"), dict):
                 _within_schema(fields["conditions"])
         return self.out
+
+    def io_lengths(self) -> None:
+        """Give each claim on a result line that states its lengths as key=value words
+        (``_IO_LENGTHS``: MLC LLM's "params:  input=16 output=128 prefill_time 0.081 sec, …") the
+        run's generated tokens (``tokens_generated``) and prompt tokens (``other.prompt_tokens``),
+        where the claim has none."""
+        for e in self.out.entries:
+            if e.kind != "claim" or "source_line" not in e.fields:
+                continue
+            lengths = _IO_LENGTHS.search(self.post.line(int(e.fields["source_line"])))
+            if lengths is None:
+                continue
+            cond = e.fields.setdefault("conditions", {})
+            cond.setdefault("tokens_generated", int(lengths.group("out")))
+            other = cond.setdefault("other", {})
+            other.setdefault("prompt_tokens", int(lengths.group("in")))
 
     def approximate(self, start: tuple[int, int] | None) -> None:
         """Mark the claims drafted from entry ``start[0]`` on, of lines after line ``start[1]`` (a
@@ -1086,6 +1103,8 @@ _TOTAL_LINE = re.compile(r"^[\s*_>]*total duration:", re.IGNORECASE)
 _PROMPT_COUNT = re.compile(r"prompt|input|context|prefill|encoded", re.IGNORECASE)
 
 
+#: a result line's prompt and generated lengths as key=value words ("input=16 output=128")
+_IO_LENGTHS = re.compile(r"\binput=(?P<in>\d+)\s+output=(?P<out>\d+)\b")
 #: a lead-in whose last word before its colon makes the numbers below approximate ("The results were
 #: roughly:", "测试结果大概是：", "結果は約：")
 _APPROX_LEAD = re.compile(rf"(?i)(?<![A-Za-z0-9])(?:{ABOUT})\s*[:：]\s*$")

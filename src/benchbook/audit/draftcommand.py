@@ -53,6 +53,9 @@ _TOOL = re.compile(
     # SpecForge's benchmark of an EAGLE3 draft, which starts SGLang ("python bench_eagle3.py --model …
     # --config-list 1,3,1,4")
     r"python3?\s+(?:\S*/)?bench_eagle3\.py|"
+    # MLC LLM's benchmark script (jetson-containers' "python3 /opt/mlc-llm/benchmark.py --model … --prompt
+    # … --max-new-tokens 128") and its CLI's ("mlc_llm bench")
+    r"python3?\s+(?:\S*/)?mlc[-_]llm/benchmark\.py|mlc_llm\s+bench|"
     # EvalScope's serving benchmark client ("evalscope perf --parallel 5 10 --dataset longalpaca …")
     r"evalscope\s+perf|"
     # lm-evaluation-harness over an engine ("lm_eval --model vllm --model_args pretrained=…")
@@ -223,7 +226,7 @@ def serving_client(tool: str) -> bool:
 
 
 def engine_of(tool: str) -> str | None:
-    """llama.cpp | vLLM | SGLang | MLX: the engine a tool belongs to; None for a benchmark client
+    """llama.cpp | vLLM | SGLang | MLX | MLC LLM: the engine a tool belongs to; None for a benchmark client
     of any server (``evalscope perf``)."""
     if tool.startswith("evalscope") or "lm_eval" in tool or "lm-eval" in tool:
         return None  # a client: lm_eval's engine is its ``--model`` (``_HARNESS_MODELS``)
@@ -231,6 +234,8 @@ def engine_of(tool: str) -> str | None:
         return "MLX"
     if "vllm" in tool or "offline_inference" in tool:
         return "vLLM"
+    if "mlc" in tool:
+        return "MLC LLM"
     if "sglang" in tool or "bench_eagle3" in tool:
         return "SGLang"  # (SpecForge's bench_eagle3.py launches an SGLang server)
     return "llama.cpp"
@@ -271,6 +276,9 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
     llama3.1\\:8b-instruct-q8_0``, the shell's escaped colon) keeps its name and tag, the quantisation
     apart: ``("llama3.1:8b-instruct", "q8_0")``."""
     name = PureWindowsPath(PurePosixPath(path.replace("\\:", ":")).name).name
+    if name.lower() == "params":
+        # MLC LLM's compiled model folder ("dist/Llama-2-7b-chat-hf-q4f16_ft/params"): the folder names it
+        name = PurePosixPath(path.replace("\\", "/")).parent.name or name
     name, _, tag = name.partition(":")
     if _OLLAMA_SIZE.match(tag):
         found = _QUANT.search(tag)
@@ -281,6 +289,10 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
     name = re.sub(r"(?i)\.gguf$|\.bin$|-\d{5}-of-\d{5}|-GGUF$", "", name)
     name = _without_org(name)
     name, bits = _unpackaged(name)
+    mlc = _MLC_QUANT.search(name)
+    if mlc is not None and mlc.start() > 0:
+        # MLC LLM's weight formats ("Llama-2-7b-chat-hf-q4f16_1-MLC": 4-bit weights, float16 activations)
+        return _unpackaged(name[: mlc.start()])[0], mlc.group(1)
     found = _QUANT.search(tag) or _QUANT.search(name)
     if found is None and bits:
         return name, bits
@@ -414,8 +426,11 @@ _OLLAMA_SIZE = re.compile(r"\d+(?:\.\d+)?[bm](?![A-Za-z0-9])", re.IGNORECASE)
 #: repository's bits (``-4bit``, ``-8bit``: its quantisation, the ``bits`` group); bitsandbytes' mark
 #: before them (Unsloth's ``-bnb-4bit``)
 #: (oMLX's own quantisations, "oQ8", "oQ4e", as its repositories end: "DeepSeek-V4-Flash-oQ8")
+#: MLC LLM's quantisation codes as its model names end with them (mlc_llm/quantization: "q4f16_1",
+#: "q4f32_1", "q0f16", "q3f16_0", and the older "q4f16_ft" for FasterTransformer's kernels)
+_MLC_QUANT = re.compile(r"(?i)[-_](q\d{1,2}f(?:16|32)(?:_(?:\d|ft))?)$")
 _PACKAGING = re.compile(
-    r"(?i)[-_](?:GGUF|MLX|EXL2|safetensors|hf|MTP|UD|bnb|(?P<bits>\d{1,2}-?bits?|(?-i:oQ)\d{1,2}e?))$"
+    r"(?i)[-_](?:GGUF|MLX|MLC|EXL2|safetensors|hf|MTP|UD|bnb|(?P<bits>\d{1,2}-?bits?|(?-i:oQ)\d{1,2}e?))$"
 )
 
 
@@ -740,7 +755,8 @@ def _named_others(tool: str, out: dict) -> None:
     command's order: "temperature 0.7, seed 42"); the dataset a benchmark draws its prompts from
     (``_dataset``) -> ``prompt``; a cap with ``--ignore-eos`` is the tokens generated too."""
     other = out.get("other", {})
-    bench = "bench" in tool
+    # (llama-bench's, mlx_lm.benchmark's lengths; MLC's benchmark.py takes a prompt file and a cap)
+    bench = "bench" in tool and "mlc" not in tool
     if tool == "flags" and re.fullmatch(r"\d+(?:,\d+)*", str(other.get("p", ""))):
         # flags written with no tool ("`-ngl 99 -fa 1 -p 512 -n 128`"): "-p 512" is llama-bench's prompt
         # length (llama-cli's and llama-server's "-p" is the prompt's text), so "-n 128" is its tg test's
@@ -751,6 +767,9 @@ def _named_others(tool: str, out: dict) -> None:
         text = other.get(flag)
         if not bench and isinstance(text, str) and not re.fullmatch(r"[\d,]+|[\[<{$].*|\.\.\.|…", text):
             out["prompt"] = other.pop(flag)
+            if re.search(r"[/\\][^/\\\s]+\.(?:jsonl?|txt|csv)$", text):
+                # a file of prompts ("--prompt /data/prompts/completion_16.json"): the file's name
+                out["prompt"] = PurePosixPath(text.replace("\\", "/")).name
     dataset = _dataset(other)
     if dataset is not None and "prompt" not in out:
         out["prompt"] = dataset

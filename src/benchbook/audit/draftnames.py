@@ -123,8 +123,10 @@ _HARDWARE = re.compile(
     r"|(?:Raspberry\s+)?(?<!Orange\s)(?<!Banana\s)(?<!Rock\s)(?<!Nano\s)Pi\s?(?P<pi>[345])(?![\w.])"
     # NVIDIA's embedded modules ("Jetson Thor", "Jetson AGX Orin 64GB", "Jetson Orin Nano", "IGX Orin"):
     # the memory names the module's SKU
-    r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?)"
-    r"(?:\s(?P<jmem>\d{1,3})\s?GB)?(?![\w-])"
+    # ("AGX Orin" alone, "AGX ORIN 32G": the module without its family's name)
+    r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?"
+    r"|AGX\s(?:Thor|Orin|Xavier))"
+    r"(?:\s(?P<jmem>\d{1,3})\s?GB?)?(?![\w-])"
     r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bgeforce\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×*]\s)|(?<=\d[x×*])|(?<=\d\s[x×*]\s)|(?<=卡)|(?<=张)"
     # after a label naming the machine ("hardware is 4060ti", "GPU: 4090", "显卡：3090"), after a
     # Chinese count of cards ("单卡3090", "两张3090", "4卡 4090")
@@ -578,7 +580,11 @@ def hardware_name(m: re.Match) -> str:
         suffix = {"ti": " Ti", "super": " Super"}.get((g["bares"] or "").lower(), "")
         name = f"NVIDIA GeForce RTX {g['bare']}{suffix}"
     elif g.get("jetson"):
-        name = "NVIDIA " + re.sub(r"\s+", " ", g["jetson"]) + (f" {g['jmem']}GB" if g.get("jmem") else "")
+        words = [
+            w if w.upper() in ("AGX", "IGX", "NX", "TX2") else w.capitalize() for w in g["jetson"].split()
+        ]
+        family = [] if words[0] in ("Jetson", "IGX") else ["Jetson"]  # "AGX Orin": a Jetson's module
+        name = " ".join(["NVIDIA", *family, *words]) + (f" {g['jmem']}GB" if g.get("jmem") else "")
     elif g["igpu"]:
         name = f"AMD Radeon {g['igpu'].upper()}"  # "Radeon 8060S": an APU's graphics
     elif g["ryzen"]:

@@ -1429,7 +1429,7 @@ class Tables(Sides):
             metric = "memory_utilization"
         else:
             metric = metric_of("%", header) or "share"
-            if metric == "share" and re.search(r"(?i)succe", header):
+            if metric == "share" and re.search(r"(?i)\bsucce", header):
                 metric = "success_rate"
         fields: dict = {"metric": metric, "value": Num(value), "unit": "%"}
         cond = merged(shared.get("conditions") or {}, entry.fields.get("conditions") or {})
