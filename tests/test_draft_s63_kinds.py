@@ -214,3 +214,11 @@ def test_input_and_output_lengths_on_a_result_line(tmp_path):
     for c in cf.claims:
         cond = _cond(cf, c)
         assert (cond.get("tokens_generated"), cond["other"]["prompt_tokens"]) == (128, 16)
+
+
+def test_a_flag_turning_drafting_off_is_plain_decoding(tmp_path):
+    """ "DSpark checkpoint with --no-dspark: 0.821 tok/s" ran without drafting (h481); control: "With
+    DSpark: 1.2 tok/s" drafts."""
+    text = "# DSpark\n\nDSpark checkpoint with --no-dspark: 0.821 tok/s average\n\nWith DSpark: 1.2 tok/s average\n"
+    got = _by_value(_drafted(text, tmp_path))
+    assert (got[0.821]["decoding"], got[1.2]["decoding"]) == ("plain", "speculative")
