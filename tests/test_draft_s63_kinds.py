@@ -217,8 +217,39 @@ def test_input_and_output_lengths_on_a_result_line(tmp_path):
 
 
 def test_a_flag_turning_drafting_off_is_plain_decoding(tmp_path):
-    """ "DSpark checkpoint with --no-dspark: 0.821 tok/s" ran without drafting (h481); control: "With
-    DSpark: 1.2 tok/s" drafts."""
-    text = "# DSpark\n\nDSpark checkpoint with --no-dspark: 0.821 tok/s average\n\nWith DSpark: 1.2 tok/s average\n"
+    """A DSpark checkpoint run "with --no-dspark" ran without drafting (h481); control: "With DSpark: 1.2
+    tok/s" drafts."""
+    text = (
+        "# DSpark\n\nDSpark checkpoint with --no-dspark: 0.821 tok/s average\n\n"
+        "With DSpark: 1.2 tok/s average\n"
+    )
     got = _by_value(_drafted(text, tmp_path))
     assert (got[0.821]["decoding"], got[1.2]["decoding"]) == ("plain", "speculative")
+
+
+def test_the_audit_pages_tally_keeps_verdicts_and_qualifiers_apart():
+    """The page's tally counts each entry's one verdict (their sum is the entries), then the entries
+    carrying each qualifier, which add to no total: 13 entries with one "at risk" read "(13 entries)",
+    not 14 counts (the new user's)."""
+    from benchbook.audit.page import _counts
+    from benchbook.audit.verdicts import Qualifier, Reproducible, Verdict
+
+    def verdict(i, consistency, qualifiers=()):
+        return Verdict(
+            claims_file="x.yaml",
+            id=f"c{i}",
+            kind="claim",
+            text="t",
+            consistency=consistency,
+            qualifiers=[Qualifier(kind=k, check="rule", reason="r") for k in qualifiers],
+            reproducible=Reproducible(here=False),
+        )
+
+    verdicts = [verdict(i, "not checkable") for i in range(10)]
+    verdicts += [verdict(10, "not checkable", ["at risk", "at risk", "unsupported"])]
+    verdicts += [verdict(11, "consistent"), verdict(12, "consistent")]
+    assert _counts(verdicts) == (
+        "Verdicts: consistent: 2, not checkable: 11 (13 entries). Entries qualified (an entry may carry "
+        "several qualifiers, or none): at risk: 1, unsupported: 1."
+    )
+    assert _counts(verdicts[:1]) == "Verdicts: not checkable: 1 (1 entry)."

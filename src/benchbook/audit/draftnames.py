@@ -498,7 +498,8 @@ DECODING_PHRASE = re.compile(
     r"(?:spec(?:ulation|ulative decoding)?|MTP|draft(?:ing)?)\s+(?:disabled|turned off|switched off)|"
     # a drafting method denied or off ("without EAGLE", "no n-gram", "w/o Medusa", "EAGLE off")
     # (a flag turning it off too: "--no-dspark", "--no-mtp")
-    rf"(?:without|w/o|no|non-|no-)\s?(?:{_METHOD_WORDS})|no-mtp\b|(?:{_METHOD_WORDS})\s+(?:off|disabled|turned off))\b"
+    rf"(?:without|w/o|no|non-|no-)\s?(?:{_METHOD_WORDS})|no-mtp\b|"
+    rf"(?:{_METHOD_WORDS})\s+(?:off|disabled|turned off))\b"
     # the baseline in Chinese, Japanese, Korean (no word boundary between CJK characters)
     r"|基线|基準|ベースライン|베이스라인|单模型|單模型)"
     # MTP's own speculative decoding ("MTP speculative decoding", "MTP-based speculation"): one phrase

@@ -254,12 +254,22 @@ def _whole_source(st: Standing, ids: dict[str, str]) -> str:
 
 
 def _counts(verdicts: list[Verdict]) -> str:
-    by: dict[str, int] = {}
+    """The page's tally: each entry's one verdict ("consistent: 2, not checkable: 11 (13 entries)"),
+    then the entries carrying each qualifier ("at risk: 1"), which adds to no total: an entry has one
+    verdict and any number of qualifiers (docs/claims.md)."""
+    verdict: dict[str, int] = {}
+    qualified: dict[str, int] = {}
     for v in verdicts:
-        by[v.consistency] = by.get(v.consistency, 0) + 1
-        for q in v.qualifiers:
-            by[q.kind] = by.get(q.kind, 0) + 1
-    return ", ".join(f"{k}: {n}" for k, n in sorted(by.items()))
+        verdict[v.consistency] = verdict.get(v.consistency, 0) + 1
+        for kind in {q.kind for q in v.qualifiers}:
+            qualified[kind] = qualified.get(kind, 0) + 1
+    n = len(verdicts)
+    out = "Verdicts: " + ", ".join(f"{k}: {c}" for k, c in sorted(verdict.items()))
+    out += f" ({n} {'entry' if n == 1 else 'entries'})."
+    if qualified:
+        out += " Entries qualified (an entry may carry several qualifiers, or none): "
+        out += ", ".join(f"{k}: {c}" for k, c in sorted(qualified.items())) + "."
+    return out
 
 
 def render(
@@ -313,7 +323,7 @@ title: "Audit: {slugged}"
 {_whole_source(whole, ids)}
 <h2>What the conclusions rest on</h2>
 {_rests_on(verdicts, ids, frozenset(c.id for c in whole.weak_only), cf)}{_todo(cf, ids)}
-<p>Counts: {_esc(_counts(verdicts))}.</p>
+<p>{_esc(_counts(verdicts))}</p>
 <h2>Every claim</h2>
 <div class="table-responsive bb-audit-wrap">
 <table class="table table-sm bb-audit">
