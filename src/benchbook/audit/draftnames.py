@@ -582,11 +582,11 @@ def hardware_name(m: re.Match) -> str:
         suffix = {"ti": " Ti", "super": " Super"}.get((g["bares"] or "").lower(), "")
         name = f"NVIDIA GeForce RTX {g['bare']}{suffix}"
     elif g.get("jetson"):
-        words = [
+        module = [
             w if w.upper() in ("AGX", "IGX", "NX", "TX2") else w.capitalize() for w in g["jetson"].split()
         ]
-        family = [] if words[0] in ("Jetson", "IGX") else ["Jetson"]  # "AGX Orin": a Jetson's module
-        name = " ".join(["NVIDIA", *family, *words]) + (f" {g['jmem']}GB" if g.get("jmem") else "")
+        lead = [] if module[0] in ("Jetson", "IGX") else ["Jetson"]  # "AGX Orin": a Jetson's module
+        name = " ".join(["NVIDIA", *lead, *module]) + (f" {g['jmem']}GB" if g.get("jmem") else "")
     elif g["igpu"]:
         name = f"AMD Radeon {g['igpu'].upper()}"  # "Radeon 8060S": an APU's graphics
     elif g["ryzen"]:
