@@ -253,3 +253,14 @@ def test_the_audit_pages_tally_keeps_verdicts_and_qualifiers_apart():
         "several qualifiers, or none): at risk: 1, unsupported: 1."
     )
     assert _counts(verdicts[:1]) == "Verdicts: not checkable: 1 (1 entry)."
+
+
+def test_bs1_and_a_claims_own_batch(tmp_path):
+    """ "For BS1" is a batch of one (h484); a sentence's own batch ("At bs=8", "with a batch of 32
+    requests") is its claims', not the single batch another sentence states, nor the reverse."""
+    text = (
+        "# t\n\nWith vLLM on an H100: for BS1, it reached 37.8 tokens/s.\n\n"
+        "At bs=8 it reached 210 tok/s, and with a batch of 32 requests 900 tok/s.\n"
+    )
+    got = _by_value(_drafted(text, tmp_path))
+    assert [got[v]["concurrency"] for v in (37.8, 210.0, 900.0)] == [1, 8, 32]

@@ -246,6 +246,12 @@ def engine_of(tool: str) -> str | None:
 _TOKEN_BATCH = re.compile(r"llama[._-]?cpp|ollama|lm studio|koboldcpp", re.IGNORECASE)
 
 
+def is_token_batch(engine: object) -> bool:
+    """Whether ``engine`` takes llama.cpp's token batch (``_TOKEN_BATCH``): its ``batch`` is no
+    count of requests served at once."""
+    return isinstance(engine, str) and _TOKEN_BATCH.search(engine) is not None
+
+
 def serving_batch(conditions: dict, engine: object = None) -> None:
     """Rename ``batch`` to ``concurrency`` in ``conditions`` (a claim's, changed in place) where its
     engine is not llama.cpp's kind (``_TOKEN_BATCH``) or not named: a "batch size N" of vLLM, SGLang,

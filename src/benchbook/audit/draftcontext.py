@@ -45,6 +45,7 @@ from .draftcommand import (
     conditions_of,
     drop_path,
     has_path,
+    is_token_batch,
     kobold_backend,
     kobold_model,
     model_and_quant,
@@ -2235,19 +2236,32 @@ class Context:
         model, else this) is left out.  ``origins``, when given, is filled with path -> (the scope
         that decided it, how: ``Scope.decide``), for ``origin``."""
         out: dict[str, object] = {}
-        decided: set[str] = set()
+        decided: dict[str, int] = {}  # path -> the index in the chain of the scope that decided it
         chain = self.chain(line)
         for i, scope in enumerate(chain):
-            for path in sorted({*scope.head, *scope.body, *scope.weak, *scope.declared} - decided):
+            for path in sorted({*scope.head, *scope.body, *scope.weak, *scope.declared} - set(decided)):
                 ok, value, how = scope.decide(path)
                 if ok and how == "body" and i > 0 and _declared_out(chain[i + 1 :], path):
                     continue  # a passing mention ("if you have a 12 GB card") under a declared setup
                 if ok:
-                    decided.add(path)
+                    decided[path] = i
                     if value is not None:
                         out[path] = value
                         if origins is not None:
                             origins[path] = (scope, how)
+        if (
+            "batch" in out
+            and "concurrency" in out
+            and decided["batch"] != decided["concurrency"]
+            and not is_token_batch(out.get("engine"))
+        ):
+            # "At bs=8 it reached 210 tok/s" under a post that said "for BS1" earlier: a serving
+            # engine's batch is its concurrency (``draftcommand.serving_batch``), and the nearer
+            # scope's is the run's
+            far = "batch" if decided["batch"] > decided["concurrency"] else "concurrency"
+            del out[far]
+            if origins is not None:
+                origins.pop(far, None)
         mine = model if model is not None else out.get("model")
         if mine is not None:
             for path, value in list(out.items()):
@@ -3086,12 +3100,17 @@ def _fuller_machine(setup: object, own: object) -> bool:
 
 
 def _fill(cond: dict, context: dict[str, object], taken) -> None:
+    own = set(cond)  # what the claim states itself
     for path, value in context.items():
         if has_path(cond, path) or taken(path):
             continue
         if path == "block_max" and cond.get("decoding") == "plain":
             continue  # a baseline drafts nothing: the draft size around it is the drafting arm's
         if path == "build" and "engine" in cond and cond["engine"] != context.get("engine"):
+            continue
+        if path in ("batch", "concurrency") and own & {"batch", "concurrency"}:
+            # "At bs=8 it reached 210 tok/s" below "for BS1 …": the claim's own batch (a serving
+            # engine's concurrency, ``draftcommand.serving_batch``) is its run's, no other sentence's
             continue
         put_path(cond, path, value)
 

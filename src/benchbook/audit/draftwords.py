@@ -289,7 +289,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # (after a CJK word, and its connectors: "推理的时候batchsize是1", "batch size为8")
             r"(?<![A-Za-z0-9_])batch[ _-]?size\s*(?:=|:|of|是|为|為|：)?\s*(?P<n>\d{1,5})"
             r"(?![\d%]|[.,]\d|\s?[–-]\s?\d)"
-            r"|(?<![\w-])bs\s*=\s*(?P<b>\d{1,5})(?![\d.])",
+            # ("bs=16", "BS1", "bs 8": the short form, glued or not)
+            r"|(?<![\w-])bs\s*[=:]?\s*(?P<b>\d{1,5})(?![\d.])",
             re.I,
         ),
         "batch",
@@ -301,7 +302,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"\b(?:single|one)[ -](?:request|user|stream|slot|concurrency|batch)\b"
             r"|(?<![A-Za-z0-9_])batch[ _-]?size\s*(?:=|:|of|是|为|為|：)?\s*1(?!\d|[.,]\d)"
             r"|(?<![\w=])B=1(?=\))"
-            r"|(?<![\w-])bs\s*=\s*1(?![\d.])",  # "for bs=1 SGLang outputs around 26 tok/s"
+            r"|(?<![\w-])bs\s*[=:]?\s*1(?![\d.])",  # "for bs=1 SGLang outputs around 26 tok/s", "For BS1"
             re.I,
         ),
         "single",
