@@ -264,3 +264,16 @@ def test_bs1_and_a_claims_own_batch(tmp_path):
     )
     got = _by_value(_drafted(text, tmp_path))
     assert [got[v]["concurrency"] for v in (37.8, 210.0, 900.0)] == [1, 8, 32]
+
+
+def test_a_record_lines_label_names_no_number_of_the_line_above(tmp_path):
+    """ "PP 512: 1021 t/s" over "TG 128: 45.3 t/s": each line of a record list is its own sentence, so
+    the next line's "TG" names no rate of the line above (the breaker's, session 62); "pp512: 998 t/s,
+    tg128: 44 t/s" on one line stays as it was."""
+    text = (
+        "# t\n\nOn my RTX 4090 with llama.cpp:\n\nPP 512: 1021 t/s\nTG 128: 45.3 t/s\n\n"
+        "pp512: 998 t/s, tg128: 44 t/s\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {float(c.value): c.metric for c in cf.claims}
+    assert got == {1021.0: "prefill_tps", 45.3: "decode_tps", 998.0: "prefill_tps", 44.0: "decode_tps"}

@@ -917,7 +917,11 @@ class Sentences(Sides):
             else:
                 # the words after it up to a bracket opening another number: "36.9 TFLOPS (>60% max
                 # theoretical)" is measured, the ceiling's words are the percentage's
-                after = _BRACKETED_NUMBER.split(scanned[n.end : n.end + 30], maxsplit=1)[0]
+                # (within its sentence: "PP 512: 1021 t/s" over "TG 128: 45.3 t/s", a record list's
+                # lines each a sentence, is not named by the next line's label)
+                after = _BRACKETED_NUMBER.split(
+                    scanned[n.end : max(n.end, min(n.end + 30, s0 + len(sentence)))], maxsplit=1
+                )[0]
                 if n.unit_written in CAPITALS_ONLY:
                     after = ""  # "PP 1713 TG 40": its phase is its own label's, not the next number's
                 elif n.unit == "tokens":
