@@ -277,3 +277,20 @@ def test_a_record_lines_label_names_no_number_of_the_line_above(tmp_path):
     cf = _drafted(text, tmp_path)
     got = {float(c.value): c.metric for c in cf.claims}
     assert got == {1021.0: "prefill_tps", 45.3: "decode_tps", 998.0: "prefill_tps", 44.0: "decode_tps"}
+
+
+def test_a_bracketed_label_line_names_the_lines_below_it_only(tmp_path):
+    """ "[Q4_K_M]" over "PP: 1000 t/s, TG: 40 t/s", then "[Q8_0]" over the next run: a name on a line
+    opening with a label is that line's (and the lines under it), never the line above's (the
+    breaker's, session 62)."""
+    text = (
+        "# Qwen3-8B on RTX 4090, llama.cpp\n\n[Q4_K_M]\nPP: 1000 t/s, TG: 40 t/s\n[Q8_0]\n"
+        "PP: 900 t/s, TG: 30 t/s\n"
+    )
+    got = _by_value(_drafted(text, tmp_path))
+    assert {v: got[v]["quant"] for v in (1000.0, 40.0, 900.0, 30.0)} == {
+        1000.0: "Q4_K_M",
+        40.0: "Q4_K_M",
+        900.0: "Q8_0",
+        30.0: "Q8_0",
+    }

@@ -428,8 +428,9 @@ def _in_clause(
 ) -> dict:
     """The conditions named in the clause around offset ``at`` (``draftnames.clause_bounds``): of
     several for one condition, the nearest (before it on a tie).  ``labelled``: where the text's
-    lines that start with a label start; a decoding named after such a line start is that line's
-    ("Baseline (non-speculative): 215.8 s" over "Speculative decoding model: 133.2 s").  ``items``:
+    lines that start with a label start; a name after such a line start is that line's
+    ("Baseline (non-speculative): 215.8 s" over "Speculative decoding model: 133.2 s", "TG: 40 t/s"
+    over "[Q8_0]").  ``items``:
     where the text's lines that open a new item start (a capital or a list mark, ``_ITEM_START``); a
     name after the number past one is the next line's ("On Intel CPU, 8 tokens/s" over "On Apple M1
     …, 20 tokens/s"; a sentence wrapped onto a line in lower case goes on)."""
@@ -448,7 +449,8 @@ def _in_clause(
             continue  # named after the number past "and": the next number's ("2.4 t/s and Qwen3 6.1 t/s")
         if m.start >= item_end:
             continue
-        if m.path in CLAUSE_ONLY and m.start > at and any(at < x <= m.start for x in labelled):
+        if m.start > at and any(at < x <= m.start for x in labelled):
+            # past the start of a line opening with a label: that line's ("TG: 40 t/s" over "[Q8_0]")
             continue
         if _UNLIKE_BEFORE.search(text, max(0, m.start - 20), m.start) or _UNLIKE_AFTER.match(text, m.start):
             continue  # "ollama で推論した場合と異なり … 9.41 tps", "unlike Ollama, …": the other setup's
