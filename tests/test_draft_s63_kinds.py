@@ -253,6 +253,7 @@ def test_the_audit_pages_tally_keeps_verdicts_and_qualifiers_apart():
         "several qualifiers, or none): at risk: 1, unsupported: 1."
     )
     assert _counts(verdicts[:1]) == "Verdicts: not checkable: 1 (1 entry)."
+    assert _counts([]) == "Verdicts: none (0 entries)."  # a post with no numbers (the breaker's)
 
 
 def test_bs1_and_a_claims_own_batch(tmp_path):
@@ -294,3 +295,48 @@ def test_a_bracketed_label_line_names_the_lines_below_it_only(tmp_path):
         900.0: "Q8_0",
         30.0: "Q8_0",
     }
+
+
+def test_the_breakers_regressions_of_this_sessions_kinds(tmp_path):
+    """The breaker's cases against this session's kinds, each with its right value:
+    "For reference, …:" over the author's own command is no aside (its machine and build hold); an
+    "about" lead-in makes only the block under it approximate; "BS16 …, BS128 …, and BS1 …" gives
+    no sentence-wide batch of one; llama-cli named beside "`-p 512 -n 128`" keeps its cap; "Orin AGX
+    32GB" is that module, not an earlier sentence's 64GB one."""
+    own = (
+        "# t\n\nFor reference, this is the command I used with llama.cpp b5200 on my RTX 4090:\n\n"
+        "```\n./llama-server -m Qwen3-30B-A3B-Q4_K_M.gguf -ngl 99 -fa -c 16384\n```\n\n"
+        "Short prompts give 150 t/s.\n"
+    )
+    got = _by_value(_drafted(own, tmp_path))
+    assert (got[150.0]["hardware"], got[150.0]["build"]) == ("NVIDIA GeForce RTX 4090", "b5200")
+    rough = (
+        "# t\n\nThe results were roughly:\n\n```\ndecode: 41.2 t/s\n```\n\n"
+        "Exact figure from the final run: 43.17 t/s.\n"
+    )
+    cf = _drafted(rough, tmp_path)
+    assert {float(c.value): bool(c.about) for c in cf.claims} == {41.2: True, 43.17: False}
+    several = "# t\n\nvLLM on H100. BS16 gave 600 tok/s, BS128 gave 3000 tok/s, and BS1 gave 40 tok/s.\n"
+    got = _by_value(_drafted(several, tmp_path))
+    assert [got[v].get("concurrency") for v in (600.0, 3000.0)] == [None, None]
+    cli = "# t\n\nllama-cli with `-ngl 99 -p 512 -n 128` on my 3090: 40 t/s.\n"
+    assert _by_value(_drafted(cli, tmp_path))[40.0]["cap"] == 128
+    orin = "# t\n\nllama.cpp on AGX Orin 64GB: 12 t/s. On the Orin AGX 32GB dev kit: 10 t/s.\n"
+    got = _by_value(_drafted(orin, tmp_path))
+    assert (got[12.0]["hardware"], got[10.0]["hardware"]) == (
+        "NVIDIA Jetson AGX Orin 64GB",
+        "NVIDIA Jetson AGX Orin 32GB",
+    )
+
+
+def test_llama_cpp_flags_reach_no_claim_whose_engine_its_output_names(tmp_path):
+    """ "Offloaded all layers with `-ngl 99 -fa 1`." over vLLM's engine log: the log is vLLM's (its
+    output says so), and vLLM has no layer offload nor flash-attention switch (the breaker's)."""
+    text = (
+        "# t\n\nOffloaded all layers with `-ngl 99 -fa 1`.\n\n```\nINFO 10-12 14:03:11 metrics.py:345] "
+        "Avg prompt throughput: 2310.5 tokens/s, Avg generation throughput: 1062.0 tokens/s, "
+        "Running: 32 reqs\n```\n"
+    )
+    got = _by_value(_drafted(text, tmp_path))
+    assert got[1062.0]["engine"] == "vLLM"
+    assert "offload" not in got[1062.0] and "flash_attn" not in got[1062.0]

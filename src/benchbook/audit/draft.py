@@ -336,7 +336,15 @@ class _Drafter(Tables, Sentences):
         for i, block in enumerate(blocks):
             self.approximate(approx_from)
             approx_from = None
-            if not block.heading and _APPROX_LEAD.search(self.lead_in):
+            prev = blocks[i - 1] if i else None
+            if (
+                not block.heading
+                and prev is not None
+                and prev.kind == "text"
+                and not prev.heading
+                and _APPROX_LEAD.search(" ".join(t for _, t in prev.lines))
+            ):
+                # the block right under "The results were roughly:", no later one
                 approx_from = (len(self.out.entries), 0)
             elif block.kind == "text" and not block.heading:
                 led = [n for n, t in block.lines[:-1] if _APPROX_LEAD.search(t)]
@@ -348,7 +356,7 @@ class _Drafter(Tables, Sentences):
             if (
                 block.kind == "text"
                 and not block.heading
-                and aside_lead(block, blocks[i + 1] if i + 1 < len(blocks) else None)
+                and aside_lead(self.post, block, blocks[i + 1] if i + 1 < len(blocks) else None)
             ):
                 aside = dict(self.named)
             lines = [ln for ln, _ in block.lines]

@@ -523,7 +523,8 @@ def _stated(
             if inline:
                 _command_names(inline[0].conditions, got, inline[0].tool)
             elif FLAGS_ONLY.match(code):
-                got = _flag_settings(code)
+                tool = _TOOL_NAMED.search(t)
+                got = _flag_settings(code, tool.group(0) if tool else "flags")
             if got:
                 commands.append((n, got))
                 read.add(code)
@@ -627,14 +628,20 @@ def _counted_devices(lines: list[tuple[int, str]], out: list[tuple[str, object]]
     return list(dict.fromkeys((p, counted if p == "hardware" and v == name else v) for p, v in out))
 
 
-def _flag_settings(flags: str) -> list[tuple[str, object]]:
+#: a llama.cpp tool named in prose beside its flags ("llama-cli with `-ngl 99 -n 128`")
+_TOOL_NAMED = re.compile(r"(?<![\w-])llama-(?:cli|server|run|simple|bench)(?![\w-])")
+
+
+def _flag_settings(flags: str, tool: str = "flags") -> list[tuple[str, object]]:
     """The ``(path, value)`` settings of flags written with no tool (``FLAGS_ONLY``: "-fa on -ctk
-    q8_0", a setup list's "--ctx-size 128000"), as a command line's flags give them, no engine."""
+    q8_0", a setup list's "--ctx-size 128000"), as a command line's flags give them, no engine;
+    ``tool`` the tool the words around them name ("llama-cli with `-ngl 99 -p 512 -n 128`": its "-n"
+    a cap), else "flags"."""
     try:
         words = shlex.split(flags)
     except ValueError:
         words = flags.split()
-    cond = conditions_of("flags", words)
+    cond = conditions_of(tool, words)
     cond.pop("engine", None)
     got: list[tuple[str, object]] = []
     _command_names(cond, got)
@@ -1507,24 +1514,33 @@ def _lead_in(block: Block, raw: str = "") -> bool:
 
 
 #: the words opening a lead-in that brings in another run beside the post's own ("For comparison,
-#: vLLM 0.6.3 on the same card:", "As a reference, the llama.cpp run:", "By contrast, ...:")
+#: vLLM 0.6.3 on the same card:", "By contrast, ...:"; not "For reference" nor "As a baseline", which
+#: as often bring in the author's own command)
 _CONTRAST = re.compile(
-    r"\s*(?:for\s+(?:comparison|reference|contrast)|by\s+contrast|in\s+contrast|as\s+a\s+(?:comparison|"
-    r"reference|baseline)|compared?\s+(?:to|with)|(?:and\s+)?(?:versus|vs\.?))\b",
+    r"\s*(?:for\s+(?:comparison|contrast)|by\s+contrast|in\s+contrast|as\s+a\s+comparison|"
+    r"compared?\s+(?:to|with)|(?:and\s+)?(?:versus|vs\.?))\b",
     re.IGNORECASE,
 )
 
 
-def aside_lead(block: Block, after: Block | None) -> bool:
+def aside_lead(post: Post, block: Block, after: Block | None) -> bool:
     """Whether ``block`` is a lead-in (``_lead_in``) that opens with a comparison's words (``_CONTRAST``)
-    over the code block or table it introduces: the setup it names is that block's run (its scope's
-    head), declared for none of the section's other numbers."""
-    return (
-        after is not None
-        and after.kind in ("code", "table")
-        and _lead_in(block)
-        and _CONTRAST.match(" ".join(t for _, t in block.lines)) is not None
-    )
+    over the code block or table it introduces, and names an engine other than those the post named
+    before it (the post's own run named first: "I ran llama.cpp …", then "For comparison, vLLM 0.6.3
+    on the same card:"): the setup it names is that block's run (its scope's head), declared for none
+    of the section's other numbers."""
+    if (
+        after is None
+        or after.kind not in ("code", "table")
+        or not _lead_in(block)
+        or _CONTRAST.match(" ".join(t for _, t in block.lines)) is None
+    ):
+        return False
+    said = {m.value for m in mentions(" ".join(t for _, t in block.lines)) if m.path == "engine"}
+    # (the text before it, up to 20,000 characters back: a bounded read, on a long post too)
+    before = "\n".join(post.line(n) for n in range(max(1, block.start - 200), block.start))[-20000:]
+    earlier = {m.value for m in mentions(before) if m.path == "engine"}
+    return bool(earlier) and bool(said - earlier)
 
 
 #: a short line wholly in emphasis, no number in it: "*without speculative decoding*", "**With MTP**"
@@ -1752,6 +1768,18 @@ def _rule_parent(stack: list[Scope]) -> int:
 #: settings of one engine's command that no other engine's run shares (its offload, flash attention,
 #: batches, cache types, file quant, draft size, context, build, its own flags); not what the runs of
 #: a comparison share (the model, the prompt, the sampling, the tokens generated)
+def _no_gguf_settings(cond: dict, engine: object, taken: list[str]) -> None:
+    """Drop from ``cond`` (in place, and from ``taken``) each setting of ``taken`` (taken from around
+    the claim, not its own words) that only llama.cpp and the runners built on it take (``_GGUF_ONLY``:
+    layer offload, flash attention) where ``engine`` has no such setting (``NO_GGUF_OFFLOAD``):
+    "`-ngl 99 -fa 1`" over a llama.cpp run, then "vLLM 0.6.3 … batch of 32 requests"."""
+    if engine not in NO_GGUF_OFFLOAD:
+        return
+    for p in [p for p in taken if _GGUF_ONLY.fullmatch(p) and has_path(cond, p)]:
+        drop_path(cond, p)
+        taken.remove(p)
+
+
 #: the settings only llama.cpp and the runners built on it take (``-ngl``, ``-ncmoe``, ``-ot``, ``-fa``)
 _GGUF_ONLY = re.compile(r"offload\.\w+|flash_attn")
 #: engines with no such setting: they load no GGUF layers onto a GPU one by one
@@ -1957,7 +1985,7 @@ class Context:
                 elif stack[-1].setup:
                     _add(scope.declared, names)
                 elif block.kind == "text" and aside_lead(
-                    block, blocks[i + 1] if i + 1 < len(blocks) else None
+                    post, block, blocks[i + 1] if i + 1 < len(blocks) else None
                 ):
                     pass  # "For comparison, vLLM 0.6.3 … :" over a log: that block's run, not the section's
                 elif block.kind == "text":
@@ -2580,6 +2608,7 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
         had = {p for p in here if has_path(cond, p)}
         _fill(cond, here, lambda p, mine=mine: any(has_path(r, p) for r in mine))
         taken = [p for p in here if p not in had and has_path(cond, p)]
+        _no_gguf_settings(cond, cond.get("engine"), taken)
         if "build" in cond and (
             not builds_engine(cond["build"], cond.get("engine"))
             or not ctx.build_fits(cond["build"], cond.get("engine"))
@@ -2663,12 +2692,6 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
                 # are another engine's run, none of this claim's
                 drop_path(cond, p)
                 taken.remove(p)
-            elif _GGUF_ONLY.fullmatch(p) and engine in NO_GGUF_OFFLOAD:
-                # "`-ngl 99 -fa 1`" over a llama.cpp run, then "vLLM 0.6.3 … batch of 32 requests": a
-                # setting only llama.cpp and the runners built on it take (its layer offload, its
-                # flash-attention switch) is no condition of an engine that has no such setting
-                drop_path(cond, p)
-                taken.remove(p)
         for path in _INHERITED:
             if isinstance(cond.get(path), str) and path in around and ctx.declared(line, path):
                 if not _names(post.line(line), path, cond[path]):
@@ -2737,6 +2760,7 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
             if signed[2] and not has_path(cond, "build") and not has_path(shared, "build"):
                 cond["build"] = signed[2]  # the release it names beside the tool ("llcuda v2.1.0")
                 e.origins["build"] = f"guess: the release named beside {signed[0]}"
+        _no_gguf_settings(cond, cond.get("engine") or shared.get("engine"), taken)
         e.origins.update(_origins(ctx, src, around, taken, cond, line))
         _elsewhere(ctx, e.origins, cond, line)
         if isinstance(cond.get("model"), str):

@@ -125,7 +125,7 @@ _HARDWARE = re.compile(
     # the memory names the module's SKU
     # ("AGX Orin" alone, "AGX ORIN 32G": the module without its family's name)
     r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?"
-    r"|AGX\s(?:Thor|Orin|Xavier))"
+    r"|AGX\s(?:Thor|Orin|Xavier)|(?:Orin|Xavier)\sAGX|Orin\s(?:NX|Nano)|Xavier\sNX)"
     r"(?:\s(?P<jmem>\d{1,3})\s?GB?)?(?![\w-])"
     r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bgeforce\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×*]\s)|(?<=\d[x×*])|(?<=\d\s[x×*]\s)|(?<=卡)|(?<=张)"
     # after a label naming the machine ("hardware is 4060ti", "GPU: 4090", "显卡：3090"), after a
@@ -585,6 +585,8 @@ def hardware_name(m: re.Match) -> str:
         module = [
             w if w.upper() in ("AGX", "IGX", "NX", "TX2") else w.capitalize() for w in g["jetson"].split()
         ]
+        if module[-1] == "AGX":  # "Orin AGX": NVIDIA's order is "AGX Orin"
+            module = ["AGX", *module[:-1]]
         lead = [] if module[0] in ("Jetson", "IGX") else ["Jetson"]  # "AGX Orin": a Jetson's module
         name = " ".join(["NVIDIA", *lead, *module]) + (f" {g['jmem']}GB" if g.get("jmem") else "")
     elif g["igpu"]:

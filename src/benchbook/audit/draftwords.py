@@ -671,6 +671,10 @@ def accept_counts(text: str) -> list[tuple[int, int, int, int]]:
 _OTHER_TOKENS = re.compile(r"(?:input|prompt|context|ctx|draft\w*|prefill)\W*(?:of\W+)?$", re.IGNORECASE)
 
 
+#: a batch size written short ("bs=8", "BS16", "bs 1"): its number
+_BS_SIZES = re.compile(r"(?i)(?<![\w-])bs\s*[=:]?\s*(\d{1,5})(?![\d.])")
+
+
 def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
     """Append to ``out`` the ``(path, value)`` settings ``text`` writes in words (``_SETTINGS``: a
     context size, cache types, a temperature, a cap, the tokens generated, a concurrency, a draft
@@ -747,6 +751,10 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                 if size > 1:
                     out.append(("batch", size))
             elif kind == "single":
+                if re.match(r"(?i)bs\b|bs\s*[=:]?\s*1", m.group(0)) and len(set(_BS_SIZES.findall(text))) > 1:
+                    # "BS16 gave 600 tok/s, … and BS1 gave 40 tok/s": one of several batches, each its
+                    # own number's, none of them the sentence's
+                    continue
                 out.append(("concurrency", 1))
             elif kind in ("version", "release"):
                 out.append(("build", m.group("v")))

@@ -264,7 +264,7 @@ def _counts(verdicts: list[Verdict]) -> str:
         for kind in {q.kind for q in v.qualifiers}:
             qualified[kind] = qualified.get(kind, 0) + 1
     n = len(verdicts)
-    out = "Verdicts: " + ", ".join(f"{k}: {c}" for k, c in sorted(verdict.items()))
+    out = "Verdicts: " + (", ".join(f"{k}: {c}" for k, c in sorted(verdict.items())) or "none")
     out += f" ({n} {'entry' if n == 1 else 'entries'})."
     if qualified:
         out += " Entries qualified (an entry may carry several qualifiers, or none): "
