@@ -340,3 +340,50 @@ def test_llama_cpp_flags_reach_no_claim_whose_engine_its_output_names(tmp_path):
     got = _by_value(_drafted(text, tmp_path))
     assert got[1062.0]["engine"] == "vLLM"
     assert "offload" not in got[1062.0] and "flash_attn" not in got[1062.0]
+
+
+def test_a_log_rate_is_known_to_the_rounding_of_its_printed_time():
+    """llama.cpp prints a timing line's time to two decimals and its rate from the unrounded time:
+    678 tokens over "393.93 ms" is 1721.096–1721.140 tok/s, so its printed "1721.13 tokens per second"
+    agrees with the log; 53 tokens (52 counted, (n-1)/ms) over 1416.30 ms likewise."""
+    from benchbook.audit.logs import printed_span
+
+    lo, hi = printed_span(678, 393.93)
+    assert round(lo, 3) == 1721.096 and round(hi, 3) == 1721.140 and lo < 1721.13 < hi
+    assert 678 * 1000 / 393.93 < 1721.125  # the rounded time alone would miss the printed figure
+
+
+def test_an_audited_server_log_agrees_with_its_own_printed_rates_and_no_other_boxs_number(tmp_path):
+    """A post pasting llama-server's timing lines, then "Also on the other box: 55 t/s.": the log's own
+    numbers are claims checked against the log (its printed 1721.13 tok/s consistent, within the rounding
+    of its printed time), and the other box's 55 t/s is not checked against this log (the breaker's: it
+    was called a major overstatement)."""
+    import json
+    import subprocess
+    import sys
+
+    post = tmp_path / "P.md"
+    post.write_text(
+        "# My server\n\nHere is the log:\n\n```\nslot print_timing: id  0 | task 0 |\n"
+        "prompt eval time =     393.93 ms /   678 tokens (    0.58 ms per token,  1721.13 tokens per "
+        "second)\n       eval time =    1416.30 ms /    53 tokens (   26.72 ms per token,    37.42 tokens "
+        "per second)\n"
+        "```\n\nAlso on the other box: 55 t/s.\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    run = subprocess.run(
+        [sys.executable, "-m", "benchbook", "audit", str(post), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr
+    verdicts = {}
+    for f in out.rglob("*.jsonl"):
+        for line in f.read_text().splitlines():
+            v = json.loads(line)
+            verdicts[v["id"]] = v["consistency"]
+    assert verdicts["prefill-tps-l7"] == "consistent"
+    assert verdicts["decode-tps-l8"] == "consistent"
+    assert verdicts["decode-tps-l11"] == "not checkable"

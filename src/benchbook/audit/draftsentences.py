@@ -404,6 +404,12 @@ _COUNTS_AFTER_FRACTION = re.compile(
 _LABEL_LINE = re.compile(r"[^:.!?]{1,40}:\s|\[[^\]\n]{1,30}\]")
 
 
+#: words saying a number is of another run than the one just shown ("on the other box", "another
+#: machine", "a second GPU", "a different server")
+_ANOTHER_RUN = re.compile(
+    r"(?i)\b(?:other|another|second|different)\s+(?:box|machine|card|gpu|server|system|rig|pc|computer|node|"
+    r"setup|host|laptop|desktop)\b"
+)
 #: a name the clause contrasts its number with, not the number's own ("unlike Ollama", "不同于 vLLM")
 _UNLIKE_BEFORE = re.compile(r"(?i)(?:\bunlike|不同于)\s*(?:the\s+)?$")
 #: the same written after the name, in Japanese ("ollama で推論した場合と異なり", "vLLM と違って")
@@ -1334,6 +1340,8 @@ class Sentences(Sides):
         entry = self.claims.get(cid)
         if entry is None or not self.pending_log or metric not in self.log_metrics:
             return
+        if _ANOTHER_RUN.search(str(entry.fields.get("quote") or "")):
+            return  # "Also on the other box: 55 t/s." under a log: another run's number, not the log's
         self.log_metrics.discard(metric)
         entry.fields.setdefault("log", self.pending_log)
 

@@ -61,6 +61,8 @@ class Match:
 
     entries: list[LogEntry] = field(default_factory=list)
     values: list[float] = field(default_factory=list)
+    #: (low, high) of each value given the rounding of what the log prints (``LogEntry.span_of``)
+    spans: list[tuple[float, float]] = field(default_factory=list)
     unit: str = "tok/s"
     how: str = ""
     ambiguous: bool = False
@@ -211,6 +213,7 @@ def matching(cf: ClaimsFile, claim: Claim, entries: list[LogEntry]) -> Match:
     if claim.metric == "speedup":
         scale, unit = (100.0, "%") if (claim.unit or "").strip() == "%" else (1.0, "x")
         values = [e.speedup * scale for e in found if e.speedup is not None]
+        spans = [(v, v) for v in values]
     else:
         unit = METRIC_UNITS.get(claim.metric, "tok/s")
         try:
@@ -218,6 +221,9 @@ def matching(cf: ClaimsFile, claim: Claim, entries: list[LogEntry]) -> Match:
         except UnitError:
             scale = 1.0
         values = [v * scale for e in found if (v := e.value_of(claim.metric)) is not None]
+        spans = [
+            (lo * scale, hi * scale) for e in found if (sp := e.span_of(claim.metric)) for lo, hi in [sp]
+        ]
     rows = "rows" if found[0].kind == "llama_bench" else "requests"
     how = f" (range over {len(values)} {rows} of one log)" if len(values) > 1 else ""
     drift = [e for e in found if sample_drift(e)]
@@ -228,7 +234,7 @@ def matching(cf: ClaimsFile, claim: Claim, entries: list[LogEntry]) -> Match:
         )
     if left_out:
         how += "; left out: " + "; ".join(f"{e.evidence[0]} ({', '.join(c)})" for e, c in left_out)
-    return Match(entries=found, values=values, unit=unit, how=how)
+    return Match(entries=found, values=values, spans=spans, unit=unit, how=how)
 
 
 def _side_entries(cf: ClaimsFile, claim: Claim, entries: list[LogEntry]) -> list[LogEntry]:

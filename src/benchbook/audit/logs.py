@@ -107,6 +107,9 @@ class LogEntry:
     speedup: float | None = None  # decode rate ÷ its paired baseline request's (speculative entries)
     baseline: str | None = None  # file:line of that baseline request
     metrics: dict[str, float] = field(default_factory=dict)
+    #: metric -> (low, high) its value may take given the rounding of the times the log prints
+    #: (``printed_span``); a metric absent is exact as recomputed
+    spans: dict[str, tuple[float, float]] = field(default_factory=dict)
     definitions: dict[str, str] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)  # accepted, drafted, generated, prompt_n, ...
     settings: dict[str, Setting] = field(default_factory=dict)  # the file's context settings
@@ -122,6 +125,12 @@ class LogEntry:
         """The entry's value of claim metric ``metric`` (in ``METRIC_UNITS[metric]``); None when the log
         does not state it."""
         return self.metrics.get(metric)
+
+    def span_of(self, metric: str) -> tuple[float, float] | None:
+        """(low, high) of claim metric ``metric`` given the rounding of the inputs the log prints
+        (``spans``), else (value, value); None when the log does not state it."""
+        v = self.metrics.get(metric)
+        return None if v is None else self.spans.get(metric, (v, v))
 
 
 @dataclass
@@ -439,6 +448,21 @@ def decode_rate(rec: dict, definition: str | None = None) -> Rate:
     return Rate(None, None, "no decode rate in the log")
 
 
+#: half the last printed digit of a time llama.cpp's timing lines print (tools/server/server.cpp's
+#: print_timing and llama_perf_context_print: "%10.2f ms"), in ms
+PRINTED_MS_HALF = 0.005
+
+
+def printed_span(tokens: int, ms: float) -> tuple[float, float]:
+    """(low, high) tok/s of ``tokens`` over a time printed as ``ms`` to two decimals (``PRINTED_MS_HALF``):
+    the rate llama.cpp computed from the unrounded time lies between; 678 tokens over "393.93 ms" ->
+    (1721.096…, 1721.140…), so its printed "1721.13 tokens per second" agrees with the log."""
+    return (
+        tokens * 1000.0 / (ms + PRINTED_MS_HALF),
+        tokens * 1000.0 / max(ms - PRINTED_MS_HALF, PRINTED_MS_HALF),
+    )
+
+
 def _request_values(rec: dict, rate: Rate) -> tuple[dict[str, float], dict[str, str], dict[str, int]]:
     """Every value a request states, by claim metric (``METRIC_UNITS``), their definitions, and the
     counts behind them (module doc)."""
@@ -500,6 +524,17 @@ def _request_entry(rec: dict, name: str, i: int, settings: dict[str, Setting]) -
     lines = sorted(lines.values()) if isinstance(lines, dict) else list(lines)
     rate = decode_rate(rec)
     metrics, defs, counts = _request_values(rec, rate)
+    spans: dict[str, tuple[float, float]] = {}
+    if rec.get("source_format") == "server-log":
+        # the times as the log prints them, to two decimals: each rate recomputed from them is known
+        # to that rounding only
+        p_n, p_ms = rec.get("prompt_n"), rec.get("prompt_ms")
+        if "prefill_tps" in metrics and p_n and p_ms:
+            spans["prefill_tps"] = printed_span(int(p_n), float(p_ms))
+        n, ms = rec.get("predicted_n"), rec.get("predicted_ms")
+        if rate.value is not None and n and ms:
+            counted = int(n) if rate.definition == "n/ms" else int(n) - 1
+            spans["decode_tps"] = printed_span(counted, float(ms))
     text = (
         f"{'speculative' if drafted is not None else 'plain'} decoding, request {i + 1}: "
         f"{rec.get('predicted_n', rec.get('n_predict'))} tokens"
@@ -517,6 +552,7 @@ def _request_entry(rec: dict, name: str, i: int, settings: dict[str, Setting]) -
         _ingest_notes(rec),
         rec,
         metrics=metrics,
+        spans=spans,
         definitions=defs,
         counts=counts,
         settings=settings,
