@@ -1536,11 +1536,14 @@ def aside_lead(post: Post, block: Block, after: Block | None) -> bool:
         or _CONTRAST.match(" ".join(t for _, t in block.lines)) is None
     ):
         return False
-    said = {m.value for m in mentions(" ".join(t for _, t in block.lines)) if m.path == "engine"}
-    # (the text before it, up to 20,000 characters back: a bounded read, on a long post too)
-    before = "\n".join(post.line(n) for n in range(max(1, block.start - 200), block.start))[-20000:]
-    earlier = {m.value for m in mentions(before) if m.path == "engine"}
-    return bool(earlier) and bool(said - earlier)
+    memo = post.memo.setdefault("aside", {})
+    if block.start not in memo:  # (the drafter and the context both ask, once each)
+        said = {m.value for m in mentions(" ".join(t for _, t in block.lines)) if m.path == "engine"}
+        # (the text before it, up to 60 lines and 4,000 characters back: a bounded read, on a long post too)
+        before = "\n".join(post.line(n) for n in range(max(1, block.start - 60), block.start))[-4000:]
+        earlier = {m.value for m in mentions(before) if m.path == "engine"} if said else set()
+        memo[block.start] = bool(earlier) and bool(said - earlier)
+    return memo[block.start]
 
 
 #: a short line wholly in emphasis, no number in it: "*without speculative decoding*", "**With MTP**"

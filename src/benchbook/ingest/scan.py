@@ -15,6 +15,7 @@ between), else the last earlier build line not claimed by an earlier table.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from dataclasses import dataclass, field
@@ -78,19 +79,37 @@ class Scan:
     segments: list[Segment] = field(default_factory=list)
     builds: list[tuple[int, str | None, int]] = field(default_factory=list)
     skipped: list[tuple[int, int]] = field(default_factory=list)
+    #: segment start -> ``build_of_following`` of it, filled on the first ``build_of`` (each segment's
+    #: asked once: asking every earlier segment's again per segment was cubic in a long paste)
+    _following: dict[int, int | None] = field(default_factory=dict, repr=False, compare=False)
 
     def build_of(self, seg: Segment, lines: list[str]) -> tuple[str | None, int] | None:
         """The build (commit, number) of ``seg`` (module doc), or None."""
-        ln = self.build_of_following(seg, lines)
+        if not self._following:
+            starts = sorted(s.start for s in self.segments)
+            for s in self.segments:
+                k = bisect.bisect_right(starts, s.end)
+                nxt = starts[k] if k < len(starts) else len(lines) + 1
+                self._following[s.start] = self._build_between(s, nxt, lines)
+        ln = (
+            self._following[seg.start]
+            if seg.start in self._following
+            else self.build_of_following(seg, lines)
+        )
         if ln is not None:
             return next((c, num) for at, c, num in self.builds if at == ln)
-        claimed = {self.build_of_following(s, lines) for s in self.segments if s.start < seg.start}
+        claimed = {f for start, f in self._following.items() if start < seg.start}
         earlier = [b for b in self.builds if b[0] < seg.start and b[0] not in claimed]
         return (earlier[-1][1], earlier[-1][2]) if earlier else None
 
     def build_of_following(self, seg: Segment, lines: list[str]) -> int | None:
         """Line of the build line printed right after ``seg``, or None."""
         nxt = min((s.start for s in self.segments if s.start > seg.end), default=len(lines) + 1)
+        return self._build_between(seg, nxt, lines)
+
+    def _build_between(self, seg: Segment, nxt: int, lines: list[str]) -> int | None:
+        """Line of the first build line after ``seg`` and before line ``nxt`` (the next segment's
+        start), where only blank lines, fences or closing tags lie between; None otherwise."""
         for ln, _, _ in self.builds:
             if seg.end < ln < nxt:
                 between = lines[seg.end : ln - 1]
