@@ -387,3 +387,32 @@ def test_an_audited_server_log_agrees_with_its_own_printed_rates_and_no_other_bo
     assert verdicts["prefill-tps-l7"] == "consistent"
     assert verdicts["decode-tps-l8"] == "consistent"
     assert verdicts["decode-tps-l11"] == "not checkable"
+
+
+_TWO_ENGINES = """# Qwen2.5-32B Q4_K_M: llama.cpp on a 4090 vs vLLM on an A100
+
+My home box (RTX 4090 24GB, Ryzen 9 7950X, 64GB DDR5) runs llama.cpp build b4567, and a rented A100 80GB runs
+vLLM 0.6.3 with the AWQ version of the same model.
+
+vLLM was launched with:
+
+    vllm serve Qwen/Qwen2.5-32B-Instruct-AWQ --max-model-len 8192 --gpu-memory-utilization 0.92
+
+Log excerpt from llama-server (4090, `-c 8192 -np 4 -fa`), one of the single requests:
+
+```
+prompt eval time =     181.42 ms /   512 tokens (    0.35 ms per token,  2822.18 tokens per second)
+       eval time =    3326.07 ms /   128 tokens (   25.99 ms per token,    38.48 tokens per second)
+```
+"""
+
+
+def test_a_lead_in_naming_another_engine_takes_its_block_from_the_command_above(tmp_path):
+    """ "Log excerpt from llama-server (…):" after a `vllm serve` command: the log is llama.cpp's, none of
+    the vLLM command's settings (its build, quant, memory share, max sequences) hold for it; and a
+    CPU named beside a GPU is the GPU's host, no claim's machine (the new user's)."""
+    got = _by_value(_drafted(_TWO_ENGINES, tmp_path))
+    log = got[38.48]
+    assert (log["engine"], log["quant"]) == ("llama.cpp", "Q4_K_M")
+    assert log.get("build") != "0.6.3" and "gpu_memory_utilization" not in (log.get("other") or {})
+    assert log.get("hardware") != "AMD Ryzen 9 7950X"

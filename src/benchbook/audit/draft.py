@@ -474,7 +474,11 @@ class _Drafter(Tables, Sentences):
                 (on_rate_lines if rate_line[r.line] else stated).append(r)
             if block.kind == "code":
                 held = self.command
-                if self.lead_in and self.command:
+                if self.lead_in and self.command and _other_engine(self.lead_in, self.command):
+                    # "Log excerpt from llama-server (4090, `-c 8192 -np 4 -fa`):" after a `vllm serve`
+                    # command: another engine's output, none of that command's settings
+                    self.command = {}
+                elif self.lead_in and self.command:
                     # "base (concurrency = 1):" over the output of a speculative server's benchmark:
                     # the label's arm (plain: none of the command's drafting), for this block only
                     self.command = _arm_of_label(self.lead_in, self.command)
@@ -867,6 +871,10 @@ class _Drafter(Tables, Sentences):
         cpus = cpu_names(self.post.text)
         if len(cpus) != 1:
             return
+        if any(m.path == "hardware" for m in mentions(self.post.text)):
+            # "my home box (RTX 4090 24GB, Ryzen 9 7950X, …)": a GPU named, the CPU is its host's, and
+            # a claim naming no machine is of a GPU's run, not the CPU's
+            return
         cpu = cpus[0]
         origin = "the post's one CPU, no other machine named"
         # the groups a row of which names its machine, gathered once (per group: quadratic)
@@ -1116,6 +1124,21 @@ _IO_LENGTHS = re.compile(r"\binput=(?P<in>\d+)\s+output=(?P<out>\d+)\b")
 #: a lead-in whose last word before its colon makes the numbers below approximate ("The results were
 #: roughly:", "测试结果大概是：", "結果は約：")
 _APPROX_LEAD = re.compile(rf"(?i)(?<![A-Za-z0-9])(?:{ABOUT})\s*[:：]\s*$")
+
+
+#: a llama.cpp tool named in prose ("Log excerpt from llama-server (4090, …):"): llama.cpp's run
+_LLAMA_TOOL_NAMED = re.compile(r"(?<![\w-])llama-(?:server|cli|bench|run|simple)(?![\w-])")
+
+
+def _other_engine(lead_in: str, command: dict) -> bool:
+    """Whether a lead-in names one engine (``mentions``, or a llama.cpp tool: ``_LLAMA_TOOL_NAMED``)
+    and ``command`` (the command line above) runs another: the block it introduces is not that
+    command's run."""
+    engines = {m.value for m in mentions(lead_in) if m.path == "engine"}
+    if _LLAMA_TOOL_NAMED.search(lead_in):
+        engines.add("llama.cpp")
+    ran = command.get("engine")
+    return len(engines) == 1 and isinstance(ran, str) and ran not in engines
 
 
 def _arm_of_label(text: str, command: dict) -> dict:
