@@ -57,7 +57,16 @@ from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from . import schema
 from .draftcommand import command_lines, plain_rows, plain_run, serving_batch, serving_client
-from .draftcontext import aside_lead, fill, header_settings, heading_level, named_once, setup_heading
+from .draftcontext import (
+    LLAMA_TOOL_NAMED,
+    aside_lead,
+    context_of,
+    fill,
+    header_settings,
+    heading_level,
+    named_once,
+    setup_heading,
+)
 from .draftcore import Drafted, Entry, Num, machine_float, merged, plain_value, set_path, source_fields
 from .draftheadlines import headline_statements
 from .draftmetric import (
@@ -349,7 +358,7 @@ class _Drafter(Tables, Sentences):
             elif block.kind == "text" and not block.heading:
                 led = [n for n, t in block.lines[:-1] if _APPROX_LEAD.search(t)]
                 approx_from = (len(self.out.entries), led[0]) if led else None
-            if aside is not None and i and blocks[i - 1].kind != "text":
+            if aside is not None and prev is not None and prev.kind != "text":
                 # the block an aside introduced is read ("For comparison, vLLM 0.6.3 …:" over its
                 # log): the names before the aside hold again for what follows
                 self.named, aside = aside, None
@@ -871,7 +880,7 @@ class _Drafter(Tables, Sentences):
         cpus = cpu_names(self.post.text)
         if len(cpus) != 1:
             return
-        if any(m.path == "hardware" for m in mentions(self.post.text)):
+        if context_of(self.post).machines_named:
             # "my home box (RTX 4090 24GB, Ryzen 9 7950X, …)": a GPU named, the CPU is its host's, and
             # a claim naming no machine is of a GPU's run, not the CPU's
             return
@@ -1126,16 +1135,12 @@ _IO_LENGTHS = re.compile(r"\binput=(?P<in>\d+)\s+output=(?P<out>\d+)\b")
 _APPROX_LEAD = re.compile(rf"(?i)(?<![A-Za-z0-9])(?:{ABOUT})\s*[:：]\s*$")
 
 
-#: a llama.cpp tool named in prose ("Log excerpt from llama-server (4090, …):"): llama.cpp's run
-_LLAMA_TOOL_NAMED = re.compile(r"(?<![\w-])llama-(?:server|cli|bench|run|simple)(?![\w-])")
-
-
 def _other_engine(lead_in: str, command: dict) -> bool:
-    """Whether a lead-in names one engine (``mentions``, or a llama.cpp tool: ``_LLAMA_TOOL_NAMED``)
-    and ``command`` (the command line above) runs another: the block it introduces is not that
-    command's run."""
+    """Whether a lead-in names one engine (``mentions``, or a llama.cpp tool:
+    ``draftcontext.LLAMA_TOOL_NAMED``) and ``command`` (the command line above) runs another: the
+    block it introduces is not that command's run."""
     engines = {m.value for m in mentions(lead_in) if m.path == "engine"}
-    if _LLAMA_TOOL_NAMED.search(lead_in):
+    if LLAMA_TOOL_NAMED.search(lead_in):
         engines.add("llama.cpp")
     ran = command.get("engine")
     return len(engines) == 1 and isinstance(ran, str) and ran not in engines

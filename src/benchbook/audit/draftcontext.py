@@ -523,7 +523,7 @@ def _stated(
             if inline:
                 _command_names(inline[0].conditions, got, inline[0].tool)
             elif FLAGS_ONLY.match(code):
-                tool = _TOOL_NAMED.search(t)
+                tool = LLAMA_TOOL_NAMED.search(t)
                 got = _flag_settings(code, tool.group(0) if tool else "flags")
             if got:
                 commands.append((n, got))
@@ -628,8 +628,9 @@ def _counted_devices(lines: list[tuple[int, str]], out: list[tuple[str, object]]
     return list(dict.fromkeys((p, counted if p == "hardware" and v == name else v) for p, v in out))
 
 
-#: a llama.cpp tool named in prose beside its flags ("llama-cli with `-ngl 99 -n 128`")
-_TOOL_NAMED = re.compile(r"(?<![\w-])llama-(?:cli|server|run|simple|bench)(?![\w-])")
+#: a llama.cpp tool named in prose: beside its flags ("llama-cli with `-ngl 99 -n 128`"), over its
+#: output ("Log excerpt from llama-server (4090, …):")
+LLAMA_TOOL_NAMED = re.compile(r"(?<![\w-])llama-(?:cli|server|run|simple|bench)(?![\w-])")
 
 
 def _flag_settings(flags: str, tool: str = "flags") -> list[tuple[str, object]]:
