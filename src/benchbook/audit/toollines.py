@@ -162,6 +162,8 @@ _KEY_UNITS = {
     "gb": "GB",
     "pct": "%",
     "percent": "%",
+    # a count of tokens (an OpenAI-style usage object's "prompt_tokens", "completion_tokens")
+    "tokens": "tokens",
 }
 
 
@@ -293,7 +295,9 @@ def _key_unit(key: str) -> str | None:
     if re.search(r"(?:^|[_.])(?:tok(?:ens)?_(?:per_)?s(?:ec(?:ond)?)?|per_second|t_s)(?:$|[_.])", low):
         return "tok/s"
     words = re.split(r"[_.\-]+", low)
-    found = [_KEY_UNITS[w] for w in words if w in _KEY_UNITS]
+    # (a count's "tokens" only in a key of its words joined, "prompt_tokens": a label's last word
+    # "Prompt tokens: 7530 in 6.51s" is read as a line, ``_labelled``)
+    found = [_KEY_UNITS[w] for w in words if w in _KEY_UNITS and (w != "tokens" or len(words) > 1)]
     return found[-1] if len(found) == 1 or (found and len(set(found)) == 1) else None
 
 
@@ -703,6 +707,9 @@ def _pairs(n: int, text: str) -> list[Result]:
         key = p.group("k")
         if len(key) == 1:
             continue  # "S=1", "B=4": a variable's letter (exllama's perf prints S, the sequences), no unit
+        # a camelCase key, as an app's JSON writes it ("generationTPS", "ttftMs", "memoryUsedGB",
+        # "modelLoadTimeS"): its words apart, as a snake_case key has them
+        key = _CAMEL.sub("_", key)
         words = re.sub(r"[_.\-]+", " ", key)
         unit = _key_unit(key) or ("GB" if mlx and key.lower() == "peak_memory" else None)
         if unit is None and re.search(r"accept", key, re.IGNORECASE) and float(p.group("v")) <= 1:
@@ -726,6 +733,9 @@ def _pairs(n: int, text: str) -> list[Result]:
 
 
 _MLX_KEYS = re.compile(r"\bprompt_tps\s*=.*\bgeneration_tps\s*=")
+#: where a camelCase key's words part: a capital after a small letter or digit ("ttft|Ms"), the last
+#: capital of a run before a small letter ("TPS|Rate"); a run of capitals stays one word ("TPS", "GB")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
 def _trt_settings(text: str) -> dict:
