@@ -53,3 +53,42 @@ def test_a_usage_objects_token_counts_are_claims_but_a_labels_last_word_is_not_a
     line = "```\n--- Performance Metrics ---\nPrompt tokens: 7530 in 6.51s (1156.15 tokens/s)\n```\n"
     got = _by_value(_drafted(line, tmp_path))
     assert got[6.51][0].unit == "s" and got[1156.15][0].metric == "prefill_tps"
+
+
+_RUNNERS = """# Adding a new backend
+
+Model | Precision | Backend | Prompt processing (2048 tokens, t/s) | Generation (256 tokens, t/s)
+-- | -- | -- | -- | --
+TheBloke/Mistral-7B-AWQ | 4-bit | TRT-LLM + ModelRunnerCpp | 7001.5 | 121.5
+TheBloke/Mistral-7B-AWQ | 4-bit | ExLlamaV2 | 5002.5 | 111.5
+Mistral-7B-v0.1 | 16-bit | ExLlamaV2 | 4003.5 | 51.5
+"""
+
+
+def test_a_backend_column_of_engines_names_each_rows_engine_and_precision_is_the_quant(tmp_path):
+    """ "| Backend |" over engines ("TRT-LLM + ModelRunnerCpp", "ExLlamaV2"; no CUDA or Vulkan) names
+    each row's engine; "| Precision |" over bits is the quant, with the method the model's name
+    carries ("-AWQ" at "4-bit": "AWQ 4-bit"); a generation header's "(256 tokens, t/s)" is the
+    tokens each run generated."""
+    got = _by_value(_drafted(_RUNNERS, tmp_path))
+    assert (got[7001.5][1]["engine"], got[5002.5][1]["engine"]) == ("TensorRT-LLM", "ExLlamaV2")
+    assert got[5002.5][1]["quant"] == "AWQ 4-bit" and got[4003.5][1]["quant"] == "16-bit"
+    assert got[121.5][1]["tokens_generated"] == 256 and got[51.5][1]["tokens_generated"] == 256
+    assert "tokens_generated" not in got[7001.5][1]
+
+
+def test_a_cuda_backend_column_stays_the_backend_and_a_named_type_beats_its_bits(tmp_path):
+    """Controls: "| Backend |" over "CUDA" and "Vulkan" is the backend; a row whose model cell names
+    its type ("Ollama q4_0") keeps it over a "| Precision |" cell of bits ("4-bit"), and a quant
+    column's bits ("8bit") over bits in the model's name ("-bnb-4bit")."""
+    backends = "| Model | Backend | tg128 t/s |\n|---|---|---|\n| Qwen3-8B Q4_0 | CUDA | 90.5 |\n" + (
+        "| Qwen3-8B Q4_0 | Vulkan | 80.5 |\n"
+    )
+    got = _by_value(_drafted(backends, tmp_path))
+    assert (got[90.5][1]["backend"], got[80.5][1]["backend"]) == ("CUDA", "Vulkan")
+    assert got[90.5][1].get("engine") != "CUDA"
+    typed = "| Model | Precision | tok/s |\n|---|---|---|\n| Ollama q4_0 | 4-bit | 18.5 |\n| Ollama q8_0 | 8-bit | 12.5 |\n"
+    got = _by_value(_drafted(typed, tmp_path))
+    assert (got[18.5][1]["quant"], got[12.5][1]["quant"]) == ("q4_0", "q8_0")
+    bits = "| Model | Quantization | tok/s |\n|---|---|---|\n| Llama-3.2-3B-bnb-4bit | 8bit | 3.5 |\n"
+    assert _by_value(_drafted(bits, tmp_path))[3.5][1]["quant"] == "8bit"

@@ -1382,6 +1382,13 @@ HEADER_EXTREME = re.compile(
 )
 
 
+#: a generation rate's header with the tokens generated in parentheses ("Generation (512 tokens,
+#: t/s)", "tg (128 tok)", "Decode (256 tokens)")
+_GEN_TOKENS_HEADER = re.compile(
+    r"(?i)\b(?:generation|gen|decode|decoding|tg|output)\b[^()]{0,20}\(\s*(?P<n>\d{1,6})\s*(?:tokens?|tok)\b"
+)
+
+
 def header_settings(header: str) -> dict[str, object]:
     """The draft size a value column's header states for its column ("MTP (n_max=6 --spec-draft-p-min
     0.75)", "`n_max:16`", "k=4 tok/s": ``block_max``; a size of 0, the column beside them that drafts
@@ -1390,6 +1397,11 @@ def header_settings(header: str) -> dict[str, object]:
     measured ("gen tok/s pre" -> ``build: pre``, ``_BEFORE_AFTER``), with the statistic it names
     ("Mean TTFT (ms)", "TTFT p50": ``other.stat``, ``_HEADER_STAT``); empty when it states none or
     several."""
+    gen = _GEN_TOKENS_HEADER.search(header)
+    if gen is not None:
+        # "Generation (512 tokens, t/s)": the tokens each run of the column generated, and the rest
+        rest = header_settings(header[: gen.start("n")] + header[gen.end() :])
+        return {**rest, "tokens_generated": int(gen.group("n"))}
     stat = _HEADER_STAT.search(header) or HEADER_EXTREME.search(header)
     if stat is not None:  # "Mean TTFT (ms)", "TTFT p50 (10 req)": the statistic, and the rest
         rest = header_settings(header[: stat.start()] + header[stat.end() :])

@@ -134,7 +134,9 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     **dict.fromkeys(
         ("quant", "quantization", "quantisation", "quant type", "量化", "量子化", "квантизация", "양자화")
-        + ("양자화 여부", "양자화 방식", "量化方式", "量子化方式", "квантование", "квант", "quantisierung"),
+        + ("양자화 여부", "양자화 방식", "量化方式", "量子化方式", "квантование", "квант", "quantisierung")
+        # the weights' numeric type ("| Precision |" over "4-bit", "16-bit"; "| Dtype |" over "fp16")
+        + ("precision", "dtype", "data type", "weight precision", "weights precision", "精度"),
         ("quant", "str"),
     ),
     # a request's cap on the tokens it generates (a settings table's "| Max Tokens | 256 |", the

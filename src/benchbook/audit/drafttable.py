@@ -1253,6 +1253,10 @@ _DRAFT_QUANT_COLUMN = re.compile(
 _MODEL_PREFIX = re.compile(
     rf"(?i)(?:{MODEL_FAMILIES})[-\s]?\d+(?:\.\d+)*(?:[-\s]\d+(?:\.\d+)?[BM])?[-\s](?=[A-Za-z0-9])"
 )
+#: a quantisation method a model's name carries without its bits ("-GPTQ", "-AWQ", "-EXL2") and a
+#: cell of bits alone ("4-bit", "8bit"): together the weights' quant, "GPTQ 4-bit"
+_METHOD_QUANT = re.compile(r"(?i)gptq|awq|exl[23]")
+_BITS_CELL = re.compile(r"(?i)\d{1,2}[- ]?bits?")
 #: a model card's name for its own model in a comparison ("This Model", "this model", "Ours")
 _THIS_MODEL = re.compile(r"(?i)this\s+model|our\s+model|ours")
 #: a header naming counts ("Drafted", "Accepted", "Output tokens", "Requests", "n_drafted")
@@ -2050,7 +2054,13 @@ class Tables(Sides):
                         value = word == "on"
                 if path == "backend" and isinstance(value, str):
                     # "CUDA 12 llama.cpp", "ROCm 6.4.1": the backend by its name alone
-                    value = next((m.value for m in mentions(value) if m.path == "backend"), value)
+                    said = mentions(value.strip().strip("*_`"))
+                    if said and said[0].path == "engine" and said[0].start == 0:
+                        if all(m.path != "backend" for m in said):
+                            # "| Backend |" over "ExLlamaV2", "TRT-LLM + ModelRunnerCpp": a column of
+                            # engines under another name, each row's engine
+                            path = "engine"
+                    value = next((m.value for m in said if m.path == path), value)
                 elif path == "hardware" and isinstance(value, str) and re.fullmatch(r"\s*\d{1,2}\s*", value):
                     path, value = "other.gpus", int(value)  # "| GPU(s) | 8 |": how many, no machine
                 elif path == "hardware" and isinstance(value, str) and len(in_cell := cell_names(value)) >= 2:
@@ -2073,6 +2083,12 @@ class Tables(Sides):
                     value, quant = model_cell(value)
                     if quant and "quant" not in cond:
                         set_path(cond, "quant", quant)
+                    elif quant and _BITS_CELL.fullmatch(str(cond["quant"])) and not _BITS_CELL.fullmatch(quant):
+                        # "GPTQ" of the name at the bits a column gave ("4-bit"); a type of the name
+                        # ("Q4_0") says more than its bits
+                        set_path(
+                            cond, "quant", f"{quant} {cond['quant']}" if _METHOD_QUANT.fullmatch(quant) else quant
+                        )
                     bare = re.sub(r"\s*\([^()]*\)\s*$", "", value)
                     if quant is None and _QUANT_HEADER.fullmatch(bare):
                         # "| Model |" over "BF16 (baseline)" beside "This Model": the weights' type of
@@ -2095,6 +2111,22 @@ class Tables(Sides):
                 elif path == "quant" and isinstance(value, str) and (named := _MODEL_PREFIX.match(value)):
                     # "| Квантование |" over "GLM-4.7-QuantTrio-Int4": the quant after the model's name
                     value = value[named.end() :]
+                elif (
+                    path == "quant"
+                    and _BITS_CELL.fullmatch(str(value).strip("*_` "))
+                    and _METHOD_QUANT.fullmatch(str(cond.get("quant") or ""))
+                ):
+                    # "| Model | Precision |" over "TheBloke/Llama-2-7B-GPTQ | 4-bit": the method the
+                    # model's name carries, at the bits the cell gives ("GPTQ 4-bit")
+                    value = f"{cond['quant']} {str(value).strip('*_` ')}"
+                elif (
+                    path == "quant"
+                    and _BITS_CELL.fullmatch(str(value).strip("*_` "))
+                    and cond.get("quant")
+                    and not _BITS_CELL.fullmatch(str(cond["quant"]))
+                ):
+                    # "| Ollama q4_0 | 4-bit |": the type another cell names says more than its bits
+                    path = "other.precision"
                 elif path in ("quant", "other.draft_quant") and _BITS.fullmatch(str(value)):
                     # "| Quant |" over "4" (beside "Q4_K_M" in LM Studio's tables): weights of that
                     # many bits, as "4bit" is written
