@@ -92,3 +92,55 @@ def test_a_cuda_backend_column_stays_the_backend_and_a_named_type_beats_its_bits
     assert (got[18.5][1]["quant"], got[12.5][1]["quant"]) == ("q4_0", "q8_0")
     bits = "| Model | Quantization | tok/s |\n|---|---|---|\n| Llama-3.2-3B-bnb-4bit | 8bit | 3.5 |\n"
     assert _by_value(_drafted(bits, tmp_path))[3.5][1]["quant"] == "8bit"
+
+
+_TWO_RUNS = """# Slower fp16 decoding than llama.cpp on my board
+
+torchchat
+command:
+```
+python3 torchchat.py generate llama3 --device mps --max-new-tokens 50
+```
+result (decode 11.5 tokens/second):
+```
+Time for inference 1: 4.35 sec total, 50 tokens, 11.49 tokens/sec
+```
+llamacpp
+command
+```
+./build/bin/llama-mtmd-cli -m Qwen2.5-VL-3B-Instruct-f16.gguf --mmproj mmproj-f16.gguf --image a.jpg -p "Describe."
+```
+result (21.5 tokens/second)
+"""
+
+
+def test_an_engines_name_alone_on_a_line_labels_the_runs_below_it(tmp_path):
+    """ "torchchat" alone on a line, then its command and output, then "llamacpp" alone over the
+    next run: each number is its label's engine's (torchchat a runtime of its own), the output block
+    too, not the title's llama.cpp; the title's "fp16 decoding" is the weights' type."""
+    got = _by_value(_drafted(_TWO_RUNS, tmp_path))
+    for v in (11.5, 4.35, 11.49):
+        assert got[v][1]["engine"] == "torchchat"
+    assert got[21.5][1]["engine"] == "llama.cpp"
+    assert got[11.5][1]["quant"] == "fp16"
+
+
+def test_llama_mtmd_cli_is_a_llama_cpp_command_whose_model_file_names_model_and_quant(tmp_path):
+    """llama.cpp's multimodal tool (``llama-mtmd-cli``) is read as its other tools are: "-m
+    Qwen2.5-VL-3B-Instruct-f16.gguf" gives the model and its quant."""
+    c = _by_value(_drafted(_TWO_RUNS, tmp_path))[21.5][1]
+    assert (c["model"], c["quant"]) == ("Qwen2.5-VL-3B-Instruct", "f16")
+
+
+def test_a_float_type_is_the_weights_only_where_the_words_say_so(tmp_path):
+    """ "BF16 safetensors", "GGML FP16" name the weights' type; "FP16 KV cache" (a cache's type) and
+    a lone "fp16" in a sentence do not."""
+    from benchbook.audit.draftnames import mentions
+
+    def quants(text):
+        return [m.value for m in mentions(text) if m.path == "quant"]
+
+    assert quants("Qwen3-4B, BF16 safetensors (7.6 GB)") == ["BF16"]
+    assert quants("GGML FP16 on an M1") == ["FP16"]
+    assert quants("with an FP16 KV cache") == []
+    assert quants("we compute in fp16 and accumulate in fp32") == []

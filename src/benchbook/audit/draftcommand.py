@@ -40,7 +40,9 @@ from ..ingest.settings import flash_attn_word
 _TOOL = re.compile(
     r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?P<path>\S*[/\\])?(?:\./)?"
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative|lookahead|"
-    r"lookup|perplexity|parallel|passkey)|"
+    r"lookup|perplexity|parallel|passkey|"
+    # its multimodal tools and its smallest examples ("llama-mtmd-cli -m … --mmproj … --image …")
+    r"mtmd-cli|llava-cli|qwen2vl-cli|minicpmv-cli|gemma3-cli|simple|simple-chat|run)|"
     # llama.cpp's examples before their llama- names (2024), run from the build folder: "./speculative",
     # "./bin/perplexity" (a path before them: the bare word is too common a word)
     r"(?<=[/\\])(?:speculative|lookahead|lookup|perplexity|batched-bench|parallel|passkey)|"

@@ -62,6 +62,8 @@ from .draftnames import (
     Mention,
     builds_engine,
     cpu_name,
+    engine_of_cell,
+    engine_version_cell,
     header_decoding,
     heading_engine,
     mentions,
@@ -1701,11 +1703,20 @@ def _label_of(block: Block) -> tuple[int, str] | None:
     if line is None:
         return None
     text = line[1].strip()
+    if engine_alone(text):
+        return line  # "TensorRT-Edge-LLM" over its command and output, "llamacpp" over the next run's
     if len(text) > 80 or not text.endswith((":", "：")) or re.search(r"[.!?]\s", text):
         return None
     if _measures([line]) or not _label_names(line):
         return None
     return line
+
+
+def engine_alone(text: str) -> bool:
+    """Whether a line is an engine's name alone, its version after it or not, in emphasis or not
+    ("TensorRT-Edge-LLM", "**vLLM 0.6.3**", "llamacpp"): a label of the runs below it, as a heading."""
+    bare = text.strip().strip("*_`#: ").strip()
+    return bool(bare) and (engine_of_cell(bare, set()) is not None or engine_version_cell(bare) is not None)
 
 
 @functools.lru_cache(maxsize=256)
@@ -1913,7 +1924,11 @@ class Context:
                 # a label line alone right over another label ("Qwen3.6 27B, single-stream chat,
                 # temperature 0:" over "Strix Halo (ROCm 7.0.2):") holds over all the labels after
                 # it, up to the next such label or heading (``_OUTER_LABEL``)
-                outer = len(block.lines) == 1 and i + 1 < len(blocks) and _label_of(blocks[i + 1]) is not None
+                # (an engine's name alone holds over the command and the output after it, up to the
+                # next such name: "TensorRT-Edge-LLM" / "command:" / a command / "result …:" / output)
+                outer = engine_alone(label[1]) or (
+                    len(block.lines) == 1 and i + 1 < len(blocks) and _label_of(blocks[i + 1]) is not None
+                )
                 label_level = _OUTER_LABEL if outer else 7
                 while stack[-1].level >= label_level:
                     stack.pop()

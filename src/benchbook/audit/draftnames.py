@@ -232,6 +232,22 @@ _ENGINES = {
     "autogptq": "AutoGPTQ",
     "auto-gptq": "AutoGPTQ",
     "llama2.c": "llama2.c",
+    # more runtimes as their projects spell them: PyTorch's own (torchchat, gpt-fast), NVIDIA's for
+    # Jetson (TensorRT-Edge-LLM), phones' and NPUs' (MNN-LLM, mllm, LiteRT-LM, PowerServe), small
+    # servers and forks (openinfer, nano-vllm, LightLLM, GPUStack, distributed-llama, AirLLM)
+    "torchchat": "torchchat",
+    "gpt-fast": "gpt-fast",
+    "tensorrt-edge-llm": "TensorRT-Edge-LLM",
+    "mnn-llm": "MNN-LLM",
+    "mllm": "mllm",
+    "litert-lm": "LiteRT-LM",
+    "powerserve": "PowerServe",
+    "openinfer": "openinfer",
+    "nano-vllm": "nano-vllm",
+    "lightllm": "LightLLM",
+    "gpustack": "GPUStack",
+    "distributed-llama": "distributed-llama",
+    "airllm": "AirLLM",
 }
 #: ``_ENGINES``' spellings as one alternation, the longest first (``draftwords`` reads an engine's
 #: version after them)
@@ -440,6 +456,14 @@ _QUANT_WORD = re.compile(
 #: format ("4-bit quantization", "quantized to 4 bits", "8 bit GGUF", "4 位量化", "4-битном формате"),
 #: or a weight-quantisation method alone ("vLLM AWQ", "GPTQ-Int4", "EXL2", "NVFP4"); FP16, BF16 and
 #: FP8 alone are not read (a KV cache's or the compute's precision as often as the weights')
+#: the weights' float type where the words say it is the model's: before the weights' words ("BF16
+#: safetensors", "FP16 weights", "fp16 decoding performance", "FP16 model") or after a format's name
+#: ("GGML FP16", "GGUF F16"); never a cache's ("FP16 KV cache", "-ctk f16") or a compute type alone
+_FLOAT_QUANT = re.compile(
+    r"(?i)(?<![\w.-])(?P<q>(?-i:FP16|BF16|F16|FP32|fp16|bf16|f16|fp32))(?=\s+(?:weights|model|safetensors|checkpoint|"
+    r"decoding|inference|precision)\b)"
+    r"|(?<![\w.-])(?:GGML|GGUF)\s+(?P<g>(?-i:FP16|F16|BF16|fp16|f16|bf16))(?![\w.-])"
+)
 _BITS_QUANT = re.compile(
     r"(?<![\w.-])(?P<b>\d{1,2}[- ]?bits?)(?=[\s-]+(?:quant\w*|GGUF|MLX|weights|format|precision)\b)"
     # a bit width after MLX or a model's size, or alone in parentheses: "MLX 4-bit", "32B 8-bit",
@@ -772,7 +796,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if not any(a <= m.start() < b for a, b in spans):
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", m.group("size")))
-            out.append(Mention(m.start("q"), "quant", m.group("q")))
+            which = "q" if m.group("q") else "g"
+            out.append(Mention(m.start(which), "quant", m.group(which)))
     # "- 7B: 191 tok/s", "Pure 27B comparison: …": a model by its size (``draftcontext``'s fuller name)
     label = _SIZE_LABEL.match(text)
     if label and not any(a <= label.start("size") < b for a, b in spans):
@@ -787,6 +812,10 @@ def _mentions(text: str) -> tuple[Mention, ...]:
             bits = m.group("z") or m.group("r")
             told = bits and f"{bits}-bit" or next(g for g in m.group("b", "a", "t", "m", "p") if g)
             out.append(Mention(m.start(), "quant", told))
+    for m in _FLOAT_QUANT.finditer(text):  # "BF16 safetensors", "GGML FP16", "fp16 decoding"
+        if not any(a <= m.start() < b for a, b in spans):
+            which = "q" if m.group("q") else "g"
+            out.append(Mention(m.start(which), "quant", m.group(which)))
     for m in _BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
     for m in _BLAS_BACKEND.finditer(text):
