@@ -144,3 +144,26 @@ def test_a_float_type_is_the_weights_only_where_the_words_say_so(tmp_path):
     assert quants("GGML FP16 on an M1") == ["FP16"]
     assert quants("with an FP16 KV cache") == []
     assert quants("we compute in fp16 and accumulate in fp32") == []
+
+
+def test_a_mac_by_its_chip_and_a_ten_or_sixteen_series_card_by_its_number(tmp_path):
+    """ "on mac m1" is the Apple M1 (no machine's name in parentheses for plain "Mac"); "my 1080ti"
+    and "a 1660 Super" are GTX cards (NVIDIA sold no RTX of those numbers), "my 3090" an RTX."""
+    from benchbook.audit.draftnames import mentions
+
+    def machine(text):
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert machine("tokens/second with llama-cpp on mac m1") == ["Apple M1"]
+    assert machine("on my Mac M1 Max") == ["Apple M1 Max"]
+    assert machine("a Mac mini M4") == ["Apple M4 (Mac mini)"]
+    assert machine("I was getting 8-9 t/s with my 1080ti") == ["NVIDIA GeForce GTX 1080 Ti"]
+    assert machine("on a 1660 super") == ["NVIDIA GeForce GTX 1660 Super"]
+    assert machine("on my 3090") == ["NVIDIA GeForce RTX 3090"]
+
+
+def test_a_torchchat_command_names_its_engine_model_and_cap(tmp_path):
+    """``python torchchat.py generate llama3 --max-new-tokens 50``: torchchat's run of the model its
+    positional argument names, each request capped at 50 tokens."""
+    c = _by_value(_drafted(_TWO_RUNS.replace("--device mps ", ""), tmp_path))[11.49][1]
+    assert (c["engine"], c["model"], c["cap"]) == ("torchchat", "llama3", 50)

@@ -58,6 +58,9 @@ _TOOL = re.compile(
     # MLC LLM's benchmark script (jetson-containers' "python3 /opt/mlc-llm/benchmark.py --model … --prompt
     # … --max-new-tokens 128") and its CLI's ("mlc_llm bench")
     r"python3?\s+(?:\S*/)?mlc[-_]llm/benchmark\.py|mlc_llm\s+bench|"
+    # PyTorch's torchchat, the model its positional argument ("python torchchat.py generate llama3
+    # --max-new-tokens 50 --device mps")
+    r"python3?\s+(?:\S*/)?torchchat\.py\s+(?:generate|chat|eval|server|browser)|"
     # EvalScope's serving benchmark client ("evalscope perf --parallel 5 10 --dataset longalpaca …")
     r"evalscope\s+perf|"
     # lm-evaluation-harness over an engine ("lm_eval --model vllm --model_args pretrained=…")
@@ -228,7 +231,7 @@ def serving_client(tool: str) -> bool:
 
 
 def engine_of(tool: str) -> str | None:
-    """llama.cpp | vLLM | SGLang | MLX | MLC LLM: the engine a tool belongs to; None for a benchmark client
+    """llama.cpp | vLLM | SGLang | MLX | MLC LLM | torchchat: the engine a tool belongs to; None for a benchmark client
     of any server (``evalscope perf``)."""
     if tool.startswith("evalscope") or "lm_eval" in tool or "lm-eval" in tool:
         return None  # a client: lm_eval's engine is its ``--model`` (``_HARNESS_MODELS``)
@@ -238,6 +241,8 @@ def engine_of(tool: str) -> str | None:
         return "vLLM"
     if "mlc" in tool:
         return "MLC LLM"
+    if "torchchat" in tool:
+        return "torchchat"
     if "sglang" in tool or "bench_eagle3" in tool:
         return "SGLang"  # (SpecForge's bench_eagle3.py launches an SGLang server)
     return "llama.cpp"
@@ -528,7 +533,8 @@ def conditions_of(tool: str, words: list[str]) -> dict:
     """The conditions the flags ``words`` (after the tool's name) set (module doc)."""
     engine = engine_of(tool)
     out: dict = {"engine": engine} if engine else {}
-    positional = [] if not tool.startswith("vllm") else [w for w in words[:1] if not w.startswith("-")]
+    by_name = tool.startswith("vllm") or "torchchat" in tool
+    positional = [] if not by_name else [w for w in words[:1] if not w.startswith("-")]
     if positional:
         words = words[1:]
         model, quant = model_and_quant(positional[0])

@@ -81,7 +81,8 @@ _HARDWARE = re.compile(
     r"|(?:AMD\s+)?(?:Radeon\s+)?RX\s?(?P<rxn>\d{4})(?:\s?(?P<rxs>XTX|XT|GRE)\b)?"
     # a Radeon by its number and suffix without "RX" ("a 6700 XT", "two 7900 XTX"): the suffix names it
     r"|(?:AMD\s+)?(?:Radeon\s+)?(?P<rxbare>[5-9]\d{3})\s?(?P<rxbares>XTX|XT|GRE)(?![\w-])"
-    r"|(?P<mac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Mac\sPro)\s(?:\([^)]*\)\s)?"
+    # (or "Mac" alone before its chip: "on mac m1", "my Mac M2")
+    r"|(?P<mac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Mac\sPro|Mac)\s(?:\([^)]*\)\s)?"
     r"(?P<mm>M[1-5])(?:\s(?P<mms>Pro|Max|Ultra)\b)?(?![\w-])"
     r"|(?:Apple\s+)?(?P<cm>M[1-5])(?:\s(?P<cms>Pro|Max|Ultra))?\s"
     r"(?P<cmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac)\b"
@@ -134,7 +135,7 @@ _HARDWARE = re.compile(
     r")"
     # not a decimal or a percentage ("4090.5", "4090%"); a full stop ends the sentence ("on a 4090.")
     # (a CJK word right after is no part of it: "单卡3090跑的")
-    r"(?P<bare>[1-5]0[5-9]0)(?:\s?(?P<bares>Ti|Super)\b)?s?(?![A-Za-z0-9_%-]|\.\d)"
+    r"(?P<bare>[1-5]0[5-9]0|16[56]0)(?:\s?(?P<bares>Ti|Super)\b)?s?(?![A-Za-z0-9_%-]|\.\d)"
     r")",
     re.IGNORECASE,
 )
@@ -604,7 +605,9 @@ def hardware_name(m: re.Match) -> str:
             name += " " + re.sub(r"\s+", " ", g["edition"])
     elif g["bare"]:
         suffix = {"ti": " Ti", "super": " Super"}.get((g["bares"] or "").lower(), "")
-        name = f"NVIDIA GeForce RTX {g['bare']}{suffix}"
+        # (a 10- or 16-series card is a GTX: "my 1080ti" is the GTX 1080 Ti, "a 1660 Super")
+        line = "GTX" if g["bare"].startswith(("10", "16")) else "RTX"
+        name = f"NVIDIA GeForce {line} {g['bare']}{suffix}"
     elif g.get("jetson"):
         module = [
             w if w.upper() in ("AGX", "IGX", "NX", "TX2") else w.capitalize() for w in g["jetson"].split()
@@ -632,7 +635,7 @@ def hardware_name(m: re.Match) -> str:
         cm, cms, mac = (g["mm"], g["mms"], g["mac"]) if g.get("mm") else (g["cm"], g["cms"], g["cmac"])
         chip = f"Apple {cm.upper()}" + (f" {cms.capitalize()}" if cms else "")
         mac = re.sub(r"\s+", " ", mac)
-        name = f"{chip} ({mac})"
+        name = chip if mac.lower() == "mac" else f"{chip} ({mac})"
     elif g["m"]:
         name = f"Apple {g['m'].upper()} {g['ms'].capitalize()}"
     elif g["m2"] or g["mchip"]:
