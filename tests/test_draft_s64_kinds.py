@@ -167,3 +167,44 @@ def test_a_torchchat_command_names_its_engine_model_and_cap(tmp_path):
     positional argument names, each request capped at 50 tokens."""
     c = _by_value(_drafted(_TWO_RUNS.replace("--device mps ", ""), tmp_path))[11.49][1]
     assert (c["engine"], c["model"], c["cap"]) == ("torchchat", "llama3", 50)
+
+
+_PRE_POST = """# Route to a faster kernel
+
+Generating 1k tokens with Mistral 7B (fp16 and 4bit)
+
+# Pre
+
+Dtype | Prompt | Generation | Memory (GB)
+--- | --- | --- | ---
+fp16 | 494.5 | 26.5 | 13.5
+q4 | 428.5 | 69.5 | 4.5
+
+# Post
+
+MLX version: `0.6.0.dev20240313+5632c61b`
+
+Dtype | Prompt | Generation | Memory (GB)
+--- | --- | --- | ---
+fp16 | 495.5 | 28.5 | 13.25
+q4 | 430.5 | 72.5 | 4.25
+"""
+
+
+def test_a_prompt_column_of_decimals_beside_generation_is_the_prompts_rate(tmp_path):
+    """ "| Dtype | Prompt | Generation |" over "494.5 | 26.5": the prompt's column is a rate like the
+    generation's (a decimal number is no prompt's name), in the same unit; "Generating 1k tokens"
+    is the tokens each run generated; "MLX version: `0.6.0.dev…+…`" above the second table is its
+    build (a development build's PEP 440 suffix kept)."""
+    got = _by_value(_drafted(_PRE_POST, tmp_path))
+    assert (got[494.5][0].metric, got[494.5][0].unit) == ("prefill_tps", "t/s")
+    assert got[26.5][0].metric == "decode_tps" and "prompt" not in got[26.5][1]
+    assert got[26.5][1]["tokens_generated"] == 1000
+    assert got[495.5][1]["build"] == "0.6.0.dev20240313+5632c61b"
+
+
+def test_a_prompt_column_of_names_stays_each_rows_prompt(tmp_path):
+    """Control: "| Prompt | Generation (t/s) |" over "short", "long" names each row's prompt."""
+    table = "| Prompt | Generation (t/s) |\n|---|---|\n| short | 40.5 |\n| long | 35.5 |\n"
+    got = _by_value(_drafted(table, tmp_path))
+    assert (got[40.5][1]["prompt"], got[35.5][1]["prompt"]) == ("short", "long")

@@ -1066,6 +1066,8 @@ def _label_cells(key: str, cells: list[str]) -> bool:
         and all(_MEASURED_CELL.fullmatch(c.strip().strip("*_`")) for c in cells)
     ):
         return False  # "| Runtime | 42.5s |", "| Engine | 3m 12s |": times a run took, results
+    if LABELS[key][0] == "prompt" and cells and all(re.fullmatch(r"[\s*_]*\d+\.\d+[\s*_]*", c) for c in cells):
+        return False  # "| Dtype | Prompt | Generation |" over "494.712 | 26.333": the prompt's rate, a result
     if cells and all(
         (ns := numbers(c)) and family(ns[0].unit) in ("rate", "requests")
         for c in cells
@@ -1514,6 +1516,7 @@ class Tables(Sides):
             return
         kinds: list[str] = []
         test_columns: set[int] = set()  # llama-bench's test column: labels, never rates
+        prompt_rates: set[int] = set()  # a "Prompt" column of rates beside a generation's
         batched_bench = is_batched_bench(header)
         for j, h in enumerate(header):
             key = label_key(h)
@@ -1591,6 +1594,15 @@ class Tables(Sides):
                 kinds.append("unplaced")
             elif head_unit or with_unit or _metric_header(h):
                 kinds.append("value")
+            elif (
+                key == "prompt"
+                and not _label_cells(key, cells)
+                and any(_RATE_PHASE.search(o) for o in header if o is not h)
+            ):
+                # "| Dtype | Prompt | Generation |" over "494.712 | 26.333": the prompt's rate beside
+                # the generation's
+                kinds.append("value")
+                prompt_rates.add(j)
             elif j > 0 and _MEASURE_HEADER.search(h) and cells and all(numbers(c) for c in cells):
                 kinds.append("unplaced")  # "TTFT", "Duration" over plain numbers: no unit to state
             else:
@@ -1790,7 +1802,7 @@ class Tables(Sides):
                 # "| PP speedup |" over "1.15x (+15.0%)", "| TG delta |" over "+0.3%": the phase its
                 # header names is what it relates, not its unit; its cells' multiples or changes are
                 unit = cell_units.pop()
-            if unit is None and _metric_header(h):
+            if unit is None and (_metric_header(h) or j in prompt_rates):
                 unit = "t/s"
             metric = (
                 (

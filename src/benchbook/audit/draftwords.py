@@ -159,7 +159,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # "a 256-token summarization output" (any hyphen: HTML's non-breaking "128‑token"),
             # "generating 512 tokens", "512 gen" (llama-bench's tg512)
             r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?P<task>(?:[^\W\d]+\s+){0,2})(?:output|generation|completion)\b(?!\s+prompt)"
-            r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
+            # ("Generating 1k tokens": a thousand)
+            r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)(?P<gk>[kK])?\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
             # "512 tokens generated", "256 tokens were generated", "300 tokens decoded", "500 tokens
             # returned" (the tokens a completion gave back); "128 tokens input, 256 tokens output"
             r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?(?:generated|decoded|returned)\b"
@@ -343,8 +344,11 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     # version in three parts, with its "v" or its word (not a result: "Ollama: 45.2 tok/s")
     (
         re.compile(
-            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:(?:version|ver\.?|build|release)\s*)?[:：]\s*"
-            r"(?P<v>v\d+\.\d+(?:\.\d+)*|\d+\.\d+\.\d+(?:\.post\d+)?)(?![A-Za-z0-9_]|\.\w)",
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:(?:version|ver\.?|build|release)\s*)?[:：]\s*`?"
+            # (a development build's or a release candidate's suffix, PEP 440's: "0.6.0.dev20240313+5632c61b",
+            # "0.5.0rc1"; in inline code or not)
+            r"(?P<v>v\d+\.\d+(?:\.\d+)*|\d+\.\d+\.\d+(?:\.post\d+|\.?dev\d+(?:\+[0-9a-z.]+)?|rc\d+)?)`?"
+            r"(?![A-Za-z0-9_]|\.\w)",
             re.I,
         ),
         "version",
@@ -708,7 +712,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                 told = next(
                     g for g in m.group("n", "m", "o", "g", "b", "t", "u", "L", "x", "w", "y", "z", "k") if g
                 )
-                out.append(("tokens_generated", int(told)))
+                out.append(("tokens_generated", int(told) * (1000 if m.group("gk") else 1)))
                 task = (m.group("task") or "").strip()
                 if task and not NOT_A_PROMPT.match(task) and not _NO_TASK.fullmatch(task):
                     out.append(("prompt", task))  # "a 256-token summarization output": its task
