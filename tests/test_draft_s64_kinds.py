@@ -208,3 +208,25 @@ def test_a_prompt_column_of_names_stays_each_rows_prompt(tmp_path):
     table = "| Prompt | Generation (t/s) |\n|---|---|\n| short | 40.5 |\n| long | 35.5 |\n"
     got = _by_value(_drafted(table, tmp_path))
     assert (got[40.5][1]["prompt"], got[35.5][1]["prompt"]) == ("short", "long")
+
+
+def test_a_rate_qualified_by_out_and_a_number_label_closing_a_release(tmp_path):
+    """ "(1794 vs 1692 out tok/s)": "out" between a number and its unit qualifies the rate as
+    "output" does; "73:" over runs, in a post naming "0.1.73" and "0.1.74", labels the runs of
+    0.1.73 (a number naming no release of the post labels nothing)."""
+    from benchbook.audit.draftprose import numbers
+
+    assert [(n.text, n.unit) for n in numbers("ahead at saturation (1794 vs 1692 out tok/s)")] == [
+        ("1794", "tok/s"),
+        ("1692", "tok/s"),
+    ]
+    post = (
+        "# Bump llama-cpp-python to 0.1.74\n\nFaster than 0.1.73 on my card.\n\n73:\n\n"
+        "Output generated in 42.23 seconds (0.95 tokens/s, 40 tokens, context 7, seed 1)\n\n74:\n\n"
+        "Output generated in 37.97 seconds (1.05 tokens/s, 40 tokens, context 7, seed 2)\n\n12:\n\n"
+        "Output generated in 30.5 seconds (1.25 tokens/s, 40 tokens, context 7, seed 3)\n"
+    )
+    got = _by_value(_drafted(post, tmp_path))
+    assert got[0.95][1]["build"] == "0.1.73" and got[42.23][1]["build"] == "0.1.73"
+    assert got[1.05][1]["build"] == "0.1.74"
+    assert got[1.25][1].get("build") != "0.1.73"

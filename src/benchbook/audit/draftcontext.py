@@ -1719,6 +1719,31 @@ def engine_alone(text: str) -> bool:
     return bool(bare) and (engine_of_cell(bare, set()) is not None or engine_version_cell(bare) is not None)
 
 
+#: a paragraph that is a whole number alone before a colon ("73:"), and a release of three parts
+_NUMBER_LABEL = re.compile(r"\s*[*_]*(\d{1,4})[*_]*\s*[:：]\s*[*_]*\s*")
+_RELEASE = re.compile(r"(?<![\w.])v?\d+\.\d+\.(\d{1,4})(?![\w.]|\.\d)")
+
+
+def release_tails(text: str) -> dict[str, set[str]]:
+    """The releases of three parts a post names ("0.1.73", "v2.3.10") by their last part ("73")."""
+    out: dict[str, set[str]] = {}
+    for r in _RELEASE.finditer(text):
+        out.setdefault(r.group(1), set()).add(r.group().lstrip("v"))
+    return out
+
+
+def _version_tail(block: Block, tails: dict[str, set[str]]) -> tuple[int, str] | None:
+    """(line, release) where a paragraph of one line is a number alone before a colon ("73:") and
+    the post names exactly one release of three parts ending in that number (``tails``,
+    ``release_tails``: "0.1.73"): a label of the runs of that release, as "0.1.73:" would be; None
+    otherwise."""
+    if block.kind != "text" or block.heading or len(block.lines) != 1:
+        return None
+    m = _NUMBER_LABEL.fullmatch(block.lines[0][1])
+    releases = tails.get(m.group(1), set()) if m else set()
+    return (block.lines[0][0], next(iter(releases))) if len(releases) == 1 else None
+
+
 @functools.lru_cache(maxsize=256)
 def _label_names(line: tuple[int, str]) -> list[tuple[str, object]]:
     """What a label line states (``_label_of``), as a heading does; its decoding also as a column's
@@ -1866,6 +1891,7 @@ class Context:
         self.engines_of: dict[tuple[str, object], set[str]] = {}
         #: the prompts the post defines under a short name ("Prompt 1: …"), for the lines citing them
         self.named_prompts = named_prompts(post.blocks)
+        tails = release_tails(post.text)
         stack = [self.root]
         list_lead: list[tuple[str, object]] = []  # what a lead-in names for the list items below it
         titled = False
@@ -1918,6 +1944,16 @@ class Context:
                 stack.append(section)
                 continue
             label = _label_of(block)
+            tail = _version_tail(block, tails) if label is None else None
+            if tail is not None:
+                # "73:" over the runs of llama-cpp-python 0.1.73 in a post naming "0.1.73": that
+                # release's runs, up to the next label
+                while stack[-1].level >= 7:
+                    stack.pop()
+                held = Scope(tail[0], tail[0], 7, label=True)
+                _add(held.head, [("build", tail[1])])
+                stack[-1].children.append(held)
+                stack.append(held)
             if label is not None:
                 # "200 prompts, 4 concurrent, one RTX 4090:", "base (concurrency = 1):": what the
                 # label states holds for the blocks after it, up to the next label, command or heading;

@@ -670,9 +670,9 @@ def bound_of(text: str, n: Number) -> str | None:
 
 
 #: a word naming which rate between a number and a rate's unit: "41.7 eff tok/s", "35 gen t/s",
-#: "1200 prompt tok/s", "40 avg tokens/s", "18 output tok/sec"
+#: "1200 prompt tok/s", "40 avg tokens/s", "18 output tok/sec", "1692 out tok/s"
 _QUALIFIED_RATE = re.compile(
-    r"\s+(?:eff|effective|output|input|total|prompt|gen|generation|decode|decoding|prefill|avg|average|mean|"
+    r"\s+(?:eff|effective|output|out|input|in|total|prompt|gen|generation|decode|decoding|prefill|avg|average|mean|"
     r"median|peak|net|real|actual)\.?\s+(?P<u>tok/s|t/s|tokens/s|token/s|tok/sec|tokens/sec|toks/s|tps)"
     r"(?![A-Za-z/])",
     re.IGNORECASE,
