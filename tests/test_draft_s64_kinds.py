@@ -230,3 +230,12 @@ def test_a_rate_qualified_by_out_and_a_number_label_closing_a_release(tmp_path):
     assert got[0.95][1]["build"] == "0.1.73" and got[42.23][1]["build"] == "0.1.73"
     assert got[1.05][1]["build"] == "0.1.74"
     assert got[1.25][1].get("build") != "0.1.73"
+
+
+def test_an_exl2_quant_keeps_its_bits_as_gptq_and_awq_do():
+    """ "Llama 3 70B EXL2 4-bit model" is quant "EXL2 4-bit", as "GPTQ 4-bit" is written."""
+    from benchbook.audit.draftnames import mentions
+
+    said = [(m.path, m.value) for m in mentions("Running a Llama 3 70B EXL2 4-bit model on dual RTX 5090s")]
+    assert ("quant", "EXL2 4-bit") in said and ("quant", "EXL2") not in said
+    assert ("quant", "GPTQ 4-bit") in [(m.path, m.value) for m in mentions("Llama 3 70B GPTQ 4-bit")]

@@ -323,7 +323,7 @@ _MODEL = re.compile(
     r"(?![A-Za-z0-9_-]))?"
     r"(?:\s*(?<=[\s\dBb])(?P<quant>(?:UD-|smol-)?I?Q\d(?:_(?:R\d+|[A-Z]+|\d+))*?|MXFP[468]|NVFP4|BF16|FP8|"
     # a quantisation method with its bits ("AutoRound INT4", "GPTQ 4-bit", "AWQ")
-    r"(?:AutoRound|AWQ|GPTQ)(?:[\s-](?:INT\d|\d-?bit))?))?"
+    r"(?:AutoRound|AWQ|GPTQ|EXL2)(?:[\s-](?:INT\d|\d-?bit))?))?"
     # (a number glued after a type of letters, a table copied without its cell borders: "Qwen 2.5 72B
     # Q4_K_M7 t/s" is Q4_K_M and 7 t/s)
     r"(?:(?![\w-])|(?<=_[A-Z])(?=\d)|(?<=_[A-Z]{2})(?=\d))",
@@ -457,14 +457,6 @@ _QUANT_WORD = re.compile(
 #: format ("4-bit quantization", "quantized to 4 bits", "8 bit GGUF", "4 位量化", "4-битном формате"),
 #: or a weight-quantisation method alone ("vLLM AWQ", "GPTQ-Int4", "EXL2", "NVFP4"); FP16, BF16 and
 #: FP8 alone are not read (a KV cache's or the compute's precision as often as the weights')
-#: the weights' float type where the words say it is the model's: before the weights' words ("BF16
-#: safetensors", "FP16 weights", "fp16 decoding performance", "FP16 model") or after a format's name
-#: ("GGML FP16", "GGUF F16"); never a cache's ("FP16 KV cache", "-ctk f16") or a compute type alone
-_FLOAT_QUANT = re.compile(
-    r"(?i)(?<![\w.-])(?P<q>(?-i:FP16|BF16|F16|FP32|fp16|bf16|f16|fp32))(?=\s+(?:weights|model|safetensors|checkpoint|"
-    r"decoding|inference|precision)\b)"
-    r"|(?<![\w.-])(?:GGML|GGUF)\s+(?P<g>(?-i:FP16|F16|BF16|fp16|f16|bf16))(?![\w.-])"
-)
 _BITS_QUANT = re.compile(
     r"(?<![\w.-])(?P<b>\d{1,2}[- ]?bits?)(?=[\s-]+(?:quant\w*|GGUF|MLX|weights|format|precision)\b)"
     # a bit width after MLX or a model's size, or alone in parentheses: "MLX 4-bit", "32B 8-bit",
@@ -476,11 +468,15 @@ _BITS_QUANT = re.compile(
     r"|(?<![\w.])(?P<z>\d{1,2})\s*(?:位|比特)\s*量化"
     r"|(?<![\w.])(?P<r>\d{1,2})[- ]?бит\w*\s+(?:формат|квантован)"
     # a CJK word right after is no part of it ("GPTQ Int4量化版本")
-    r"|(?<![\w.-])(?P<m>(?:AWQ|GPTQ)(?:[- ](?:INT\d|Int\d|int\d|\d-?bit))?|EXL2|NVFP4)(?![A-Za-z0-9_-])"
+    r"|(?<![\w.-])(?P<m>(?:AWQ|GPTQ|EXL2)(?:[- ](?:INT\d|Int\d|int\d|\d-?bit))?|NVFP4)(?![A-Za-z0-9_-])"
     # a number format the words call the weights' ("at FP8 precision", "BF16 weights", "INT8
     # quantization"; not a cache's: "KV cache in FP8 precision")
-    r"|(?<!KV\s)(?<!cache\s)(?<!cache\sin\s)(?<![\w.-])(?P<p>FP8|FP16|BF16|INT8|INT4|FP4|FP6|MXFP[468])"
-    r"(?=\s+(?:precision|quantization|quantisation|weights|checkpoints?)\b)",
+    # ("BF16 safetensors", "FP16 model", "fp16 decoding performance", "FP16 inference": the weights')
+    r"|(?<!KV\s)(?<!cache\s)(?<!cache\sin\s)(?<![\w.-])"
+    r"(?P<p>FP8|FP16|BF16|INT8|INT4|FP4|FP6|MXFP[468]|fp8|fp16|bf16|F16|f16)"
+    r"(?=\s+(?:precision|quantization|quantisation|weights|checkpoints?|safetensors|model|decoding|inference)\b)"
+    # a float type after a format's name ("GGML FP16", "GGUF F16")
+    r"|(?<=GGML\s|GGUF\s)(?P<g>FP16|F16|BF16|fp16|f16|bf16)(?![\w.-])",
 )
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
 #: llama.cpp's GPU backends by the BLAS library its builds before 2024 named them after ("device:
@@ -813,12 +809,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _BITS_QUANT.finditer(text):  # "At 4-bit quantization", "vLLM AWQ"
         if not any(a <= m.start() < b for a, b in spans):
             bits = m.group("z") or m.group("r")
-            told = bits and f"{bits}-bit" or next(g for g in m.group("b", "a", "t", "m", "p") if g)
+            told = bits and f"{bits}-bit" or next(g for g in m.group("b", "a", "t", "m", "p", "g") if g)
             out.append(Mention(m.start(), "quant", told))
-    for m in _FLOAT_QUANT.finditer(text):  # "BF16 safetensors", "GGML FP16", "fp16 decoding"
-        if not any(a <= m.start() < b for a, b in spans):
-            which = "q" if m.group("q") else "g"
-            out.append(Mention(m.start(which), "quant", m.group(which)))
     for m in _BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
     for m in _BLAS_BACKEND.finditer(text):
