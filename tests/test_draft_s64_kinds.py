@@ -239,3 +239,21 @@ def test_an_exl2_quant_keeps_its_bits_as_gptq_and_awq_do():
     said = [(m.path, m.value) for m in mentions("Running a Llama 3 70B EXL2 4-bit model on dual RTX 5090s")]
     assert ("quant", "EXL2 4-bit") in said and ("quant", "EXL2") not in said
     assert ("quant", "GPTQ 4-bit") in [(m.path, m.value) for m in mentions("Llama 3 70B GPTQ 4-bit")]
+
+
+def test_a_command_of_an_unknown_tool_names_its_model_by_a_folder_flag(tmp_path):
+    """``./build/llm_inference --engineDir engines/qwen2.5-vl-3b``: a tool read nowhere else names
+    its model by the folder of its engine; a flag naming no model ("--inputFile in.json") and a
+    line that is no command name none."""
+    post = (
+        "# Decode speed on my board\n\nTensorRT-Edge-LLM\n\n```\n./build/examples/llm/llm_inference "
+        "--engineDir engines/qwen2.5-vl-3b --inputFile input.json --dumpProfile\n```\n\n"
+        "result (decode 32.5 tokens/second)\n"
+    )
+    c = _by_value(_drafted(post, tmp_path))[32.5][1]
+    assert (c["engine"], c["model"]) == ("TensorRT-Edge-LLM", "qwen2.5-vl-3b")
+    from benchbook.audit.draftcontext import _flag_models
+
+    assert _flag_models([(1, "./run --inputFile data/qwen3-8b.json --steps 3")]) == []
+    assert _flag_models([(1, "see --model-dir qwen3-8b for details")]) == []
+    assert _flag_models([(1, "python run.py --model_dir ./ckpt/Llama-2-7b-hf")]) == [("model", "Llama-2-7b")]

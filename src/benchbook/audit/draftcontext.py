@@ -1724,6 +1724,33 @@ _NUMBER_LABEL = re.compile(r"\s*[*_]*(\d{1,4})[*_]*\s*[:：]\s*[*_]*\s*")
 _RELEASE = re.compile(r"(?<![\w.])v?\d+\.\d+\.(\d{1,4})(?![\w.]|\.\d)")
 
 
+#: a command line of any tool (a path to it, "./x", "python x.py") and a flag of it naming the model,
+#: its checkpoint or its compiled engine by a path ("--engineDir engines/qwen2.5-vl-3b", "--model_dir
+#: ./Llama-2-7b-hf", "--checkpoint=ckpts/qwen3-8b")
+_ANY_COMMAND = re.compile(r"^\s*(?:\$\s*)?(?:\./|/|~/|python3?\s|[\w.-]+/)\S*(?:\s\S.*)?\s--?\w")
+_MODEL_FLAG = re.compile(
+    r"(?<!\S)--?(?:\w*[_-]?)?(?:model|engine|checkpoint|ckpt)(?:[_-]?(?:dir|path|name))?(?:Dir|Path)?(?:\s+|=)"
+    r"(?P<v>[^\s\"']+)",
+    re.IGNORECASE,
+)
+
+
+def _flag_models(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
+    """The models a code block's command lines name by a flag's path (``_MODEL_FLAG``) where the
+    path's last part is a model's name (``mentions``: "engines/qwen2.5-vl-3b" -> "qwen2.5-vl-3b"),
+    one name once; none from a line that is no command or a flag naming none."""
+    out: list[tuple[str, object]] = []
+    for _, t in lines:
+        if len(t) > 2000 or not _ANY_COMMAND.match(t):
+            continue
+        for m in _MODEL_FLAG.finditer(t):
+            last = m.group("v").rstrip("/").replace("\\", "/").rsplit("/", 1)[-1]
+            named = [x.value for x in mentions(last) if x.path == "model" and x.start == 0]
+            if named and ("model", named[0]) not in out:
+                out.append(("model", named[0]))
+    return out
+
+
 def release_tails(text: str) -> dict[str, set[str]]:
     """The releases of three parts a post names ("0.1.73", "v2.3.10") by their last part ("73")."""
     out: dict[str, set[str]] = {}
@@ -2076,6 +2103,9 @@ class Context:
                 elif block.kind == "code":
                     # a run's report of its machine and build ("Device 0: NVIDIA ...", "build: 5635 (…)")
                     _add(scope.declared, _reported(lines))
+                    # a command of a tool read nowhere else ("./llm_inference --engineDir
+                    # engines/qwen2.5-vl-3b"): the model its model or engine folder names
+                    _add(scope.body, _flag_models(lines))
                 if "block_max" in scope.body and block.kind == "text" and _measures(lines):
                     # "with a draft model (--draft-max 16) it reached 141 t/s": the size of the
                     # sentence's drafting arm, not of the section (a settings line states no rate)
