@@ -257,3 +257,27 @@ def test_a_command_of_an_unknown_tool_names_its_model_by_a_folder_flag(tmp_path)
     assert _flag_models([(1, "./run --inputFile data/qwen3-8b.json --steps 3")]) == []
     assert _flag_models([(1, "see --model-dir qwen3-8b for details")]) == []
     assert _flag_models([(1, "python run.py --model_dir ./ckpt/Llama-2-7b-hf")]) == [("model", "Llama-2-7b")]
+
+
+def test_a_statement_over_drafted_sides_says_its_comparability_rests_on_the_draft(tmp_path):
+    """A statement relating claims whose conditions the drafter guessed says so in its notes (a
+    misread condition would hide "not comparable"), naming the unreviewed sides; once the sides
+    are reviewed the note goes; never a lower verdict by itself."""
+    from benchbook.audit import run
+    from benchbook.audit.draftfile import draft_post
+    from benchbook.audit.verdicts import Here
+
+    post = tmp_path / "post.md"
+    post.write_text(
+        "# vLLM vs llama.cpp on my 4090\n\nOn an RTX 4090 with Qwen3-8B, vLLM reaches 120 tok/s decode "
+        "while llama.cpp reaches 60 tok/s, so vLLM is 2x faster.\n",
+        encoding="utf-8",
+    )
+    out, _, _ = draft_post(post)
+    (s,) = [v for v in run.audit_file(out, None, here=Here()).verdicts if v.kind == "statement"]
+    note = "sides' conditions drafted, not reviewed (decode-tps-l3, decode-tps-l3-2): "
+    assert s.consistency == "consistent"
+    assert note + "whether they are comparable rests on the draft" in s.notes
+    out.write_text(out.read_text(encoding="utf-8").replace("reviewed: false", "reviewed: true"), encoding="utf-8")
+    (s,) = [v for v in run.audit_file(out, None, here=Here()).verdicts if v.kind == "statement"]
+    assert not [n for n in s.notes if n.startswith("sides' conditions drafted")]

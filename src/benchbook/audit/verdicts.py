@@ -899,6 +899,15 @@ def _statement_qualifiers(
                         f"{row['den_acceptance_definition']} (audit.acceptance.DEFINITIONS): not one quantity"
                     )
                 add(RULE_QUALIFIER[rule], rule, reason, ids)
+    # a side whose conditions the drafter guessed: a condition it misread (the same engine read for
+    # both, a machine missed) would hide the difference "not comparable" names; said, never a lower
+    # verdict by itself
+    guessed = sorted({x for p in pairs for x in p if (c := cf.claim(x)) is not None and not c.reviewed})
+    if guessed:
+        notes.append(
+            f"sides' conditions drafted, not reviewed ({', '.join(guessed)}): "
+            "whether they are comparable rests on the draft"
+        )
     cited = set(r.reads) | {x for p in pairs for x in p}
     # at-risk rules carry over from every claim the statement rests on, through cited statements
 
