@@ -87,7 +87,10 @@ def test_a_cuda_backend_column_stays_the_backend_and_a_named_type_beats_its_bits
     got = _by_value(_drafted(backends, tmp_path))
     assert (got[90.5][1]["backend"], got[80.5][1]["backend"]) == ("CUDA", "Vulkan")
     assert got[90.5][1].get("engine") != "CUDA"
-    typed = "| Model | Precision | tok/s |\n|---|---|---|\n| Ollama q4_0 | 4-bit | 18.5 |\n| Ollama q8_0 | 8-bit | 12.5 |\n"
+    typed = (
+        "| Model | Precision | tok/s |\n|---|---|---|\n| Ollama q4_0 | 4-bit | 18.5 |\n"
+        "| Ollama q8_0 | 8-bit | 12.5 |\n"
+    )
     got = _by_value(_drafted(typed, tmp_path))
     assert (got[18.5][1]["quant"], got[12.5][1]["quant"]) == ("q4_0", "q8_0")
     bits = "| Model | Quantization | tok/s |\n|---|---|---|\n| Llama-3.2-3B-bnb-4bit | 8bit | 3.5 |\n"
@@ -108,7 +111,7 @@ Time for inference 1: 4.35 sec total, 50 tokens, 11.49 tokens/sec
 llamacpp
 command
 ```
-./build/bin/llama-mtmd-cli -m Qwen2.5-VL-3B-Instruct-f16.gguf --mmproj mmproj-f16.gguf --image a.jpg -p "Describe."
+./build/bin/llama-mtmd-cli -m Qwen2.5-VL-3B-Instruct-f16.gguf --mmproj mm-f16.gguf --image a.jpg -p "Hi."
 ```
 result (21.5 tokens/second)
 """
@@ -278,6 +281,8 @@ def test_a_statement_over_drafted_sides_says_its_comparability_rests_on_the_draf
     note = "sides' conditions drafted, not reviewed (decode-tps-l3, decode-tps-l3-2): "
     assert s.consistency == "consistent"
     assert note + "whether they are comparable rests on the draft" in s.notes
-    out.write_text(out.read_text(encoding="utf-8").replace("reviewed: false", "reviewed: true"), encoding="utf-8")
+    out.write_text(
+        out.read_text(encoding="utf-8").replace("reviewed: false", "reviewed: true"), encoding="utf-8"
+    )
     (s,) = [v for v in run.audit_file(out, None, here=Here()).verdicts if v.kind == "statement"]
     assert not [n for n in s.notes if n.startswith("sides' conditions drafted")]

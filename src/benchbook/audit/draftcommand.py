@@ -231,8 +231,8 @@ def serving_client(tool: str) -> bool:
 
 
 def engine_of(tool: str) -> str | None:
-    """llama.cpp | vLLM | SGLang | MLX | MLC LLM | torchchat: the engine a tool belongs to; None for a benchmark client
-    of any server (``evalscope perf``)."""
+    """llama.cpp | vLLM | SGLang | MLX | MLC LLM | torchchat: the engine a tool belongs to; None for a
+    benchmark client of any server (``evalscope perf``)."""
     if tool.startswith("evalscope") or "lm_eval" in tool or "lm-eval" in tool:
         return None  # a client: lm_eval's engine is its ``--model`` (``_HARNESS_MODELS``)
     if "mlx_lm" in tool:

@@ -1066,7 +1066,11 @@ def _label_cells(key: str, cells: list[str]) -> bool:
         and all(_MEASURED_CELL.fullmatch(c.strip().strip("*_`")) for c in cells)
     ):
         return False  # "| Runtime | 42.5s |", "| Engine | 3m 12s |": times a run took, results
-    if LABELS[key][0] == "prompt" and cells and all(re.fullmatch(r"[\s*_]*\d+\.\d+[\s*_]*", c) for c in cells):
+    if (
+        LABELS[key][0] == "prompt"
+        and cells
+        and all(re.fullmatch(r"[\s*_]*\d+\.\d+[\s*_]*", c) for c in cells)
+    ):
         return False  # "| Dtype | Prompt | Generation |" over "494.712 | 26.333": the prompt's rate, a result
     if cells and all(
         (ns := numbers(c)) and family(ns[0].unit) in ("rate", "requests")
@@ -2095,11 +2099,15 @@ class Tables(Sides):
                     value, quant = model_cell(value)
                     if quant and "quant" not in cond:
                         set_path(cond, "quant", quant)
-                    elif quant and _BITS_CELL.fullmatch(str(cond["quant"])) and not _BITS_CELL.fullmatch(quant):
+                    elif (
+                        quant and _BITS_CELL.fullmatch(str(cond["quant"])) and not _BITS_CELL.fullmatch(quant)
+                    ):
                         # "GPTQ" of the name at the bits a column gave ("4-bit"); a type of the name
                         # ("Q4_0") says more than its bits
                         set_path(
-                            cond, "quant", f"{quant} {cond['quant']}" if _METHOD_QUANT.fullmatch(quant) else quant
+                            cond,
+                            "quant",
+                            f"{quant} {cond['quant']}" if _METHOD_QUANT.fullmatch(quant) else quant,
                         )
                     bare = re.sub(r"\s*\([^()]*\)\s*$", "", value)
                     if quant is None and _QUANT_HEADER.fullmatch(bare):
