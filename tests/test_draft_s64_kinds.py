@@ -286,3 +286,20 @@ def test_a_statement_over_drafted_sides_says_its_comparability_rests_on_the_draf
     )
     (s,) = [v for v in run.audit_file(out, None, here=Here()).verdicts if v.kind == "statement"]
     assert not [n for n in s.notes if n.startswith("sides' conditions drafted")]
+
+
+def test_a_second_arrow_pair_of_the_sentence_takes_the_first_pairs_unit():
+    """ "(23.5 -> 18.5 t/s across the sweep, versus 23.2 -> 20.4)": the second change, its unit left
+    out, is in the first's unit, as a second "A vs B" pair is; a pair of another sentence is not."""
+    from benchbook.audit.draftprose import numbers
+
+    def units(text):
+        return [(n.text, n.unit) for n in numbers(text)]
+
+    assert units("(23.5 -> 18.5 t/s across the sweep, versus 23.2 -> 20.4)") == [
+        ("23.5", "t/s"),
+        ("18.5", "t/s"),
+        ("23.2", "t/s"),
+        ("20.4", "t/s"),
+    ]
+    assert units("from 40 → 84 tok/s. Then 3 -> 5 runs")[2:] == [("3", None), ("5", None)]

@@ -850,16 +850,22 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
             and b.unit is None
             and a.range is None
             and b.range is None
-            and re.fullmatch(r"\s*(?:vs\.?|versus)\s*", text[a.end : b.start], re.IGNORECASE)
+            and (
+                re.fullmatch(r"\s*(?:vs\.?|versus)\s*", text[a.end : b.start], re.IGNORECASE)
+                or _ARROW.fullmatch(text[a.end : b.start])
+            )
             and not re.search(r"[.!?;\n]", text[out[i - 1].end : a.start] if i else "")
         ):
-            # "41.4 vs 37.5 tok/s at 1K (+10%), 31.6 vs 28.2 at 8K (+12%)": a second pair of the
-            # sentence with no unit written is in the first's
+            # "41.4 vs 37.5 tok/s at 1K (+10%), 31.6 vs 28.2 at 8K (+12%)", "(23.5 -> 18.5 t/s across
+            # the sweep, versus 23.2 -> 20.4)": a second pair of the sentence with no unit written is
+            # in the first's
             out[i], out[i + 1] = replace(a, unit=paired), replace(b, unit=paired)
+            continue
         if a.unit is not None or a.range is not None or not _ARROW.fullmatch(text[a.end : b.start]):
             continue
         if family(b.unit) in ("rate", "time", "size"):
             out[i] = replace(a, unit=b.unit)  # "40 → 84 tok/s": the unit of both
+            paired = b.unit
         elif b.unit is None and i and _multiple_of(out[i - 1], a, b, text):
             # "1.88x (3.3-->6.2)": the pair the multiple is of, rates with no unit written (t/s)
             out[i], out[i + 1] = replace(a, unit="t/s"), replace(b, unit="t/s")
