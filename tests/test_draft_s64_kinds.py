@@ -242,6 +242,12 @@ def test_an_exl2_quant_keeps_its_bits_as_gptq_and_awq_do():
     said = [(m.path, m.value) for m in mentions("Running a Llama 3 70B EXL2 4-bit model on dual RTX 5090s")]
     assert ("quant", "EXL2 4-bit") in said and ("quant", "EXL2") not in said
     assert ("quant", "GPTQ 4-bit") in [(m.path, m.value) for m in mentions("Llama 3 70B GPTQ 4-bit")]
+    # a model by its size alone, its method with its bits ("a 70B AWQ 4-bit model"), or without
+    assert [(m.path, m.value) for m in mentions("a 70B AWQ 4-bit model")] == [
+        ("model", "70B"),
+        ("quant", "AWQ 4-bit"),
+    ]
+    assert [(m.path, m.value) for m in mentions("a 13B GPTQ (128g)")] == [("model", "13B"), ("quant", "GPTQ")]
 
 
 def test_a_command_of_an_unknown_tool_names_its_model_by_a_folder_flag(tmp_path):

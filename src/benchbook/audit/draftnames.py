@@ -441,7 +441,9 @@ _SIZE_LABEL = re.compile(
 _SIZED_QUANT = re.compile(
     r"(?<![\w.-])(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s+"
     # (a GGUF type in any case ending a label: "* 7B q4_K_S :"; "72B Q8_0 @ 6 tok/s" names a run)
-    r"(?P<q>GPTQ|AWQ|EXL2|NVFP4|MXFP[468]|FP8|INT4|INT8|(?i:i?q\d(?:_[a-z0-9]+)+)(?=\s*(?:[:：]|$)))(?![\w-])",
+    # (a method with its bits: "a 70B AWQ 4-bit model")
+    r"(?P<q>(?:GPTQ|AWQ|EXL2)(?:[- ](?:INT\d|\d-?bit))?|NVFP4|MXFP[468]|FP8|INT4|INT8"
+    r"|(?i:i?q\d(?:_[a-z0-9]+)+)(?=\s*(?:[:：]|$)))(?![\w-])",
     re.ASCII,
 )
 #: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP"), or after the
@@ -795,8 +797,7 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if not any(a <= m.start() < b for a, b in spans):
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", m.group("size")))
-            which = "q" if m.group("q") else "g"
-            out.append(Mention(m.start(which), "quant", m.group(which)))
+            out.append(Mention(m.start("q"), "quant", m.group("q")))
     # "- 7B: 191 tok/s", "Pure 27B comparison: …": a model by its size (``draftcontext``'s fuller name)
     label = _SIZE_LABEL.match(text)
     if label and not any(a <= label.start("size") < b for a, b in spans):
