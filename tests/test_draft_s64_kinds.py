@@ -309,3 +309,82 @@ def test_a_second_arrow_pair_of_the_sentence_takes_the_first_pairs_unit():
         ("20.4", "t/s"),
     ]
     assert units("from 40 → 84 tok/s. Then 3 -> 5 runs")[2:] == [("3", None), ("5", None)]
+
+
+# the breaker's cases against this session's kinds (each a wrong draft before its fix)
+
+
+def test_an_out_rate_sets_no_cap_and_a_card_number_before_a_unit_is_no_card(tmp_path):
+    """ "150 out tok/s" is an output rate, not "150 out" (an output length: a cap); "a 1660 ms TTFT"
+    and "a 1080 token prompt" are numbers of their units, no GTX card."""
+    post = (
+        "# vLLM 0.6.3 on an H100 with Llama-3.1-8B-Instruct\n\nSingle stream it sits at 150 out tok/s.\n\n"
+        "RTX 4090: a 1660 ms TTFT with the 32k prompt.\n"
+    )
+    got = _by_value(_drafted(post, tmp_path))
+    assert got[150.0][0].unit == "tok/s" and "cap" not in got[150.0][1]
+    assert got[1660.0][1]["hardware"] == "NVIDIA GeForce RTX 4090"
+    from benchbook.audit.draftnames import mentions
+
+    assert [m.value for m in mentions("with a 1080 token prompt") if m.path == "hardware"] == []
+
+
+def test_json_keys_of_requests_capacities_binary_sizes_percentiles_and_token_parts(tmp_path):
+    """ "requestsPerSecond" is requests a second; "memoryTotalGB"/"vramTotalGB" a card's capacity
+    (no claim); "memoryUsedMiB", "peakVramGiB" keep their binary units; "latencyP99Ms" its p99; a
+    usage object's "cached_tokens" and "reasoning_tokens" (parts of its counts) are no claims, its
+    "prompt_tokens" and "total_generated_tokens" are."""
+    post = (
+        '```json\n{"requestsPerSecond": 4.2, "memoryTotalGB": 12, "vramTotalGB": 24, "memoryUsedMiB": 6120, '
+        '"peakVramGiB": 6.4, "latencyP99Ms": 840, "usage": {"prompt_tokens": 31, "total_generated_tokens": '
+        '250, "cached_tokens": 0, "reasoning_tokens": 0}}\n```\n'
+    )
+    got = _by_value(_drafted(post, tmp_path))
+    assert (got[4.2][0].metric, got[4.2][0].unit) == ("request_throughput", "req/s")
+    assert 12.0 not in got and 24.0 not in got and 0.0 not in got
+    assert (got[6120.0][0].unit, got[6.4][0].unit) == ("MiB", "GiB")
+    assert got[840.0][0].metric == "latency" and got[840.0][1]["other"] == {"stat": "p99"}
+    assert got[31.0][0].unit == "tokens" and got[250.0][0].unit == "tokens"
+
+
+def test_a_backend_cell_with_its_device_and_a_float_dtype_beside_a_method(tmp_path):
+    """ "llama.cpp (CUDA)" under "Backend" is engine llama.cpp on backend CUDA; "float16" under
+    "Dtype" beside a "-GPTQ"/"-AWQ" model is the kernels' compute type, the quant stays the method."""
+    table = (
+        "| Model | Dtype | Backend | tok/s |\n|---|---|---|---|\n"
+        "| TheBloke/Llama-2-7B-AWQ | float16 | llama.cpp (CUDA) | 120.5 |\n"
+        "| TheBloke/Llama-2-7B-GPTQ | float16 | ExLlamaV2 | 130.5 |\n"
+    )
+    got = _by_value(_drafted(table, tmp_path))
+    assert (got[120.5][1]["engine"], got[120.5][1]["backend"], got[120.5][1]["quant"]) == (
+        "llama.cpp",
+        "CUDA",
+        "AWQ",
+    )
+    assert (got[130.5][1]["engine"], got[130.5][1]["quant"]) == ("ExLlamaV2", "GPTQ")
+
+
+def test_a_draft_models_flag_names_no_model_and_a_number_label_over_its_lines(tmp_path):
+    """ "--draft_model ./Qwen2.5-0.5B-Instruct" names the drafter, not the model measured; "73:" as
+    the first line of its paragraph (the output right under it) still labels release 0.1.73."""
+    from benchbook.audit.draftcontext import _flag_models
+
+    assert _flag_models([(1, "python spec_bench.py --draft_model ./Qwen2.5-0.5B-Instruct --gamma 5")]) == []
+    post = (
+        "# Bump llama-cpp-python to 0.1.74\n\nFaster than 0.1.73.\n\n73:\n"
+        "Output generated in 42.23 seconds (0.95 tokens/s, 40 tokens, context 7, seed 1)\n\n74:\n"
+        "Output generated in 37.97 seconds (1.05 tokens/s, 40 tokens, context 7, seed 2)\n"
+    )
+    got = _by_value(_drafted(post, tmp_path))
+    assert (got[0.95][1]["build"], got[1.05][1]["build"]) == ("0.1.73", "0.1.74")
+
+
+def test_a_labelled_second_arrow_pair_keeps_no_unit():
+    """Control of the arrow pairs: "(23.5 -> 21.9 t/s, VRAM 10.2 -> 9.4)" names another quantity
+    before its second pair, which takes no rate."""
+    from benchbook.audit.draftprose import numbers
+
+    assert [(n.text, n.unit) for n in numbers("(23.5 -> 21.9 t/s, VRAM 10.2 -> 9.4)")][2:] == [
+        ("10.2", None),
+        ("9.4", None),
+    ]

@@ -1721,7 +1721,7 @@ def engine_alone(text: str) -> bool:
 
 #: a paragraph that is a whole number alone before a colon ("73:"), and a release of three parts
 _NUMBER_LABEL = re.compile(r"\s*[*_]*(\d{1,4})[*_]*\s*[:：]\s*[*_]*\s*")
-_RELEASE = re.compile(r"(?<![\w.])v?\d+\.\d+\.(\d{1,4})(?![\w.]|\.\d)")
+_RELEASE = re.compile(r"(?<![\w.])v?\d+\.\d+\.(\d{1,4})(?![\w-]|\.\w)")
 
 
 #: a command line of any tool (a path to it, "./x", "python x.py") and a flag of it naming the model,
@@ -1729,7 +1729,9 @@ _RELEASE = re.compile(r"(?<![\w.])v?\d+\.\d+\.(\d{1,4})(?![\w.]|\.\d)")
 #: ./Llama-2-7b-hf", "--checkpoint=ckpts/qwen3-8b")
 _ANY_COMMAND = re.compile(r"^\s*(?:\$\s*)?(?:\./|/|~/|python3?\s|[\w.-]+/)\S*(?:\s\S.*)?\s--?\w")
 _MODEL_FLAG = re.compile(
-    r"(?<!\S)--?(?:\w*[_-]?)?(?:model|engine|checkpoint|ckpt)(?:[_-]?(?:dir|path|name))?(?:Dir|Path)?(?:\s+|=)"
+    # (not a draft's or an assistant's: "--draft_model ./Qwen2.5-0.5B" names the drafter)
+    r"(?<!\S)--?(?!(?:draft|assistant|spec|speculative|small|tokenizer)[_-]?)(?:[a-z]+[_-])?"
+    r"(?:model|engine|checkpoint|ckpt)(?:[_-]?(?:dir|path|name))?(?:Dir|Path)?(?:\s+|=)"
     r"(?P<v>[^\s\"']+)",
     re.IGNORECASE,
 )
@@ -1760,13 +1762,13 @@ def release_tails(text: str) -> dict[str, set[str]]:
 
 
 def _version_tail(block: Block, tails: dict[str, set[str]]) -> tuple[int, str] | None:
-    """(line, release) where a paragraph of one line is a number alone before a colon ("73:") and
+    """(line, release) where a paragraph's first line is a number alone before a colon ("73:") and
     the post names exactly one release of three parts ending in that number (``tails``,
     ``release_tails``: "0.1.73"): a label of the runs of that release, as "0.1.73:" would be; None
     otherwise."""
-    if block.kind != "text" or block.heading or len(block.lines) != 1:
+    if block.kind != "text" or block.heading or not block.lines:
         return None
-    m = _NUMBER_LABEL.fullmatch(block.lines[0][1])
+    m = _NUMBER_LABEL.fullmatch(block.lines[0][1])  # (the paragraph's first line: "73:" over its runs)
     releases = tails.get(m.group(1), set()) if m else set()
     return (block.lines[0][0], next(iter(releases))) if len(releases) == 1 else None
 

@@ -136,6 +136,8 @@ _HARDWARE = re.compile(
     # not a decimal or a percentage ("4090.5", "4090%"); a full stop ends the sentence ("on a 4090.")
     # (a CJK word right after is no part of it: "单卡3090跑的")
     r"(?P<bare>[1-5]0[5-9]0|16[56]0)(?:\s?(?P<bares>Ti|Super)\b)?s?(?![A-Za-z0-9_%-]|\.\d)"
+    # (nor a number of a unit after it: "a 1660 ms TTFT", "a 1080 token prompt", "a 1070 tok/s prefill")
+    r"(?!\s?(?:ms|s|sec|seconds?|min|tok(?:en)?s?|t/s|tps|[KMG]i?B|W|x|steps?|layers?)\b)"
     r")",
     re.IGNORECASE,
 )

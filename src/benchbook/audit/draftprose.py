@@ -672,7 +672,7 @@ def bound_of(text: str, n: Number) -> str | None:
 #: a word naming which rate between a number and a rate's unit: "41.7 eff tok/s", "35 gen t/s",
 #: "1200 prompt tok/s", "40 avg tokens/s", "18 output tok/sec", "1692 out tok/s"
 _QUALIFIED_RATE = re.compile(
-    r"\s+(?:eff|effective|output|out|input|in|total|prompt|gen|generation|decode|decoding|prefill|avg|average|mean|"
+    r"\s+(?:eff|effective|output|out|input|total|prompt|gen|generation|decode|decoding|prefill|avg|average|mean|"
     r"median|peak|net|real|actual)\.?\s+(?P<u>tok/s|t/s|tokens/s|token/s|tok/sec|tokens/sec|toks/s|tps)"
     r"(?![A-Za-z/])",
     re.IGNORECASE,
@@ -795,6 +795,10 @@ _OTHER_QUANTITY = re.compile(
 _TO = re.compile(r"\s*(?:to|→|->)\s*", re.IGNORECASE)
 
 
+#: a comparison's word right before a pair ("versus 23.2 -> 20.4", "vs. 3 -> 5", "against 41 → 52")
+_COMPARED_BEFORE = re.compile(r"(?i)\b(?:versus|vs\.?|against|compared\s+(?:to|with))\s*$")
+
+
 def _carried(text: str, found: list[Number]) -> list[Number]:
     """A number with no unit right after one with a rate's, time's or size's unit takes it where the
     words between compare the two ("17 секунд против 40") or start a sentence that names the other
@@ -852,7 +856,10 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
             and b.range is None
             and (
                 re.fullmatch(r"\s*(?:vs\.?|versus)\s*", text[a.end : b.start], re.IGNORECASE)
+                # (an arrow pair after a comparison's word: "versus 23.2 -> 20.4"; not one under a
+                # label of its own, "offloaded layers 41 -> 33", "VRAM 10.2 -> 9.4")
                 or _ARROW.fullmatch(text[a.end : b.start])
+                and _COMPARED_BEFORE.search(text, max(0, a.start - 30), a.start) is not None
             )
             and not re.search(r"[.!?;\n]", text[out[i - 1].end : a.start] if i else "")
         ):

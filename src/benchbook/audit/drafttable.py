@@ -1263,6 +1263,7 @@ _MODEL_PREFIX = re.compile(
 #: cell of bits alone ("4-bit", "8bit"): together the weights' quant, "GPTQ 4-bit"
 _METHOD_QUANT = re.compile(r"(?i)gptq|awq|exl[23]")
 _BITS_CELL = re.compile(r"(?i)\d{1,2}[- ]?bits?")
+_FLOAT_CELL = re.compile(r"(?i)float(?:16|32)|b?fp?(?:16|32)|half")
 #: a model card's name for its own model in a comparison ("This Model", "this model", "Ours")
 _THIS_MODEL = re.compile(r"(?i)this\s+model|our\s+model|ours")
 #: a header naming counts ("Drafted", "Accepted", "Output tokens", "Requests", "n_drafted")
@@ -2072,10 +2073,13 @@ class Tables(Sides):
                     # "CUDA 12 llama.cpp", "ROCm 6.4.1": the backend by its name alone
                     said = mentions(value.strip().strip("*_`"))
                     if said and said[0].path == "engine" and said[0].start == 0:
-                        if all(m.path != "backend" for m in said):
-                            # "| Backend |" over "ExLlamaV2", "TRT-LLM + ModelRunnerCpp": a column of
-                            # engines under another name, each row's engine
-                            path = "engine"
+                        # "| Backend |" over "ExLlamaV2", "TRT-LLM + ModelRunnerCpp": a column of
+                        # engines under another name, each row's engine ("llama.cpp (CUDA)": and the
+                        # backend it names)
+                        backend = next((m.value for m in said if m.path == "backend"), None)
+                        if backend is not None and not has_path(cond, "backend"):
+                            set_path(cond, "backend", backend)
+                        path = "engine"
                     value = next((m.value for m in said if m.path == path), value)
                 elif path == "hardware" and isinstance(value, str) and re.fullmatch(r"\s*\d{1,2}\s*", value):
                     path, value = "other.gpus", int(value)  # "| GPU(s) | 8 |": how many, no machine
@@ -2131,6 +2135,14 @@ class Tables(Sides):
                 elif path == "quant" and isinstance(value, str) and (named := _MODEL_PREFIX.match(value)):
                     # "| Квантование |" over "GLM-4.7-QuantTrio-Int4": the quant after the model's name
                     value = value[named.end() :]
+                elif (
+                    path == "quant"
+                    and _FLOAT_CELL.fullmatch(str(value).strip("*_` "))
+                    and _METHOD_QUANT.fullmatch(str(cond.get("quant") or ""))
+                ):
+                    # "| TheBloke/X-GPTQ | float16 |" under "Dtype": the type the method's kernels
+                    # compute in, the weights stay GPTQ
+                    path = "other.dtype"
                 elif (
                     path == "quant"
                     and _BITS_CELL.fullmatch(str(value).strip("*_` "))

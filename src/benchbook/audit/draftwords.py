@@ -140,7 +140,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"[`'\"]?\s*(?:=|:|of|to)?\s*"
             r"(?P<n>\d+)(?![\d%]|[.,]\d)"
             # a request's "1024 out" (input and output lengths: "512 in, 1024 out"; not "1 out of 5")
-            r"|(?<![\w.,])(?P<o>\d+)\s+out\b(?!\s+of\b)"
+            # (nor "150 out tok/s": a rate of the output)
+            r"|(?<![\w.,])(?P<o>\d+)\s+out\b(?!\s+of\b)(?!\s+(?:tok|tokens?|t)/s)"
             # a benchmark's set output length: "output_len=100", "输入=200, 输出=100" (what each request
             # may generate)
             r"|(?:(?<![\w-])output[_-]len(?:gth)?|输出)\s*[=＝]\s*(?P<e>\d+)(?![\d.])"

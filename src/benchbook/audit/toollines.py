@@ -167,6 +167,10 @@ _KEY_UNITS = {
 }
 
 
+#: the words before "tokens" in a key naming a run's own count ("prompt_tokens", "completionTokens")
+_COUNTED_TOKENS = frozenset(
+    {"prompt", "completion", "total", "input", "output", "generated", "new", "decode"}
+)
 #: a rate of tokens said in words, no unit written: "每秒生成的令牌数" (tokens generated per second),
 #: "每秒令牌数", "tokens per second", "1秒あたりのトークン数", "초당 토큰"
 _RATE_WORDS = re.compile(
@@ -293,11 +297,14 @@ def _key_unit(key: str) -> str | None:
             return None  # "Socket(s)": a plural (``PLURAL``)
         return unit_of(paren.group(1)) or unit_of(paren.group(1).upper()) or _KEY_UNITS.get(paren.group(1))
     if re.search(r"(?:^|[_.])(?:tok(?:ens)?_(?:per_)?s(?:ec(?:ond)?)?|per_second|t_s)(?:$|[_.])", low):
-        return "tok/s"
+        # ("requests_per_second", "requestsPerSecond": requests a second, no tokens)
+        return "req/s" if re.search(r"(?:^|[_.])req(?:uest)?s?[_.]", low) else "tok/s"
     words = re.split(r"[_.\-]+", low)
-    # (a count's "tokens" only in a key of its words joined, "prompt_tokens": a label's last word
-    # "Prompt tokens: 7530 in 6.51s" is read as a line, ``_labelled``)
-    found = [_KEY_UNITS[w] for w in words if w in _KEY_UNITS and (w != "tokens" or len(words) > 1)]
+    # (a count's "tokens" only after the words naming a run's own counts, "prompt_tokens",
+    # "total_generated_tokens": a label's last word "Prompt tokens: 7530 in 6.51s" is read as a line,
+    # ``_labelled``; a usage object's "cached_tokens", "reasoning_tokens" are parts of those)
+    counted = len(words) >= 2 and words[-1] == "tokens" and all(w in _COUNTED_TOKENS for w in words[:-1])
+    found = [_KEY_UNITS[w] for w in words if w in _KEY_UNITS and (w != "tokens" or counted)]
     return found[-1] if len(found) == 1 or (found and len(set(found)) == 1) else None
 
 
@@ -373,8 +380,12 @@ def stat_name(word: str) -> str:
     return {"avg": "mean", "average": "mean"}.get(word, word)
 
 
+#: a percentile anywhere in a label ("latency P99 ms", a key "latencyP99Ms" or "ttft_p95_ms")
+_PERCENTILE = re.compile(r"(?i)(?<![A-Za-z0-9])(p\d{1,2}(?:\.\d+)?)(?![A-Za-z0-9])")
+
+
 def _stat(label: str) -> dict:
-    m = _STAT.match(label)
+    m = _STAT.match(label) or _PERCENTILE.search(label)
     return {"other": {"stat": stat_name(m.group(1))}} if m else {}
 
 
@@ -718,8 +729,8 @@ def _pairs(n: int, text: str) -> list[Result]:
             continue
         if unit is None or _SETTING.search(words):
             continue
-        if family(unit) == "size" and not _SIZE_LABEL.search(words):
-            continue
+        if family(unit) == "size" and (not _SIZE_LABEL.search(words) or _CAPACITY_KEY.search(words)):
+            continue  # ("memoryTotalGB": 12, "vram_total_gb": the card's size, no measurement)
         metric = label_metric(words, unit)
         if metric is not None:
             out.append(Result(n, metric, p.group("v"), unit, p.start(), p.end(), None, _stat(words)))
@@ -732,10 +743,12 @@ def _pairs(n: int, text: str) -> list[Result]:
     return out
 
 
+#: a key's words naming a capacity, not a measured size ("total", "capacity", "available", "free")
+_CAPACITY_KEY = re.compile(r"(?i)\b(?:total|capacity|available|free|max)\b")
 _MLX_KEYS = re.compile(r"\bprompt_tps\s*=.*\bgeneration_tps\s*=")
 #: where a camelCase key's words part: a capital after a small letter or digit ("ttft|Ms"), the last
 #: capital of a run before a small letter ("TPS|Rate"); a run of capitals stays one word ("TPS", "GB")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?<![KMG]i)(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
 def _trt_settings(text: str) -> dict:
