@@ -37,8 +37,12 @@ from pathlib import PurePosixPath, PureWindowsPath
 
 from ..ingest.settings import flash_attn_word
 
+#: a shell's prompt before a command typed at it: "$ ", "# ", "PS C:\\llama> ", a venv's "(venv) $ ", a
+#: host's or a folder's "user@box:~/llama.cpp$ ", "vulkan$ " (a regex, for a line's start)
+SHELL_PROMPT = r"^\s*(?:\([\w.-]+\)\s*)?(?:[\w.@~:/\\-]*[$%>#]\s*|PS [^>]*>\s*)?"
+
 _TOOL = re.compile(
-    r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?P<path>\S*[/\\])?(?:\./)?"
+    SHELL_PROMPT + r"(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?P<path>\S*[/\\])?(?:\./)?"
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative|lookahead|"
     r"lookup|perplexity|parallel|passkey|"
     # its multimodal tools and its smallest examples ("llama-mtmd-cli -m … --mmproj … --image …")
@@ -64,7 +68,9 @@ _TOOL = re.compile(
     # EvalScope's serving benchmark client ("evalscope perf --parallel 5 10 --dataset longalpaca …")
     r"evalscope\s+perf|"
     # lm-evaluation-harness over an engine ("lm_eval --model vllm --model_args pretrained=…")
-    r"(?:python3?\s+-m\s+)?lm[_-]eval)"
+    r"(?:python3?\s+-m\s+)?lm[_-]eval|"
+    # Ollama's chat at the terminal: the model's tag, then the prompt ("ollama run --verbose gpt-oss:20b hi")
+    r"ollama\s+run)"
     r"(?:-(?P<build>[0-9a-f]{6,40}))?(?:\.exe)?(?=\s|$)"
 )
 #: flag -> (condition path, kind): kind int | str | fa | model | draft | flag | kv (both K and V) |
@@ -114,6 +120,12 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--parallel": ("concurrency", "int"),
     "-m": ("model", "model"),
     "--model": ("model", "model"),
+    # llama.cpp's model pulled from a Hugging Face repository, its quant after a colon ("-hf
+    # ggml-org/gpt-oss-20b-GGUF", "-hf unsloth/Qwen3-30B-A3B-GGUF:Q4_K_M"; common/arg.cpp); a
+    # local file (-m) names it first
+    "-hf": ("model", "hf_model"),
+    "-hfr": ("model", "hf_model"),
+    "--hf-repo": ("model", "hf_model"),
     "--model-path": ("model", "model"),
     "--model-dir": ("model", "model"),
     "-d": ("depth", "int"),
@@ -231,8 +243,8 @@ def serving_client(tool: str) -> bool:
 
 
 def engine_of(tool: str) -> str | None:
-    """llama.cpp | vLLM | SGLang | MLX | MLC LLM | torchchat: the engine a tool belongs to; None for a
-    benchmark client of any server (``evalscope perf``)."""
+    """llama.cpp | vLLM | SGLang | MLX | MLC LLM | torchchat | Ollama: the engine a tool belongs to;
+    None for a benchmark client of any server (``evalscope perf``)."""
     if tool.startswith("evalscope") or "lm_eval" in tool or "lm-eval" in tool:
         return None  # a client: lm_eval's engine is its ``--model`` (``_HARNESS_MODELS``)
     if "mlx_lm" in tool:
@@ -243,6 +255,8 @@ def engine_of(tool: str) -> str | None:
         return "MLC LLM"
     if "torchchat" in tool:
         return "torchchat"
+    if tool.startswith("ollama"):
+        return "Ollama"
     if "sglang" in tool or "bench_eagle3" in tool:
         return "SGLang"  # (SpecForge's bench_eagle3.py launches an SGLang server)
     return "llama.cpp"
@@ -529,11 +543,37 @@ _PLACEHOLDER_MODEL = re.compile(
 )
 
 
+def _ollama_words(words: list[str]) -> list[str]:
+    """The words of an ``ollama run`` command that are no flag nor a flag's value (``--keepalive 5m``,
+    ``--format json``): its model's tag, then the prompt's words."""
+    out, k = [], 0
+    while k < len(words):
+        if words[k] in ("--keepalive", "--format"):
+            k += 2
+            continue
+        if not words[k].startswith("-"):
+            out.append(words[k])
+        k += 1
+    return out
+
+
 def conditions_of(tool: str, words: list[str]) -> dict:
     """The conditions the flags ``words`` (after the tool's name) set (module doc)."""
     engine = engine_of(tool)
     out: dict = {"engine": engine} if engine else {}
     by_name = tool.startswith("vllm") or "torchchat" in tool
+    if tool.startswith("ollama"):
+        # "ollama run [flags] MODEL [PROMPT]" (cmd/cmd.go): its value flags ``--keepalive`` and
+        # ``--format`` anywhere, the first other word the model's tag, the words after it the prompt
+        bare = _ollama_words(words)
+        if bare:
+            model, quant = model_and_quant(bare[0])
+            out["model"] = model
+            if quant:
+                out["quant"] = quant
+            if len(bare) > 1:
+                out["prompt"] = " ".join(bare[1:])
+        words = [w for w in words if w.startswith("-")]
     positional = [] if not by_name else [w for w in words[:1] if not w.startswith("-")]
     if positional:
         words = words[1:]
@@ -632,6 +672,11 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             model, quant = model_and_quant(value)
             if not _PLACEHOLDER_MODEL.fullmatch(model):
                 out["model"] = model
+            if quant:
+                out.setdefault("quant", quant)
+        elif kind == "hf_model" and re.fullmatch(r"[\w.-]+/[\w.-]+(?::[\w.-]+)?", value):
+            model, quant = model_and_quant(value)
+            out.setdefault("model", model)
             if quant:
                 out.setdefault("quant", quant)
         elif kind == "dataset":
@@ -1002,7 +1047,8 @@ def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
         except ValueError:  # an unclosed quote: split on spaces
             words = joined.split()
         tool = re.sub(r"\s+", " ", m.group("tool"))
-        if not any(w.startswith("-") for w in words) and not tool.startswith("vllm"):
+        tagged = tool.startswith("ollama") and bool(words) and ":" in words[0]  # "ollama run gemma2:27b"
+        if not any(w.startswith("-") for w in words) and not tool.startswith("vllm") and not tagged:
             i += 1
             continue  # "llama-bench for reference:": the tool named in prose, no command
         conditions = conditions_of(tool, words)

@@ -40,6 +40,7 @@ from itertools import combinations
 
 from .draftcommand import (
     KOBOLD_SETTINGS,
+    SHELL_PROMPT,
     agreed,
     command_lines,
     conditions_of,
@@ -194,6 +195,9 @@ def _command_names(conditions: dict, out: list[tuple[str, object]], tool: str = 
     ``--speculative-config``, ...) decodes plainly: no engine drafts by default (``llama-cli -m x``
     beside ``llama-speculative -m x -md d``)."""
     flat = flat_paths(conditions)
+    tag = ollama_model(str(flat["model"])) if tool.startswith("ollama") and "model" in flat else None
+    if tag is not None:  # "gpt-oss:20b" -> "gpt-oss-20B", as a tag in prose reads
+        flat["model"] = tag[0]
     for path, value in flat.items():
         if path in CARRIED:
             out.append((path, value))
@@ -243,7 +247,33 @@ _PROMPT_ACTION = re.compile(
 #: its commands (">>> /set parameter num_ctx 65536") nor Python's (">>> import torch", "f(x)")
 _REPL_PROMPT = re.compile(r"^\s*>>>\s+(?!/)(?!(?:import|from|print)\b)(?P<v>[^\s\d(=][^()=]{2,119}?)\s*$")
 #: Ollama's chat run at the terminal and the model tag it runs ("$ ollama run gpt-oss:20b --verbose")
-_OLLAMA_RUN = re.compile(r"^\s*(?:[$>#]\s*)?ollama\s+run\s+(?P<tag>[^\s\"']+)")
+#: and the prompt given after the tag ("vulkan$ ollama run --verbose gpt-oss:20b hi"; its flags
+#: before or after the tag, ``--keepalive``'s and ``--format``'s with their value: cmd/cmd.go)
+_OLLAMA_FLAG = r"(?:--(?:keepalive|format)[=\s]+\S+|--?[A-Za-z][\w-]*)"
+_OLLAMA_RUN = re.compile(
+    SHELL_PROMPT + rf"ollama\s+run\s+(?:{_OLLAMA_FLAG}\s+)*(?P<tag>[^\s\"'-][^\s\"']*)(?:\s+{_OLLAMA_FLAG})*"
+    r"(?:\s+(?:\"(?P<dq>[^\"]+)\"|'(?P<sq>[^']+)'|(?P<bare>[^\s\"'-][^\"']*?)(?=\s+--|\s*$)))?"
+)
+
+
+def _ollama_runs(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> None:
+    """Append to ``out`` what each ``ollama run`` line of ``lines`` (``(line, text)``) sets: engine
+    Ollama, the model and quant its tag names (``ollama_model``) and the prompt typed after the tag
+    (``_OLLAMA_RUN``: "$ ollama run --verbose gpt-oss:20b hi" -> prompt "hi")."""
+    for _, t in lines:
+        ollama = _OLLAMA_RUN.match(t)
+        if ollama:
+            out.append(("engine", "Ollama"))
+            tagged = ollama_model(ollama.group("tag"))
+            if tagged is not None:
+                out.append(("model", tagged[0]))
+                if tagged[1]:
+                    out.append(("quant", tagged[1]))
+            typed = ollama.group("dq") or ollama.group("sq") or ollama.group("bare")
+            if typed:
+                out.append(("prompt", typed.strip()))
+
+
 _CHAT_RUN = re.compile(r"\b(?:ollama\s+run|llama-cli|llama-run|mlx_lm[._]generate|mlx_lm\.chat)\b", re.I)
 _CHAT_LABEL = re.compile(
     r"^\s*(?:[-*+•]\s+)?[*_]*(?:message|query|question|input)[*_]*\s*[:：][*_]*\s*"
@@ -476,17 +506,8 @@ def _stated(
                 out.append(("engine", engines[0]))
                 long_flags = re.findall(r"(?<![\w-])--[a-z][\w-]*(?:[=\s]+(?!--)[^\s\\]+)?", joined)
                 out += [x for x in _flag_settings(" ".join(long_flags)) if x[0] != "model"]
-        for _, t in rest:
-            ollama = _OLLAMA_RUN.match(t)
-            if ollama:
-                # "$ ollama run gpt-oss:20b --verbose": Ollama ran the model its tag names
-                out.append(("engine", "Ollama"))
-                tagged = ollama_model(ollama.group("tag"))
-                if tagged is not None:
-                    out.append(("model", tagged[0]))
-                    if tagged[1]:
-                        out.append(("quant", tagged[1]))
-        if any(_CHAT_RUN.search(t) for _, t in rest):
+        _ollama_runs(rest, out)
+        if any(_CHAT_RUN.search(t) for _, t in lines):  # (the command line itself read above)
             # what the user typed at the chat (">>> what is an apple? give a short answer"): the prompt
             for _, t in rest:
                 typed = _REPL_PROMPT.match(t) or _CHAT_LABEL.match(t)
@@ -542,6 +563,9 @@ def _stated(
     if engine is not None:  # "端到端推理延迟(llama-cli)": the tool's engine
         out.append(("engine", engine))
     settings_in_words(text, out)
+    _ollama_runs(
+        rest, out
+    )  # a line of prose typed at the shell ("vulkan$ ollama run --verbose gpt-oss:20b hi")
     _prompts(rest, out)
     _backends(text, out)
     _builds(text, out)
@@ -1492,7 +1516,20 @@ def _label_line(text: str) -> list[tuple[str, object]]:
     m = _VERSION_LABEL.fullmatch(text.strip())
     if m:
         return [("build", m.group("v"))]
+    run = _RUN_ORDINAL.fullmatch(t.rstrip(":：").strip("*_ "))
+    if run:  # "- 1st run:", "Second run:", "Run #2:": the k-th run of those listed below it
+        k = run.group("n") or run.group("n2") or run.group("w")
+        return [("run_index", int(k) if k.isdigit() else _ORDINALS[k.lower()])]
     return [(k, v) for k, v in stated([(0, t)], "text") if k in CARRIED and k != "decoding"]
+
+
+_ORDINALS = {w: k for k, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth"), 1)}
+#: a label naming one run of several: "1st run", "2nd try", "first run", "Run #3", "run 2"
+_RUN_ORDINAL = re.compile(
+    r"(?:[-*+•]\s+)?[*_]*(?:(?P<n>\d{1,2})(?:st|nd|rd|th)|(?P<w>first|second|third|fourth|fifth|sixth))"
+    r"\s+(?:run|try|trial|attempt|pass)|(?:[-*+•]\s+)?[*_]*(?:run|try|trial|attempt)\s*#?\s*(?P<n2>\d{1,2})",
+    re.IGNORECASE,
+)
 
 
 #: a comment line of a code block naming what follows it ("# SGLang", "// vLLM 0.6.3", "-- llama.cpp:")
@@ -2502,12 +2539,14 @@ def _name_words(key: object) -> set[str]:
     return set(re.sub(r"(?<=[a-z])(?=\d)", " ", str(key)).split())
 
 
-def _fuller_of(named: list[object]) -> Callable[[object], object]:
+def _fuller_of(named: list[object], rows: frozenset | set = frozenset()) -> Callable[[object], object]:
     """``fuller(name)``: the one name among ``named`` (the post's model names) that says what
     ``name`` says and more ("Qwen3.6 35B" -> "Qwen3.6-35B-A3B", "Mistral-7B" ->
     "Mistral-7B-Instruct-v0.3": the post names the model in full once and shortly elsewhere), or
     the same name as the post writes it where ``name`` is a file's lower-case spelling;
-    ``name`` itself when none or several do.  ``named``'s words are read once and each name's
+    ``name`` itself when none or several do, or where both are the models of table rows (``rows``,
+    their ``_key``s: two models measured, "Codellama-7b" beside "codellama-7b-python").  ``named``'s
+    words are read once and each name's
     answer found once (per claim, every name of a long post was read again: quadratic)."""
     keyed: dict[object, str] = {}  # the last name of each key, a written one over a file's
     for v in named:
@@ -2522,6 +2561,8 @@ def _fuller_of(named: list[object]) -> Callable[[object], object]:
         if name not in found:
             mine = _name_words(_key(name))
             fuller = [v for w, v in words if mine < w]
+            if _key(name) in rows:
+                fuller = [v for v in fuller if _key(v) not in rows]
             if not fuller and name.islower() and not keyed.get(_key(name), name).islower():
                 # "qwen2.5-7b-instruct" of a command's file name, "Qwen2.5-7B-Instruct" in the prose:
                 # the post's own spelling, one model written one way
@@ -2680,7 +2721,16 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
     models = [*root.head.get("model", []), *root.body.get("model", []), *root.weak.get("model", [])]
     drafting = _drafting_kind(post)
     family = family_of(post.text) or _family_of_names(models)
-    fuller = _fuller_of(models)
+    # models rows of tables name, each its row's: no short spelling of another row's
+    # ("Codellama-7b.Q5_K_M.gguf" in one table's row, "codellama-7b-python.Q5_K_M.gguf" in another's)
+    in_rows = {
+        _key(m)
+        for e in entries
+        if e.kind == "claim"
+        and e.group is not None
+        and isinstance(m := (e.fields.get("conditions") or {}).get("model"), str)
+    }
+    fuller = _fuller_of(models, in_rows)
     fuller_quant = _fuller_quant_of(
         [*(v for d in (root.head, root.body, root.weak, root.declared) for v in d.get("quant", []))]
     )

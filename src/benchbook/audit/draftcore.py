@@ -87,6 +87,8 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     **dict.fromkeys(
         ("prompt", "task", "workload", "scenario", "use case", "task type")
+        # the question asked of a chat model in each row ("| Model | Question | Threads |")
+        + ("question", "query", "user prompt", "input prompt", "问题", "提问", "質問")
         # in other languages ("| 场景 | vLLM(FP8) |": the scenario each row ran)
         + (
             "场景",
@@ -233,9 +235,20 @@ LABELS: dict[str, tuple[str, str]] = {
 METRIC_WORDS_OF = {"decode_tps": "decode decoding generation tg", "prefill_tps": "prefill prompt pp"}
 #: how far from a number (characters) a sentence's words are read as its conditions
 _NEAR = 60
-#: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99"
+#: a public benchmark's prompt set named for a number, in parentheses after it or after "on"/"for"
+#: ("+12% (MT-Bench) to +16% (HumanEval)", "2.1x on GSM8K"): the prompts it ran (its name as written)
+PROMPT_SET = re.compile(
+    r"(?:\(\s*|\b(?:on|for|with)\s+(?:the\s+)?)"
+    r"(?P<d>mt[- ]?bench|humaneval\+?|gsm8k|sharegpt|alpaca(?:eval)?|"
+    r"math[- ]?500|cnn/dailymail|cnn/dm|longbench(?:[- ]?v2)?|spec[- ]?bench|mbpp\+?|arena[- ]?hard|"
+    r"livecodebench|aime(?:\s?20)?2[3-6]?|gpqa(?:[- ]diamond)?|xsum|swe[- ]?bench(?:[- ]verified)?)(?![\w-])",
+    re.IGNORECASE,
+)
+#: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99", "K=3"
 NAMED_CONDITION = re.compile(
-    r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-ngl|n_gpu_layers|ctx|context|"
+    # (a speculative run's K or γ only with "=": "3.15ms (K=3)"; "ngl 1" as a table's row writes it)
+    r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-?ngl|n_gpu_layers|ctx|context|"
+    r"(?<![\w-])[Kγ](?=\s*=)|"
     r"batch(?:[ _-]size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)"
     r"\s*(?:=|:|of|is)?\s*"
     # a count in thousands written with K ("ctx 37K", "depth 4k")
@@ -774,7 +787,8 @@ class DraftCore:
     def named_conditions(self, at: int, s0: int, sentence: str, clauses: list[int] | None = None) -> dict:
         """The conditions the sentence around offset ``at`` names: a label with a number ("block
         size 4", "-ncmoe 26": ``NAMED_CONDITION``) and a label value the post's tables use ("WSL2",
-        "draft-self"), within ``_NEAR`` characters of the number; of several for one field, the
+        "draft-self") and a public benchmark's prompt set (``PROMPT_SET``: "+12% (MT-Bench)"), within
+        ``_NEAR`` characters of the number; of several for one field, the
         nearest; ``s0``: where the sentence starts in the text ``at`` is an offset of."""
         rel = at - s0
         found: dict[str, tuple[int, object]] = {}
@@ -801,6 +815,8 @@ class DraftCore:
             path, typ = LABELS.get(label_key(m.group("label")), ("", ""))
             if path and typ == "int":
                 offer(path, w0 + m.start(), named_count(m))
+        for m in PROMPT_SET.finditer(near):
+            offer("prompt", w0 + m.start("d"), m.group("d"))
         low = near.lower()
         for word, (path, value) in self.vocab.items():
             if word not in low:  # most are not: no pattern to compile and run

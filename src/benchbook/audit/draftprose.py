@@ -1758,14 +1758,16 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     # a GPU's busy share ("GPU utilization 92%", "GPU利用率", "GPUの使用率は75%", "загрузка GPU")
     (
         "ratio",
-        r"\bgpu[\s-]*(?:util\w*|usage|load|busy)|gpu\s*(?:の)?\s*(?:利用率|使用率|占用率|사용률)|загрузк\w*\s+gpu",
+        # (a column headed "GPU" or "GPU %" alone over percentages: its busy share)
+        r"\bgpu[\s-]*(?:util\w*|usage|load|busy)|gpu\s*(?:の)?\s*(?:利用率|使用率|占用率|사용률)|загрузк\w*\s+gpu|"
+        r"^\W*gpu\W*$",
         "gpu_utilization",
     ),
     # a CPU's busy share ("CPU usage 85%", "pegged at 100% of one core", "CPU占用率")
     (
         "ratio",
         r"\bcpu[\s-]*(?:util\w*|usage|load|busy)|\bof\s+(?:one|a|each|every|all)\s+(?:cpu\s+)?cores?\b|"
-        r"cpu\s*(?:の)?\s*(?:利用率|使用率|占用率|사용률)",
+        r"cpu\s*(?:の)?\s*(?:利用率|使用率|占用率|사용률)|^\W*cpu\W*$",
         "cpu_utilization",
     ),
     # a cache's hits among lookups ("cache hit rate: 11.56%", "Prefix cache hit rate ~76%", "命中率")

@@ -721,6 +721,11 @@ _RUN_LIST = re.compile(
 _PAIR_UNIT_AFTER = re.compile(r"\s*(?:to|→|->|-->)\s*[\d.,]+\s*[A-Za-z]", re.IGNORECASE)
 
 
+#: a tool's summary line, one field and its value ("prompt eval count:    68 token(s)", "load
+#: duration: 4.30s", "eval rate: 10.04 tokens/s"): the label, a colon, one number and its unit
+_FIELD_LINE = re.compile(r"\s*(?P<k>[A-Za-z][\w ()/.-]{2,40}?)\s*[:=]\s*[\d.,]+\s*[A-Za-z/()%µ]{0,14}\s*")
+
+
 @dataclass
 class RunLists:
     """The ``_RUN_LIST``s of a paragraph: ``index``, a listed number's offset -> its place in the
@@ -1021,6 +1026,7 @@ class Sentences(Sides):
                 and not n.of
                 and not self.same_sentence(same[0], line, sentence)
                 and not self.parallel_run(same[0], line)
+                and not self.field_again(same[0], line)
             ):
                 placed.append((n, same[0]))  # the post repeats a number it stated: cite that claim
                 here.add(same[0])
@@ -1247,6 +1253,20 @@ class Sentences(Sides):
             return cid is not None and self.claims[cid].fields.get("source_line") != line
 
         return not all(stated_before(t, u) for t, u in here)
+
+    def field_again(self, cid: str, line: int) -> bool:
+        """Whether ``line`` prints the field of claim ``cid``'s line again, a few lines on, as a
+        tool's summary does for each run ("prompt eval count:    68 token(s)" in ``ollama run
+        --verbose``'s first and second run): the same label before the colon, nothing after the
+        number but its unit, at most 30 lines apart -- a second measurement, no repetition."""
+        c = self.claims.get(cid)
+        first = c.fields.get("source_line") if c is not None else None
+        if not isinstance(first, int) or first == line or abs(first - line) > 30:
+            return False
+        a, b = _FIELD_LINE.fullmatch(self.post.line(first)), _FIELD_LINE.fullmatch(self.post.line(line))
+        return (
+            a is not None and b is not None and a.group("k").strip().lower() == b.group("k").strip().lower()
+        )
 
     def same_sentence(self, cid: str, line: int, sentence: str) -> bool:
         """Whether claim ``cid`` was drafted from ``sentence`` on ``line``: a value a sentence states

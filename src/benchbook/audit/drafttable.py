@@ -572,8 +572,22 @@ _TIMING_HEADER = re.compile(r"\W*(?:mean\s+|avg\.?\s+|average\s+)?(?:prompt\s+)?
 def _timing_unit(header: str) -> str | None:
     """ "ms" for a header of llama.cpp's timing names over plain numbers (``_TIMING_HEADER``) or of a
     time per output token or between tokens ("Baseline TPOT", "ITL": vLLM's serving benchmark states
-    them in ms), else None."""
-    return "ms" if _TIMING_HEADER.fullmatch(header) or re.search(r"(?i)\b(?:tpot|itl)\b", header) else None
+    them in ms); "s" for the time a run took (``_ELAPSED_HEADER``); else None."""
+    if _TIMING_HEADER.fullmatch(header) or re.search(r"(?i)\b(?:tpot|itl)\b", header):
+        return "ms"
+    # the time a whole run took, its unit unwritten ("| Time taken |" over "37.003", "| Elapsed |",
+    # "| Wall time |"): seconds, the unit a stopwatch and ``time`` report it in
+    return "s" if _ELAPSED_HEADER.fullmatch(header.strip().strip("*_`")) else None
+
+
+#: a time written as minutes and seconds ("2:56.08", "1:33"): minutes, seconds, the seconds' decimals
+_CLOCK = re.compile(r"(\d{1,3}):([0-5]\d(?:\.(\d+))?)")
+
+_ELAPSED_HEADER = re.compile(
+    r"(?:total\s+)?(?:time\s+taken|elapsed(?:\s+time)?|wall(?:[\s-]*clock)?(?:\s+time)?|total\s+time|"
+    r"run\s+time|duration)",
+    re.IGNORECASE,
+)
 
 
 def _spanned_header(header: list[str], body: list[list[str]]) -> tuple[list[str], dict[int, int]]:
@@ -1053,6 +1067,42 @@ _MEASURED_CELL = re.compile(
 )
 
 
+def _spanned_labels(body: list[list[str]], columns: list[int]) -> dict[tuple[int, int], str]:
+    """The blank cells of label ``columns`` that repeat the cell above, as a table drawn with
+    merged cells leaves them ("| Codellama-7b.Q5_K_M.gguf | Quick sort … | 1 | 98% |" then "|   |
+    | 2 | 174% |": the model and question of every thread count): (row, column) -> the last
+    written cell above, where the first label column's first row is written and the row states
+    something outside its labels in the units of the row above; only the blank cells before the
+    row's first written label cell
+    ("|| ngl 1 | | 23% CPU |": the model above, run with one layer on the GPU; the cells after it
+    are blank).  A dash or "n/a" is a cell of its own."""
+    out: dict[tuple[int, int], str] = {}
+    if not columns or not body or columns[0] >= len(body[0]) or not body[0][columns[0]].strip():
+        return out
+    last: dict[int, str] = {}
+    for r, row in enumerate(body):
+        cells = [(j, row[j].strip() if j < len(row) else "") for j in columns]
+        written = [j for j, c in cells if c.strip("*_`")]
+        blank = [j for j, c in cells if not c.strip("*_`")]
+        values = any(c.strip() for k, c in enumerate(row) if k not in columns)
+        above = body[r - 1] if r else []
+        # (a row of other units than the row above states something else of it: "| | Vulkan +5.3% |"
+        # under rates is the change between the rows above, no run of the row above's)
+        alike = all(
+            family(_cell_unit(c)) == family(_cell_unit(above[k]))
+            for k, c in enumerate(row)
+            if k not in columns and k < len(above) and c.strip() and above[k].strip()
+        )
+        if r and blank and values and alike:
+            for j in blank:
+                if j in last and (not written or j < min(written)):
+                    out[(r, j)] = last[j]
+        for j, c in cells:
+            if c.strip("*_`"):
+                last[j] = c
+    return out
+
+
 def _label_cells(key: str, cells: list[str]) -> bool:
     """Whether a column under the known label ``key`` (``LABELS``) holds that label's values: a KV
     cache column its data types ("| KV cache | FP8 |"), not sizes ("| KV cache | 4.5 GB |": a result);
@@ -1066,6 +1116,13 @@ def _label_cells(key: str, cells: list[str]) -> bool:
         and all(_MEASURED_CELL.fullmatch(c.strip().strip("*_`")) for c in cells)
     ):
         return False  # "| Runtime | 42.5s |", "| Engine | 3m 12s |": times a run took, results
+    if (
+        LABELS[key][1] == "str"
+        and cells
+        and all(re.fullmatch(r"[\s*_]*\d+(?:\.\d+)?\s*%[\s*_]*", c) for c in cells if not _EMPTY.match(c))
+        and not all(_EMPTY.match(c) for c in cells)
+    ):
+        return False  # "| CPU |" over "98%", "174%": the processor's utilisation, a result, no processor
     if (
         LABELS[key][0] == "prompt"
         and cells
@@ -1939,6 +1996,9 @@ class Tables(Sides):
         row_sides = {j: side_builds([r[j] if j < len(r) else "" for r in body]) for j in range(width)}
         # a column of the prompt's size ("| ISL |", "| Input size in tokens |"): the rows' prompt
         prompt_sized = any(LABELS.get(label_key(h), ("", ""))[:2] == ("prompt", "tokens") for h in header)
+        spans = _spanned_labels(
+            body, [j for j in range(width) if kinds[j] == "label" and j not in draft_columns]
+        )
         for r, row in enumerate(body):
             line = block.line_of(r + 1, 0)
             cond: dict = {}
@@ -1948,6 +2008,7 @@ class Tables(Sides):
             # its plain numbers are changes in %, of the two rows above, never a label's condition
             changes_row = bool(row) and "%" in row[0] and _RELATING_HEADER.search(row[0]) is not None
             for j, cell in enumerate(row[:width]):
+                cell = spans.get((r, j), cell)  # noqa: PLW2901 (a spanned cell reads as the one above)
                 if changes_row and kinds[j] == "label":
                     continue
                 if kinds[j] == "unplaced":
@@ -2283,6 +2344,22 @@ class Tables(Sides):
                 if not found:
                     continue
                 n = found[0]
+                clock = _CLOCK.fullmatch(row[j].strip().strip("*_`"))
+                if clock and self.groups[gid].fields.get("unit") == "s":
+                    # "| Time taken |" over "2:56.08" beside "54.522": minutes and seconds, 176.08 s
+                    seconds = int(clock.group(1)) * 60 + float(clock.group(2))
+                    n = replace(
+                        n, text=f"{seconds:.{len(clock.group(3) or '')}f}", unit="s", low=None, high=None
+                    )
+                    fields = {**number_fields(n), "note": f"written {clock.group(0)} (min:s)"}
+                    fields.pop("unit", None)
+                    if cond:
+                        fields["conditions"] = cond
+                    fields.update(source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))
+                    cell_ids[r, j] = self.add_claim(
+                        fields, f"{gid}-r{r + 1}", gid, " ".join([header[j], *labels])
+                    )
+                    continue
                 parts = header_parts(header[j])
                 if len(parts) >= 2 and (split := _slashed(row[j], len(parts))) is not None:
                     # "| Request throughput (req/s)/ Token throughput (tok/s) |" over "14.33/6895.75":

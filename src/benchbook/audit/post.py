@@ -775,6 +775,18 @@ def _tab_tables(raw: list[str], skip: int) -> list[Block]:
     return out
 
 
+def _unpiped(line: str, row: list[str], width: int) -> list[str]:
+    """A row of a pipe table whose header has no outer pipes, read as its writer meant it: a row
+    opening with an empty cell ("  |   | 2 | 174% | 21.572 | 5.4" under "Model | Question | Threads
+    | …") has its first pipe taken for an outer one by GFM, its cells shifted left; where splitting
+    ``line`` at every unescaped pipe gives the header's ``width`` cells and GFM's ``row`` ended in
+    the empty cell it pads with, those cells (stripped); else ``row``."""
+    cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())]
+    if len(cells) == width and line.lstrip().startswith("|") and row and row[-1] == "" and cells[-1]:
+        return cells
+    return row
+
+
 def blocks_of(text: str, rules: list[int] | None = None) -> list[Block]:
     """The blocks of a Markdown or plain text (module doc), in order.  Tables pasted with tabs
     (``_tab_tables``) are read first and their lines read as blank lines by the Markdown parser.
@@ -821,6 +833,11 @@ def blocks_of(text: str, rules: list[int] | None = None) -> list[Block]:
                     rows.append(row)
                 j += 1
             lines = [(n, raw[n - 1]) for n in range(tok.map[0] + 1, tok.map[1] + 1) if n <= len(raw)]
+            if rows and row_lines[0] and not raw[row_lines[0] - 1].lstrip().startswith("|"):
+                rows = [
+                    _unpiped(raw[n - 1], r, len(rows[0])) if n else r
+                    for r, n in zip(rows, row_lines, strict=False)
+                ]
             out.append(Block("table", lines, rows, row_lines))
             i = j
         elif tok.type == "code_block" and tok.map and _indented_list(tok.content):

@@ -1,0 +1,157 @@
+"""Kinds fixed in issue 29's session 65 (the forty-third held-out set's misses, read after a
+forty-fourth set replaced it as the clean one), each with controls."""
+
+from __future__ import annotations
+
+from benchbook.audit.draftcommand import command_lines
+from benchbook.audit.draftcontext import _label_line
+from benchbook.audit.post import blocks_of
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+def _by_value(cf):
+    return {float(c.value): (c, _cond(cf, c)) for c in cf.claims if c.value is not None}
+
+
+def test_a_shell_prompt_of_any_host_or_folder_before_a_command_is_no_part_of_it():
+    """A command typed at a prompt naming its host, folder or venv ("vulkan$ ", "user@box:~/llama.cpp$
+    ", "(venv) $ ") is read as the bare command; prose that names a tool is no command."""
+    for line in (
+        "vulkan$ llama-cli -m qwen2.5-7b-q4_k_m.gguf -ub 2048 -b 2048",
+        "user@box:~/llama.cpp$ ./build/bin/llama-cli -m qwen2.5-7b-q4_k_m.gguf -ub 2048 -b 2048",
+        "(venv) $ llama-cli -m qwen2.5-7b-q4_k_m.gguf -ub 2048 -b 2048",
+    ):
+        (c,) = command_lines([(1, line)])
+        assert c.conditions["batch"] == 2048 and c.conditions["ubatch"] == 2048, line
+        assert c.conditions["model"] == "qwen2.5-7b", line
+    assert command_lines([(1, "I ran llama-cli for reference, nothing else")]) == []
+
+
+def test_ollama_run_names_its_model_tag_and_the_prompt_typed_after_it():
+    """ "ollama run [flags] MODEL [PROMPT]" (Ollama's cmd/cmd.go): flags before or after the tag,
+    ``--keepalive`` with its value; the prompt quoted or bare; none where only the tag is given."""
+    (c,) = command_lines([(1, "vulkan$ ollama run --verbose gpt-oss:20b hi")])
+    assert (c.conditions["engine"], c.conditions["prompt"]) == ("Ollama", "hi")
+    (c,) = command_lines(
+        [(1, 'ollama run --keepalive 5m qwen3.5:35b-a3b-q8_0 "why is the sky blue" --verbose')]
+    )
+    assert c.conditions["model"] == "qwen3.5:35b-a3b" and c.conditions["quant"] == "q8_0"
+    assert c.conditions["prompt"] == "why is the sky blue"
+    (c,) = command_lines([(1, "$ ollama run gemma2:27b")])
+    assert "prompt" not in c.conditions and c.conditions["model"] == "gemma2:27b"
+    assert command_lines([(1, "I used ollama run to test it")]) == []
+
+
+def test_llama_cpp_hf_flag_names_the_model_unless_a_local_file_does():
+    (c,) = command_lines([(1, "llama-cli -hf unsloth/Qwen3-30B-A3B-GGUF:Q4_K_M -p hi -n 64")])
+    assert (c.conditions["model"], c.conditions["quant"]) == ("Qwen3-30B-A3B", "Q4_K_M")
+    (c,) = command_lines([(1, "llama-server -m Llama-3.2-3B-Q8_0.gguf -hf ggml-org/gpt-oss-20b-GGUF")])
+    assert c.conditions["model"] == "Llama-3.2-3B"
+
+
+_PERF = (
+    "llama_perf_context_print: prompt eval time = 55.87 ms / 70 tokens (0.80 ms per token, "
+    "1252.82 tokens per second)"
+)
+_TWO_TOOLS = f"""# Ollama is slower than llama.cpp here
+
+vulkan$ ollama run --verbose gpt-oss:20b hi
+- 1st run:
+prompt eval count:    60 token(s)
+eval count:           30 token(s)
+eval rate:            11.50 tokens/s
+- 2nd run:
+prompt eval count:    60 token(s)
+eval count:           35 token(s)
+eval rate:            9.25 tokens/s
+
+Compared with llama.cpp:
+
+```
+vulkan$ llama-cli -hf ggml-org/gpt-oss-20b-GGUF -ub 2048 -b 2048 -p 'tell me a joke'
+{_PERF}
+```
+"""
+
+
+def test_each_tools_run_keeps_its_own_prompt_and_run_labels_index_the_runs(tmp_path):
+    """Ollama's run takes the prompt typed after its tag, llama-cli's its ``-p``: neither spreads to
+    the other's numbers; "- 1st run:" / "- 2nd run:" index the runs below them, and a field the
+    second run prints with the first run's value ("prompt eval count: 60") is a claim of its own."""
+    cf = _drafted(_TWO_TOOLS, tmp_path)
+    by_line = {c.source_line: (c, _cond(cf, c)) for c in cf.claims if c.value is not None}
+    assert by_line[7][1]["prompt"] == "hi" and by_line[7][1]["engine"] == "Ollama"
+    assert by_line[7][1]["run_index"] == 1 and by_line[11][1]["run_index"] == 2
+    assert float(by_line[9][0].value) == 60 and by_line[9][1]["run_index"] == 2
+    llama = by_line[17][1]
+    # (the model as the post's Ollama tag spells it, "gpt-oss-20B": one model written one way)
+    assert (llama["engine"], llama["prompt"], llama["model"]) == (
+        "llama.cpp",
+        "tell me a joke",
+        "gpt-oss-20B",
+    )
+
+
+def test_a_run_label_line_names_the_run_index_and_a_long_line_does_not():
+    assert _label_line("- 1st run:") == [("run_index", 1)]
+    assert _label_line("**Second run:**") == [("run_index", 2)]
+    assert _label_line("Run #3:") == [("run_index", 3)]
+    assert _label_line("the first run of the day, after a cold boot and more words:") == []
+
+
+_SPANNED = """# Threads on a laptop
+
+Model | Question | Threads | CPU | Time taken | Token/sec
+-- | -- | -- | -- | -- | --
+Mistral-7b.Q4_0.gguf | Write a haiku | 1 | 97% | 41.5 | 2.5
+  |   | 4 | 350% | 12.25 | 8.5
+Mistral-7b-instruct.Q4_0.gguf | Write a haiku | 1 | 98% | 1:05.50 | 1.75
+  |   | 4 | 360% | 20.5 | 5.25
+"""
+
+
+def test_a_pipeless_tables_continuation_rows_take_the_model_and_prompt_above(tmp_path):
+    """A table without outer pipes whose rows open with empty cells (a merged cell drawn as blanks):
+    the cells are read in place (GFM shifts them left), the blank model and question repeat the row
+    above; a "Question" column is the prompt; a "CPU" column of percentages is the processor's
+    utilisation, no hardware; "Time taken" with no unit is seconds, "1:05.50" 65.50 s; two models of
+    two rows stay two models ("Mistral-7b" is no short name of "Mistral-7b-instruct")."""
+    got = _by_value(_drafted(_SPANNED, tmp_path))
+    c, cond = got[8.5]
+    assert (c.metric, cond["model"], cond["quant"], cond["prompt"]) == (
+        "decode_tps",
+        "Mistral-7b",
+        "Q4_0",
+        "Write a haiku",
+    )
+    assert got[2.5][1]["model"] == "Mistral-7b"
+    assert got[5.25][1]["model"] == "Mistral-7b-instruct"
+    assert (got[350.0][0].metric, got[350.0][0].unit) == ("cpu_utilization", "%")
+    assert "hardware" not in got[350.0][1] or got[350.0][1]["hardware"] != "350%"
+    assert (got[12.25][0].metric, got[12.25][0].unit) == ("duration", "s")
+    assert (got[65.5][0].metric, got[65.5][0].unit) == ("duration", "s")
+    assert 1.0 not in got  # "1:05.50" is no 1 s
+
+
+def test_a_blank_label_cell_under_a_row_of_other_units_is_no_continuation():
+    """ "| | Vulkan +5.3% |" under rows of rates is the change between them: its blank label is not
+    the row above's (GFM rows as read, the continuation rule's control)."""
+    table = (
+        "| Backend | pp512 |\n| --- | ---: |\n| ROCm | 1900.72 t/s |\n| Vulkan | 2001.00 t/s |\n"
+        "| | Vulkan +5.3% |\n"
+    )
+    (block,) = [b for b in blocks_of(table) if b.kind == "table"]
+    assert block.rows[-1] == ["", "Vulkan +5.3%"]
+
+
+def test_a_public_prompt_set_named_after_a_number_is_its_prompt_and_k_equals_is_the_block(tmp_path):
+    """ "+12% (MT-Bench) to +16% (HumanEval)": each change ran its own prompt set; "(K=3)" after a
+    time is the drafted block's size.  (Not yet: "3.15ms (K=3) and 4.33ms (K=8)" and "from 3.15ms
+    (K=3) to 4.33ms (K=8)" read as one pair give both the first K.)"""
+    post = "# Drafting\n\nOutput throughput rose +12% (MT-Bench) to +16% (HumanEval) with EAGLE-3 at C=1.\n"
+    got = _by_value(_drafted(post, tmp_path))
+    assert got[12.0][1]["prompt"] == "MT-Bench" and got[16.0][1]["prompt"] == "HumanEval"
+    post = "# Drafting\n\nWith a draft model TPOT was 3.15ms (K=3), while it was 4.33ms (K=8).\n"
+    got = _by_value(_drafted(post, tmp_path))
+    assert got[3.15][1].get("block_max") == 3 and got[4.33][1].get("block_max") == 8
