@@ -155,3 +155,86 @@ def test_a_public_prompt_set_named_after_a_number_is_its_prompt_and_k_equals_is_
     post = "# Drafting\n\nWith a draft model TPOT was 3.15ms (K=3), while it was 4.33ms (K=8).\n"
     got = _by_value(_drafted(post, tmp_path))
     assert got[3.15][1].get("block_max") == 3 and got[4.33][1].get("block_max") == 8
+
+
+_SETUP = """# Five models on one mini PC
+
+## The Setup
+
+Hardware: AMD Ryzen AI Max+ 395
+Inference: llama.cpp (b8123) with Vulkan GPU backend
+Test task: Summarise a long report (7,000 tokens after prompt formatting)
+
+| Model | Params | Prefill tok/s | Gen tok/s |
+| --- | --- | --- | --- |
+| Qwen3-30B-A3B-UD Q4_K_M | 30B | 779.5 | 66.5 |
+| gpt-oss-20b Q8_0 | 20B | 1040.5 | 70.5 |
+| Devstral-Small-2 Q4_K_M | 24B | 281.5 | 14.5 |
+"""
+
+
+def test_a_setup_lists_test_task_is_the_prompt_and_a_ud_name_ending_is_the_quants(tmp_path):
+    """ "Test task: …" names the prompt as "Task: …" does; "Qwen3-30B-A3B-UD Q4_K_M" is Unsloth's
+    dynamic quant UD-Q4_K_M of Qwen3-30B-A3B; a Params column beside names that state their sizes is
+    no part of the one name that does not ("Devstral-Small-2", not "Devstral-Small-2-24B")."""
+    got = _by_value(_drafted(_SETUP, tmp_path))
+    assert got[66.5][1]["prompt"].startswith("Summarise a long report")
+    assert (got[66.5][1]["model"], got[66.5][1]["quant"]) == ("Qwen3-30B-A3B", "UD-Q4_K_M")
+    assert got[70.5][1]["quant"] == "Q8_0"
+    assert got[14.5][1]["model"] == "Devstral-Small-2"
+
+
+def test_a_size_column_still_names_the_size_of_unsized_family_names(tmp_path):
+    """(The control: "| Llama | 7B |" is Llama-7B where no model name states a size.)"""
+    post = "# Sizes\n\n| Model | Size | tok/s |\n| --- | --- | --- |\n"
+    post += "| Llama | 7B | 30.5 |\n| Llama | 13B | 17.5 |\n"
+    got = _by_value(_drafted(post, tmp_path))
+    assert got[30.5][1]["model"] == "Llama-7B" and got[17.5][1]["model"] == "Llama-13B"
+
+
+def test_a_latency_benchmarks_abbreviated_output_flag_is_the_tokens_each_run_generated():
+    """SGLang's bench_latency takes ``--input 128 --output 8`` (argparse's prefixes of --input-len and
+    --output-len) and decodes exactly 8 tokens a run: tokens_generated, no cap; a serving benchmark's
+    --random-output-len stays a cap."""
+    (c,) = command_lines(
+        [
+            (
+                1,
+                "python3 -m sglang.bench_latency --model meta-llama/Meta-Llama-3-8B --batch-size 1 "
+                "--input 128 --output 8",
+            )
+        ]
+    )
+    assert (c.conditions["prompt"], c.conditions["tokens_generated"]) == ("128 tokens", 8)
+    assert "cap" not in c.conditions
+    (c,) = command_lines([(1, "vllm bench serve --model m --random-input-len 512 --random-output-len 128")])
+    assert c.conditions["cap"] == 128 and "tokens_generated" not in c.conditions
+
+
+_MODES = """# Slower on my GPU than on my CPU
+
+Vulkan on the AMD RX 5500 XT is slower than the CPU:
+```
+                          CPU Mode          Vulkan (GPU) Mode
+
+Total Execution Time       22.5s             59.5s
+Model Load Time            3.25s             1.75s
+Token Evaluation Count     50                28
+```
+My cpu details are:
+```
+model name	: Intel(R) Core(TM) i5-4690K CPU @ 3.50GHz
+```
+"""
+
+
+def test_an_aligned_header_over_a_blank_line_heads_its_rows_and_a_cpu_mode_ran_on_the_cpu(tmp_path):
+    """The header line set off by a blank line still heads the aligned rows below it; its rows name
+    their metrics ("Model Load Time" a load time, "Token Evaluation Count" tokens, not seconds); the
+    "CPU Mode" column is the CPU backend on the post's one CPU, the other column the GPU's."""
+    got = _by_value(_drafted(_MODES, tmp_path))
+    assert (got[3.25][0].metric, got[3.25][0].unit) == ("load_time", "s")
+    assert (got[22.5][0].metric, got[22.5][0].unit) == ("duration", "s")
+    assert got[50.0][0].unit == "tokens" and got[28.0][0].unit == "tokens"
+    assert (got[22.5][1]["backend"], got[22.5][1]["hardware"]) == ("CPU", "Intel Core i5-4690K")
+    assert got[59.5][1]["backend"] == "Vulkan" and got[59.5][1]["hardware"] == "AMD Radeon RX 5500 XT"

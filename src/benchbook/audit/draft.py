@@ -872,6 +872,28 @@ class _Drafter(Tables, Sentences):
             ):
                 cond["hardware"] = name
 
+    def cpu_backend_machine(self, cpu: str) -> None:
+        """A claim (or table row) run on the CPU backend ("CPU Mode" beside "Vulkan (GPU) Mode": its
+        ``backend`` CPU) in a post naming one CPU (``cpu``) ran on that CPU, whatever GPU the post
+        names for its other runs: its ``hardware``, where neither it nor its row names a machine of
+        its own (the context's GPU is replaced)."""
+        origin = "the post's one CPU, the run's backend the CPU"
+        groups = {g.id: g for g in self.out.groups}
+        for e in self.out.entries:
+            if e.kind != "claim" or "origin" in e.fields:
+                continue
+            own = e.fields.get("conditions") or {}
+            shared = (groups[e.group].fields.get("conditions") or {}) if e.group in groups else {}
+            if (
+                own.get("backend", shared.get("backend")) != "CPU"
+                or e.origins.get("hardware") is None
+                and "hardware" in own
+            ):
+                continue
+            own["hardware"] = cpu
+            e.fields["conditions"] = own
+            e.origins["hardware"] = origin
+
     def cpu_machine(self) -> None:
         """A post that names one CPU (``cpu_names``) and, for a claim, no other machine: the CPU
         is that claim's ``hardware`` (a CPU-only run: "Ryzen 7 5700G", "Intel Core Ultra 9 275HX"). A
@@ -880,6 +902,7 @@ class _Drafter(Tables, Sentences):
         cpus = cpu_names(self.post.text)
         if len(cpus) != 1:
             return
+        self.cpu_backend_machine(cpus[0])
         if context_of(self.post).machines_named:
             # "my home box (RTX 4090 24GB, Ryzen 9 7950X, …)": a GPU named, the CPU is its host's, and
             # a claim naming no machine is of a GPU's run, not the CPU's

@@ -589,6 +589,8 @@ def conditions_of(tool: str, words: list[str]) -> dict:
                 out["model"] = served
         if quant:
             out["quant"] = quant
+    if tool.startswith(("python", "vllm")):
+        words = [_unabbreviated(w) for w in words]
     i = 0
     while i < len(words):
         w = words[i]
@@ -733,8 +735,26 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             put_path(out, path, value)
     if out.get("engine") == "llama.cpp" and any(w.partition("=")[0] in _IK_FLAGS for w in words):
         out["engine"] = "ik_llama.cpp"  # its tools keep llama.cpp's names; these flags are its own
+    if _LATENCY_BENCH.search(tool) and "cap" in out and "tokens_generated" not in out:
+        # a latency benchmark decodes exactly its --output-len tokens a run (SGLang's bench_latency
+        # and bench_one_batch, ``vllm bench latency``): the tokens each run generated, no cap
+        out["tokens_generated"] = out.pop("cap")
     _named_others(tool, out)
     return out
+
+
+def _unabbreviated(word: str) -> str:
+    """``word`` with a flag a Python tool took by its prefix written in full (``_ABBREVIATED``):
+    "--output" -> "--output-len", "--input=128" -> "--input-len=128"; any other word as it is."""
+    flag, eq, value = word.partition("=")
+    return _ABBREVIATED.get(flag, flag) + eq + value
+
+
+#: the benchmarks that run one batch for a fixed number of decode steps
+_LATENCY_BENCH = re.compile(r"bench_latency|bench_one_batch|bench\s+latency|benchmark_latency")
+#: the flags a Python tool's argparse takes by an unambiguous prefix ("--input 128 --output 8" is
+#: SGLang's bench_latency's --input-len and --output-len: argparse's allow_abbrev)
+_ABBREVIATED = {"--input": "--input-len", "--output": "--output-len"}
 
 
 #: lm-evaluation-harness's own flags: ``--model`` names the backend it drives (``_HARNESS_MODELS``),

@@ -208,11 +208,12 @@ def _command_names(conditions: dict, out: list[tuple[str, object]], tool: str = 
             out.append(("decoding", "plain"))
 
 
-#: a line naming the prompt or task under its label ("Prompt: summarize a news article", "- **Task**:
-#: …", "プロンプト：…", "提示词：…", "Промпт: …"): the rest of the line, up to 120 characters; not
-#: sizes ("Workload: 256 input → 128 output tokens": a count first names no prompt)
+#: a line naming the prompt or task under its label ("Prompt: summarize a news article", "Test task:
+#: …", "- **Task**: …", "プロンプト：…", "提示词：…", "Промпт: …"): the rest of the line, up to 120
+#: characters; not sizes ("Workload: 256 input → 128 output tokens": a count first names no prompt)
 _PROMPT_LABEL = re.compile(
-    r"^\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*(?:prompt|task|workload|test prompt|benchmark prompt|"
+    r"^\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*(?:(?:test|benchmark|eval\w*|example|sample|input|user)\s+)?"
+    r"(?:prompt|task|workload|"
     r"プロンプト|課題|提示词|提示|任务|промпт|задача|프롬프트|과제|aufgabe)[*_]*\s*[:：][*_]*\s*"
     r"(?P<v>[^\s\d:：].{0,119}?)[\s.。]*$",
     re.IGNORECASE,

@@ -483,6 +483,9 @@ _BITS_QUANT = re.compile(
     r"|(?<=GGML\s|GGUF\s)(?P<g>FP16|F16|BF16|fp16|f16|bf16)(?![\w.-])",
 )
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
+#: a run on the CPU alone named as a mode ("CPU Mode", "CPU-only", "CPU only", "CPU backend"): the CPU
+#: backend (llama.cpp's ggml-cpu; Ollama's CPU runner), not the machine's processor
+_CPU_BACKEND = re.compile(r"(?<![\w-])CPU[- ](?:mode|only|backend)(?![\w-])", re.IGNORECASE)
 #: llama.cpp's GPU backends by the BLAS library its builds before 2024 named them after ("device:
 #: 2x3090, NVLINK, cublas", ``LLAMA_CUBLAS=1``, hipBLAS, CLBlast): the backend they built
 _BLAS_BACKEND = re.compile(
@@ -818,6 +821,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
     for m in _BLAS_BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", _BLAS_BACKENDS[m.group(1).lower()]))
+    for m in _CPU_BACKEND.finditer(text):  # "CPU Mode" beside "Vulkan (GPU) Mode": the CPU backend
+        out.append(Mention(m.start(), "backend", "CPU"))
     for m in _FA.finditer(text):
         word = (m.group("p") or m.group("w")).lower()
         on = word == "with" if m.group("p") else word in ("on", "1", "enabled")
@@ -1156,16 +1161,18 @@ _IN_BILLIONS = re.compile(r"(?:size|params?|parameters|model_size)_b")
 #: a size cell under such a header: "1.5", "30 - A3" (an MoE's active parameters, as written)
 _BARE_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:[-/]\s*(A\d+(?:\.\d+)?B?))?\s*")
 #: a model name that already states its size ("Qwen3-8B", "Llama 2 13B", "Mixtral-8x7B")
-_SIZED_NAME = re.compile(r"\d(?:\.\d+)?\s?[BM](?![a-z])", re.IGNORECASE)
+SIZED_NAME = re.compile(r"\d(?:\.\d+)?\s?[BM](?![a-z])", re.IGNORECASE)
 
 
-def sized_model(cond: dict) -> None:
+def sized_model(cond: dict, names_sized: bool = False) -> None:
     """A table row's model named by its family in one column and its size in another ("| Model | Mode
     | Size |" over "Llama | GPTQ | 7B"): the model is that family of that size ("Llama-7B", as
     SOURCES.md writes family + size), the size no longer an ``other`` setting of the row.  ``cond``
-    (a row's conditions) is changed in place; a model that states its own size is kept."""
+    (a row's conditions) is changed in place; a model that states its own size is kept, and so is
+    every model of a table whose other rows' names state theirs (``names_sized``: "| LFM2-24B-A2B |
+    24B |" above "| Devstral-Small-2 | 24B |": the size a column of its own, no part of the names)."""
     other, model = cond.get("other"), cond.get("model")
-    if not isinstance(other, dict) or not isinstance(model, str) or _SIZED_NAME.search(model):
+    if names_sized or not isinstance(other, dict) or not isinstance(model, str) or SIZED_NAME.search(model):
         return
     # the column of sizes whatever its header ("Size", "# of parameters"); a quant written after
     # the size ("7B 4-bit", "13B Q4_0") is the row's quant
@@ -1219,9 +1226,13 @@ def model_cell(cell: str) -> tuple[str, str | None]:
         # llm_type_name "?B"): no model's name; the command's model file names it
         return "", quant
     if " " not in text:  # a repository's or file's name: its packaging and quantisation apart
+        # ("Qwen3.5-35B-A3B-UD Q4_K_M": Unsloth's dynamic quant, its "UD" ending the name)
+        dynamic = quant is not None and re.search(r"[-_]UD$", text, re.I) is not None
         name, found = model_and_quant(text)
         if name:  # not a quantisation alone ("Q4_K_M" in a model column)
             text, quant = name, quant or found
+        if dynamic and quant and not quant.upper().startswith("UD-"):
+            quant = f"UD-{quant}"
     return model_of(text) or text, quant
 
 

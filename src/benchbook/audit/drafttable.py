@@ -52,6 +52,7 @@ from .draftmetric import PROCESSOR_SPLIT
 from .draftnames import (
     ENGINE_SPELLINGS,
     MODEL_FAMILIES,
+    SIZED_NAME,
     cell_names,
     decoding_of_cell,
     engine_of_cell,
@@ -470,10 +471,16 @@ _LENGTH_ROW = re.compile(r"(?i)\b(?:input|output|prompt)\s+(?:sequence\s+)?lengt
 
 def _row_unit(label: str) -> str | None:
     """The unit a row's label writes in parentheses at its end ("Output length (tokens)", "출력 길이
-    (토큰)", "Peak memory (GB)", a colon after it: "Total Latency (ms):"), None where it writes none."""
+    (토큰)", "Peak memory (GB)", a colon after it: "Total Latency (ms):") or in words for a count of
+    tokens ("Token Evaluation Count"), None where it writes none."""
     m = re.search(r"[(（]\s*([^()（）]{1,12}?)\s*[)）]\s*[:：]?\s*$", label.strip().strip("*_`"))
     if m is None:
-        return None
+        # a count of tokens by its words ("Token Evaluation Count", "Prompt token count", "Tokens
+        # generated"): tokens, whatever unit its columns' times are in
+        counted = re.search(
+            r"(?i)\btokens?\b.*\bcount\b|\bcount\s+of\s+tokens\b|^\W*tokens?\s+generated\W*$", label
+        )
+        return "tokens" if counted else None
     word = m.group(1).strip()
     if re.fullmatch(r"(?i)tokens?|토큰|トークン|令牌|词元|токен\w*", word):
         return "tokens"
@@ -774,13 +781,23 @@ def cell_pieces(cell: str, header: str, unit: str | None) -> list[tuple[Number, 
 
 def _names_metric(label: str) -> bool:
     """Whether a table label names a metric: a unit (``_header_unit``), a rate's or test's words
-    (``_metric_header``), or acceptance/latency words."""
+    (``_metric_header``), acceptance/latency words, or the time something took (``_TIME_TAKEN``)."""
     return bool(
         _header_unit(label)
         or _metric_header(label)
         or re.search(r"accept|latency|ttft|throughput|吞吐|速度|延迟|遅延|耗时|延時", label, re.IGNORECASE)
         or _DRAFT_RATE.search(label)
+        or _TIME_TAKEN.search(label)
     )
+
+
+#: a label naming the time something took ("Total Execution Time", "Model Load Time", "Processing
+#: Time", "Time taken", "Duration"): a metric, the unit its cells write
+_TIME_TAKEN = re.compile(
+    r"\b(?:execution|load(?:ing)?|processing|total|wall|elapsed|generation|inference|response|run)\s+time\b|"
+    r"\btime\s+taken\b|\bduration\b",
+    re.IGNORECASE,
+)
 
 
 def _rate_columns(
@@ -1999,6 +2016,16 @@ class Tables(Sides):
         spans = _spanned_labels(
             body, [j for j in range(width) if kinds[j] == "label" and j not in draft_columns]
         )
+        # (a model column whose names mostly state their sizes: a size column is no part of them)
+        model_cells = [
+            r[j]
+            for r in body
+            for j in range(min(width, len(r)))
+            if kinds[j] == "label" and LABELS.get(label_key(header[j]), ("",))[0] == "model" and r[j].strip()
+        ]
+        names_sized = len(model_cells) >= 2 and 2 * sum(
+            bool(SIZED_NAME.search(c)) for c in model_cells
+        ) > len(model_cells)
         for r, row in enumerate(body):
             line = block.line_of(r + 1, 0)
             cond: dict = {}
@@ -2314,7 +2341,7 @@ class Tables(Sides):
                     set_path(cond, path, value)
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
                     self.vocab.setdefault(value.lower(), (path, value))
-            sized_model(cond)  # "| Llama | GPTQ | 7B |": the model of that size, "Llama-7B"
+            sized_model(cond, names_sized)  # "| Llama | GPTQ | 7B |": the model of that size, "Llama-7B"
             for j, count_metric in count_columns.items():
                 got = _FRACTION.fullmatch(row[j].strip().strip("*_`")) if j < len(row) else None
                 if got is None:

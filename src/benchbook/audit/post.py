@@ -647,6 +647,31 @@ def _labelled_list(run: list[tuple[int, str]]) -> bool:
     return len(valued) >= 2 and all(re.match(r"\s*[^:=\d][^:=]{0,60}:\s+\S", t) for t in valued)
 
 
+def _headers_joined(runs: list[list[tuple[int, str]]]) -> list[list[tuple[int, str]]]:
+    """``runs`` (a code block's lines between blank lines) with a header line set off by a blank
+    line joined to the rows below it ("          CPU Mode     Vulkan (GPU) Mode", a blank line,
+    then "Total Execution Time   22.1s   59.4s" …): a run of one line with no digit and two or more
+    columns, where the joined lines read as an aligned table (``aligned_rows``) with it as the header."""
+    out: list[list[tuple[int, str]]] = []
+    k = 0
+    while k < len(runs):
+        run = runs[k]
+        if (
+            len(run) == 1
+            and k + 1 < len(runs)
+            and len(runs[k + 1]) >= 2
+            and not re.search(r"\d", run[0][1])
+            and len(re.split(r"\s{2,}|\t", run[0][1].strip())) >= 2
+            and aligned_rows(run + runs[k + 1]) is not None
+        ):
+            out.append(run + runs[k + 1])
+            k += 2
+            continue
+        out.append(run)
+        k += 1
+    return out
+
+
 def _code_blocks(lines: list[tuple[int, str]], info: str) -> list[Block]:
     """The blocks of a code block's ``lines``: each run of lines between blank lines that is a
     drawn table (``drawn_rows``) or an aligned text table (``aligned_rows``, no line of it a
@@ -658,6 +683,7 @@ def _code_blocks(lines: list[tuple[int, str]], info: str) -> list[Block]:
             runs[-1].append((n, t))
         elif runs[-1]:
             runs.append([])
+    runs = _headers_joined(runs)
     out: list[Block] = []
     code: list[tuple[int, str]] = []
     for run in runs:
