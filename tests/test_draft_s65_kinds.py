@@ -238,3 +238,45 @@ def test_an_aligned_header_over_a_blank_line_heads_its_rows_and_a_cpu_mode_ran_o
     assert got[50.0][0].unit == "tokens" and got[28.0][0].unit == "tokens"
     assert (got[22.5][1]["backend"], got[22.5][1]["hardware"]) == ("CPU", "Intel Core i5-4690K")
     assert got[59.5][1]["backend"] == "Vulkan" and got[59.5][1]["hardware"] == "AMD Radeon RX 5500 XT"
+
+
+def test_phones_laptops_by_screen_size_and_aws_accelerators_are_machines():
+    from benchbook.audit.draftnames import mentions
+
+    def machines(text):
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert machines("prefill is slow on xiaomi 14") == ["Xiaomi 14"]
+    assert machines("a Google Pixel 8a and a OnePlus 12") == ["Google Pixel 8a", "OnePlus 12"]
+    assert machines("macbook pro 14      133") == ["Apple MacBook Pro 14"]
+    assert machines("gpt-oss-20b on AWS Trainium (TP=4)") == ["AWS Trainium"]
+    assert machines("MacBook Pro M3 Max") == ["Apple M3 Max (MacBook Pro)"]  # its chip, as before
+    assert machines("a 14 inch screen and 8 cores") == []
+
+
+_LEAD = """# Parallel drafting
+
+**Output throughput** improvement at comparable acceptance rates:
+- **C=1**: +12% (MT-Bench) to +16% (HumanEval)
+
+**TPOT** stays at ~2.7-2.9ms regardless of K, while it increases for the other arm from 3.25ms (K=3).
+"""
+
+
+def test_a_lists_lead_in_names_what_changed_and_a_sentences_first_time_names_its_later_ones(tmp_path):
+    """A change with no metric in its own words takes the list's lead-in's ("Output throughput
+    improvement:" over "+12% (MT-Bench)": throughput_change); a time in a sentence that first named
+    TPOT is a TPOT too ("… while it increases … from 3.25ms (K=3)")."""
+    got = _by_value(_drafted(_LEAD, tmp_path))
+    assert got[12.0][0].metric == "throughput_change" and got[16.0][0].metric == "throughput_change"
+    assert got[3.25][0].metric == "tpot"
+
+
+def test_vanilla_before_a_drafting_method_names_no_plain_decoding():
+    from benchbook.audit.draftnames import DECODING_PHRASE
+
+    assert DECODING_PHRASE.search("compared with vanilla EAGLE3") is None or (
+        DECODING_PHRASE.search("compared with vanilla EAGLE3").group("plain") is None
+    )
+    m = DECODING_PHRASE.search("2.1x over vanilla decoding")
+    assert m is not None and m.group("plain") is not None

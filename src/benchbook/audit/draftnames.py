@@ -114,6 +114,13 @@ _HARDWARE = re.compile(
     r"|(?:Rockchip\s+)?(?P<rk>RK3(?:588S?|576|568|566))(?![\w-])"
     r"|(?:MediaTek\s+)?Dimensity\s(?P<dim>\d{3,4}\+?)(?![\w.-])"
     r"|(?:Samsung\s+)?Galaxy\s(?P<galaxy>S\d{2}(?:\s?(?:Ultra|FE|\+))?|Z\s?Fold\s?\d|Tab\sS\d{1,2}(?:\s?Ultra)?)(?![\w.-])"
+    # Android phones by their makers' names ("Xiaomi 14", "Pixel 8a", "Google Pixel 9 Pro", "OnePlus 12")
+    r"|(?P<droid>Xiaomi\s\d{1,2}(?:\s(?:Pro|Ultra))?|(?:Google\s)?Pixel\s\d{1,2}a?(?:\s(?:Pro(?:\sXL)?|XL))?"
+    r"|OnePlus\s\d{1,2}(?:\s?(?:Pro|R|T))?)(?![\w.-])"
+    # AWS's own accelerators ("AWS Trainium", "Trainium2", "Inferentia2")
+    r"|(?:AWS\s+)?(?P<aws>Trainium\d?|Inferentia\d?)(?![\w.-])"
+    # a MacBook by its screen size, no chip named ("macbook pro 14", "MacBook Air 13-inch")
+    r"|(?P<mbook>MacBook\s(?:Pro|Air)\s1[3-6])(?:-?inch\b|″|\")?(?![\w.-])"
     # Apple's phones and tablets ("iPhone 15 Pro", "iPhone 16 Pro Max", "iPad M4", "iPad Pro (M4)")
     r"|(?:Apple\s+)?(?P<ios>iPhone\s\d{1,2}(?:\s(?:Pro\sMax|Pro|Plus|mini|e))?"
     r"|iPad(?:\s(?:Pro|Air|mini))?(?:\s(?:M\d|\(M\d\)))?)(?![\w-])"
@@ -168,6 +175,7 @@ _ENGINES = {
     "rapid_mlx": "Rapid-MLX",  # its Python package's name ("Software: rapid_mlx 0.7.9, mlx 0.31.2")
     "omlx": "oMLX",
     "tinygrad": "tinygrad",
+    "nkipy": "NKIPy",  # AWS Neuron's kernels in Python, run on Trainium
     "llamafile": "llamafile",
     # bindings and apps of llama.cpp, other runtimes, as their projects spell them
     "llama-cpp-python": "llama-cpp-python",
@@ -516,7 +524,10 @@ DRAFT_COUNT = re.compile(
 DECODING_PHRASE = re.compile(
     r"(?P<plain>\b(?:without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
     r"without speculat\w*|w/o\s+spec\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|w/o MTP|MTP off|"
-    r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive|"
+    # (not "vanilla EAGLE3", "baseline Medusa": the plain form of a drafting method, still drafting)
+    r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|"
+    r"(?:baseline|vanilla)(?![\s-]+(?:eagle|medusa|mtp|dflash|hydra|lookahead|n-?gram|spec\w*|draft\w*))|"
+    r"(?:plain )?autoregressive|"
     # the base model's own speed ("The base model speed:", "base throughput") beside its drafted runs
     # (not "base model" alone: the target a draft model drafts for, or a model without instruct tuning)
     r"base(?:[- ]model)?(?:'s)?\s+(?:speed|throughput|performance|results?|rates?|numbers)|"
@@ -677,6 +688,16 @@ def hardware_name(m: re.Match) -> str:
         name = "Samsung Galaxy " + re.sub(r"(?<=\d)(Ultra|FE)", r" \1", g["galaxy"])
     elif g.get("ios"):
         name = "Apple " + re.sub(r"\s+", " ", g["ios"])
+    elif g.get("aws"):  # "Trainium" -> "AWS Trainium"
+        name = f"AWS {g['aws'][0].upper()}{g['aws'][1:].lower()}"
+    elif g.get("mbook"):  # "macbook pro 14" -> "Apple MacBook Pro 14"
+        size = g["mbook"].split()[-1]
+        name = f"Apple MacBook {g['mbook'].split()[1].title()} {size}"
+    elif g.get("droid"):  # "xiaomi 14" -> "Xiaomi 14", "pixel 8a" -> "Google Pixel 8a"
+        words = re.sub(r"\s+", " ", g["droid"]).split(" ")
+        maker = {"xiaomi": "Xiaomi", "pixel": "Google Pixel", "google": "Google", "oneplus": "OnePlus"}
+        rest = (w if w[0].isdigit() else w.upper() if w.lower() == "xl" else w.title() for w in words[1:])
+        name = " ".join([maker[words[0].lower()], *rest])
     else:
         name = {"dgx spark": "NVIDIA DGX Spark", "strix halo": "AMD Strix Halo"}[g["spark"].lower()]
     return count + name

@@ -721,6 +721,8 @@ _RUN_LIST = re.compile(
 _PAIR_UNIT_AFTER = re.compile(r"\s*(?:to|→|->|-->)\s*[\d.,]+\s*[A-Za-z]", re.IGNORECASE)
 
 
+#: the times of one token or request a sentence names once for all its numbers in that unit
+_PER_TOKEN_TIMES = frozenset({"tpot", "ttft", "itl", "ms_per_token"})
 #: a tool's summary line, one field and its value ("prompt eval count:    68 token(s)", "load
 #: duration: 4.30s", "eval rate: 10.04 tokens/s"): the label, a colon, one number and its unit
 _FIELD_LINE = re.compile(r"\s*(?P<k>[A-Za-z][\w ()/.-]{2,40}?)\s*[:=]\s*[\d.,]+\s*[A-Za-z/()%µ]{0,14}\s*")
@@ -960,6 +962,18 @@ class Sentences(Sides):
                     # no word near it names the metric: the line introducing the list does ("results
                     # for TTFT speed up:" over "- 8k: 4141 ms / 1640 ms")
                     metric = metric_of(n.unit, self.lead_in[-80:].rstrip(": ")) or metric
+                if (
+                    metric is not None
+                    and family(n.unit) == "time"
+                    and metric == metric_of(n.unit, "")
+                    and placed
+                    and placed[-1][0].start >= s0
+                    and placed[-1][0].unit == n.unit
+                    and self.metric_of_claim(placed[-1][1]) in _PER_TOKEN_TIMES
+                ):
+                    # "TPOT remains at ~2.7-2.9ms, while vanilla increases from 3.15ms (K=3) to
+                    # 4.33ms": the sentence's later times in its unit are of the metric it names first
+                    metric = str(self.metric_of_claim(placed[-1][1]))
                 if (
                     metric is not None
                     and family(n.unit) == "rate"

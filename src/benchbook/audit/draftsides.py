@@ -250,10 +250,14 @@ def _change_metric(clause: str, sentence: str, at: int) -> str:
         words = _SPEC_DECODING.sub(" ", sentence.lower())  # "Rates 40.1 / 41.3 tok/s, +12% over last week"
     if re.search(r"prefill|prompt|\bpp\b|pp\d", words):
         return "prefill_change"
-    if re.search(r"decod|generat|\btg\b|tg\d|output", words):
+    if re.search(r"decod|generat|\btg\b|tg\d", words):
         return "decode_change"
     if re.search(r"throughput|吞吐", words):
-        return "throughput_change"  # "~60% higher throughput" (SOURCES.md's convention)
+        # "~60% higher throughput", "output throughput +12%" (SOURCES.md's convention: a serving
+        # benchmark's output token throughput is ``throughput``)
+        return "throughput_change"
+    if re.search(r"output", words):
+        return "decode_change"
     if re.search(rf"{_CHANGE_SPEED}|t/s|tok/s", words):
         # "10%程度高速化", "15%程度遅くなった", "略优 4–5%", "outperforms (+25%)", "9% mais rápido",
         # "12% 的性能提升", "beat vLLM by 21%", "a 45% performance advantage"
@@ -1048,6 +1052,11 @@ class Sides(DraftCore):
         metric = self._once(
             text, ("change", lo, hi, s0), lambda: _change_metric(text[lo:hi], sentence, n.start - lo)
         )
+        if metric == "change" and self.lead_in:
+            # "Output throughput improvement:" over "- C=1: +12% (MT-Bench)": the list's line says
+            # what changed
+            lead = re.sub(r"\([^()]*\)", " ", self.lead_in[-120:])
+            metric = _change_metric(lead, lead, len(lead))
         fields = number_fields(n)
         negative = rel.sign < 0
         if n.range is not None:
