@@ -694,10 +694,10 @@ def hardware_name(m: re.Match) -> str:
         size = g["mbook"].split()[-1]
         name = f"Apple MacBook {g['mbook'].split()[1].title()} {size}"
     elif g.get("droid"):  # "xiaomi 14" -> "Xiaomi 14", "pixel 8a" -> "Google Pixel 8a"
-        words = re.sub(r"\s+", " ", g["droid"]).split(" ")
-        maker = {"xiaomi": "Xiaomi", "pixel": "Google Pixel", "google": "Google", "oneplus": "OnePlus"}
-        rest = (w if w[0].isdigit() else w.upper() if w.lower() == "xl" else w.title() for w in words[1:])
-        name = " ".join([maker[words[0].lower()], *rest])
+        said = re.sub(r"\s+", " ", g["droid"]).split(" ")
+        makers = {"xiaomi": "Xiaomi", "pixel": "Google Pixel", "google": "Google", "oneplus": "OnePlus"}
+        rest = (w if w[0].isdigit() else w.upper() if w.lower() == "xl" else w.title() for w in said[1:])
+        name = " ".join([makers[said[0].lower()], *rest])
     else:
         name = {"dgx spark": "NVIDIA DGX Spark", "strix halo": "AMD Strix Halo"}[g["spark"].lower()]
     return count + name
