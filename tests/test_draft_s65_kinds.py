@@ -280,3 +280,32 @@ def test_vanilla_before_a_drafting_method_names_no_plain_decoding():
     )
     m = DECODING_PHRASE.search("2.1x over vanilla decoding")
     assert m is not None and m.group("plain") is not None
+
+
+def test_each_engines_build_said_in_a_clause_goes_to_its_rows_only(tmp_path):
+    """ "llama.cpp is build b4200, vLLM is 0.6.3": each engine's rows their own build; an engine
+    named with no build gets none; "vLLM is 2.5x faster" names no version."""
+    from benchbook.audit.draftwords import engine_versions
+
+    assert engine_versions("llama.cpp is build b4200, vLLM is 0.6.3.") == {
+        "llama.cpp": "b4200",
+        "vLLM": "0.6.3",
+    }
+    assert engine_versions("vLLM is 2.5x faster and vLLM is 0.5 ms slower") == {}
+    post = "# Engines\n\nllama.cpp is build b4200, vLLM is 0.6.3.\n\n| Engine | tok/s |\n| --- | --- |\n"
+    post += "| llama.cpp | 120.5 |\n| vLLM | 140.5 |\n| Ollama | 110.5 |\n"
+    got = _by_value(_drafted(post, tmp_path))
+    assert got[120.5][1]["build"] == "b4200" and got[140.5][1]["build"] == "0.6.3"
+    assert "build" not in got[110.5][1]
+
+
+def test_a_model_name_ending_a_sentence_and_an_old_cards_glued_ti():
+    from benchbook.audit.draftnames import mentions
+
+    assert [m.value for m in mentions("I tested Qwen2.5-14B-Instruct. It was fast") if m.path == "model"] == [
+        "Qwen2.5-14B-Instruct"
+    ]
+    assert [m.value for m in mentions("on my old 1080ti it ran") if m.path == "hardware"] == [
+        "NVIDIA GeForce GTX 1080 Ti"
+    ]
+    assert [m.value for m in mentions("the old 2048 tokens") if m.path == "hardware"] == []

@@ -135,7 +135,8 @@ _HARDWARE = re.compile(
     r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?"
     r"|AGX\s(?:Thor|Orin|Xavier)|(?:Orin|Xavier)\sAGX|Orin\s(?:NX|Nano)|Xavier\sNX)"
     r"(?:\s(?P<jmem>\d{1,3})\s?GB?)?(?![\w-])"
-    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bgeforce\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×*]\s)|(?<=\d[x×*])|(?<=\d\s[x×*]\s)|(?<=卡)|(?<=张)"
+    # ("my old 1080ti", "a spare 3090", "an used 2080 Ti": a word about the card between)
+    r"|(?:(?<=\bmy\s)|(?<=\bold\s)|(?<=\bspare\s)|(?<=\bused\s)|(?<=\bsingle\s)|(?<=\bnvidia\s)|(?<=\bgeforce\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×*]\s)|(?<=\d[x×*])|(?<=\d\s[x×*]\s)|(?<=卡)|(?<=张)"
     # after a label naming the machine ("hardware is 4060ti", "GPU: 4090", "显卡：3090"), after a
     # Chinese count of cards ("单卡3090", "两张3090", "4卡 4090")
     r"|(?<=\bhardware\sis\s)|(?<=\bgpu:\s)|(?<=\bgpu:)|(?<=\bgpu\sis\s)|(?<=\bcard:\s)|(?<=显卡：)|(?<=显卡:)|(?<=显卡)"
@@ -751,6 +752,7 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _MODEL.finditer(text):
         spans.append((m.start(), m.end()))
         model, quant = model_and_quant(m.group("name"))
+        model = model.rstrip(".")  # "I tested Qwen2.5-14B-Instruct. It was fast": the sentence's stop
         if model and m.group("variant"):
             model += m.group("variant")  # "Qwen3.6-35B-A3B Opus-Distill": the weights' variant
         if (

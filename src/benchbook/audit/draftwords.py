@@ -318,7 +318,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # the word "version" in other languages too ("vLLM版本:0.3.3", "Ollama バージョン 0.5")
             rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}"
             # (or a full-width comma: "sglang，0.4.0.post2")
-            r"(?:\s*(?:版本|バージョン|верси[яи])\s*[:：=]?\s*|\s+|\s*\(\s*|-(?=v?\d+\.\d)|\s*==\s*|@"
+            # ("vLLM is 0.6.3", "SGLang is on version 0.4.7": the engine's release said in a clause)
+            r"(?:\s+is\s+(?:on\s+)?(?:(?:version|ver\.?|release)\s+)?|"
+            r"\s*(?:版本|バージョン|верси[яи])\s*[:：=]?\s*|\s+|\s*\(\s*|-(?=v?\d+\.\d)|\s*==\s*|@"
             # (not "vLLM，1.5倍的吞吐": after a comma a release of three parts only)
             r"|\s*[，、]\s*(?=v?\d+\.\d+\.\d))"
             r"(?:(?:version|ver\.?)\s*)?"
@@ -367,7 +369,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"|(?<![\w-])(?<!fork \()(?<!fork, )commit\s+`?"
             r"(?P<c>(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{7,40})`?(?![\w./])"
             r"|(?<![\w/#:.=-])(?P<s>[0-9a-f]{40})(?![\w/])"
-            r"|(?<![A-Za-z0-9_./-])(?:llama\.cpp|ik_llama\.cpp)\s+(?:build\s+)?(?P<n>\d{4,5})(?![\w.]|\s?(?:t/s|tok|tokens|ms|%))",
+            # (and its b-number in a clause: "llama.cpp is build b4200", "llama.cpp at b4200")
+            r"|(?<![A-Za-z0-9_./-])(?:llama\.cpp|ik_llama\.cpp)\s+(?:is\s+)?(?:(?:on|at)\s+)?(?:build\s+)?"
+            r"(?P<n>b?\d{4,5})(?![\w.]|\s?(?:t/s|tok|tokens|ms|%))",
             re.I,
         ),
         "commit",
