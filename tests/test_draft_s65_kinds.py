@@ -309,3 +309,68 @@ def test_a_model_name_ending_a_sentence_and_an_old_cards_glued_ti():
         "NVIDIA GeForce GTX 1080 Ti"
     ]
     assert [m.value for m in mentions("the old 2048 tokens") if m.path == "hardware"] == []
+
+
+# The breaker's cases against session 65's rules (each a false positive it found, now a control)
+
+
+def test_cpu_mode_in_a_sentence_names_no_run(tmp_path):
+    """ "CPU Mode" labels a column or row; "I don't care about CPU mode" in prose names no run: the
+    GPU run keeps its GPU."""
+    post = "# t\n\nMy box: i5-12400 + RTX 3060. I don't care about CPU mode at all.\n\n"
+    post += "Llama 3 8B Q4_K_M: 55 tok/s\n"
+    (c, cond) = _by_value(_drafted(post, tmp_path))[55.0]
+    assert cond.get("backend") != "CPU" and cond["hardware"] == "NVIDIA GeForce RTX 3060"
+
+
+def test_ollama_run_in_prose_a_redirect_and_keepalive_values():
+    assert command_lines([(1, "ollama run llama3.1 and it gives me about 30 tok/s on my 4060.")]) == []
+    (c,) = command_lines([(1, "$ ollama run gemma3:27b-it-qat --verbose < prompt.txt")])
+    assert "prompt" not in c.conditions
+    (c,) = command_lines(
+        [(1, "$ ollama run deepseek-r1:32b --verbose --keepalive 10m --format json Summarize this")]
+    )
+    assert c.conditions["other"]["keepalive"] == "10m" and c.conditions["other"]["format"] == "json"
+    assert c.conditions["prompt"] == "Summarize this"
+    (c,) = command_lines([(1, "ollama run gemma2:27b why is the sky blue")], code=True)
+    assert c.conditions["prompt"] == "why is the sky blue"  # typed in a code block
+
+
+def test_a_windows_prompt_and_paths_keep_the_model_name():
+    (c,) = command_lines(
+        [(1, r"C:\Users\me\llama>llama-cli.exe -m C:\models\Qwen2.5-7B-Instruct-Q4_K_M.gguf -ngl 99")]
+    )
+    assert (c.conditions["model"], c.conditions["quant"]) == ("Qwen2.5-7B-Instruct", "Q4_K_M")
+    (c,) = command_lines(
+        [(1, r"PS C:\llama> .\llama-cli.exe -m .\models\Qwen2.5-14B-Instruct-Q4_K_M.gguf -ngl 99")]
+    )
+    assert c.conditions["model"] == "Qwen2.5-14B-Instruct"
+
+
+def test_a_run_label_with_a_qualifier_and_a_quoted_main_line(tmp_path):
+    assert _label_line("Run 2 (after reboot):") == [("run_index", 2)]
+    assert _label_line("Run 3 with flash attention:") == [("run_index", 3)]
+    post = "# t\n\nQuoting the OP:\n\n> main thing -- it ran at 12 tok/s on llama 3 8B\n\n"
+    post += "> server -- 30 tok/s with Mistral 7B for me\n"
+    assert set(_by_value(_drafted(post, tmp_path))) == {12.0, 30.0}  # a quote, no llama.cpp command
+
+
+def test_hours_minutes_seconds_cells_and_numbered_questions(tmp_path):
+    post = "# t\n\n| Prompt | Time taken | tok/s |\n|---|---|---|\n"
+    post += "| short | 1:30:00 | 50.5 |\n| long | 12:05.3 | 40.5 |\n"
+    got = _by_value(_drafted(post, tmp_path))
+    assert got[5400.0][0].metric == "duration" and got[725.3][0].metric == "duration"
+    assert 1.0 not in got and 12.0 not in got
+    post = "# t\n\n| Model | Question | Time taken |\n|---|---|---|\n"
+    post += "| Llama-3-8B | 1 | 12.5 |\n| Llama-3-8B | 2 | 13.5 |\n"
+    assert "prompt" not in _by_value(_drafted(post, tmp_path))[12.5][1]
+
+
+def test_a_phone_chips_generation_is_no_token_count_and_training_data_no_prompt(tmp_path):
+    post = "# t\n\nXiaomi 14 (Snapdragon 8 Gen 3), Llama 3.2 3B Q4_0 in llama.cpp: 22.5 tok/s generation.\n"
+    (c, cond) = _by_value(_drafted(post, tmp_path))[22.5]
+    assert "tokens_generated" not in cond
+    post = (
+        "# t\n\nThe draft head was trained on ShareGPT for 2 epochs; it gives a 2.5x speedup on Llama 3 8B.\n"
+    )
+    assert all("prompt" not in cond for _, cond in _by_value(_drafted(post, tmp_path)).values())

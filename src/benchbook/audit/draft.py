@@ -442,7 +442,7 @@ class _Drafter(Tables, Sentences):
                 gids = [g.id for g in self.out.groups[before:]]
                 self.open_table = gids if gids and not had_command else None
                 continue
-            commands = command_lines(block.lines)
+            commands = command_lines(block.lines, code=block.kind == "code")
             in_command = {n for c in commands for n in range(c.line, c.last + 1)}
             for c in commands:
                 server = self.command if self.command_tool and not serving_client(self.command_tool) else None

@@ -39,7 +39,7 @@ from ..ingest.settings import flash_attn_word
 
 #: a shell's prompt before a command typed at it: "$ ", "# ", "PS C:\\llama> ", a venv's "(venv) $ ", a
 #: host's or a folder's "user@box:~/llama.cpp$ ", "vulkan$ " (a regex, for a line's start)
-SHELL_PROMPT = r"^\s*(?:\([\w.-]+\)\s*)?(?:[\w.@~:/\\-]*[$%>#]\s*|PS [^>]*>\s*)?"
+SHELL_PROMPT = r"^\s*(?P<sh>(?:\([\w.-]+\)\s*)?(?:[\w.@~:/\\-]*[$%>#]\s*|PS [^>]*>\s*))?"
 
 _TOOL = re.compile(
     SHELL_PROMPT + r"(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?P<path>\S*[/\\])?(?:\./)?"
@@ -543,37 +543,50 @@ _PLACEHOLDER_MODEL = re.compile(
 )
 
 
-def _ollama_words(words: list[str]) -> list[str]:
-    """The words of an ``ollama run`` command that are no flag nor a flag's value (``--keepalive 5m``,
-    ``--format json``): its model's tag, then the prompt's words."""
-    out, k = [], 0
+def _ollama_words(words: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The words of an ``ollama run`` command that are no flag nor a flag's value: its model's tag,
+    then the prompt's words, up to a shell's redirect, pipe or list ("< prompt.txt", "| tee",
+    "&&"); and the values of ``--keepalive`` and ``--format`` ("10m", "json")."""
+    out: list[str] = []
+    valued: dict[str, str] = {}
+    k = 0
     while k < len(words):
-        if words[k] in ("--keepalive", "--format"):
-            k += 2
-            continue
-        if not words[k].startswith("-"):
+        flag, eq, value = words[k].partition("=")
+        if flag in ("--keepalive", "--format"):
+            if not eq and k + 1 < len(words):
+                value, k = words[k + 1], k + 1
+            valued[flag.lstrip("-")] = value
+        elif re.match(r"[<>|&;]|\d?>", words[k]):
+            break
+        elif not words[k].startswith("-"):
             out.append(words[k])
         k += 1
-    return out
+    return out, valued
 
 
-def conditions_of(tool: str, words: list[str]) -> dict:
-    """The conditions the flags ``words`` (after the tool's name) set (module doc)."""
+def conditions_of(tool: str, words: list[str], typed: bool = True) -> dict:
+    """The conditions the flags ``words`` (after the tool's name) set (module doc).  ``typed``: the
+    line is a command typed at a shell (after its prompt, in a code block), not a sentence opening
+    with a tool's name ("ollama run llama3.1 and it gives me 30 tok/s": no prompt typed)."""
     engine = engine_of(tool)
     out: dict = {"engine": engine} if engine else {}
     by_name = tool.startswith("vllm") or "torchchat" in tool
     if tool.startswith("ollama"):
         # "ollama run [flags] MODEL [PROMPT]" (cmd/cmd.go): its value flags ``--keepalive`` and
         # ``--format`` anywhere, the first other word the model's tag, the words after it the prompt
-        bare = _ollama_words(words)
+        bare, valued = _ollama_words(words)
         if bare:
             model, quant = model_and_quant(bare[0])
             out["model"] = model
             if quant:
                 out["quant"] = quant
-            if len(bare) > 1:
+            if len(bare) > 1 and typed:
                 out["prompt"] = " ".join(bare[1:])
-        words = [w for w in words if w.startswith("-")]
+        for key, value in valued.items():
+            put_path(out, f"other.{key}", value)
+        words = [
+            w for w in words if w.startswith("-") and w.partition("=")[0] not in ("--keepalive", "--format")
+        ]
     positional = [] if not by_name else [w for w in words[:1] if not w.startswith("-")]
     if positional:
         words = words[1:]
@@ -1037,8 +1050,10 @@ def folder_build(path: str) -> dict[str, str]:
 _FLAG_LINE = re.compile(r"\s*--?[A-Za-z][\w.-]*(?:[ =]\S.*)?\s*$")
 
 
-def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
-    """The command lines among ``lines`` (``(line, text)``), continuations joined (module doc)."""
+def command_lines(lines: list[tuple[int, str]], code: bool = False) -> list[Command]:
+    """The command lines among ``lines`` (``(line, text)``), continuations joined (module doc);
+    ``code``: the lines are a code block's (a command in one is typed at a shell, as one after a
+    shell's prompt is: ``conditions_of``'s ``typed``)."""
     out: list[Command] = []
     i = 0
     while i < len(lines):
@@ -1068,10 +1083,16 @@ def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
             words = joined.split()
         tool = re.sub(r"\s+", " ", m.group("tool"))
         tagged = tool.startswith("ollama") and bool(words) and ":" in words[0]  # "ollama run gemma2:27b"
-        if not any(w.startswith("-") for w in words) and not tool.startswith("vllm") and not tagged:
+        # (a dash alone is no flag: "> main thing -- it ran at 12 tok/s", a quote, not a command)
+        flagged = any(re.match(r"--?[A-Za-z]", w) for w in words)
+        if not flagged and not tool.startswith("vllm") and not tagged:
             i += 1
             continue  # "llama-bench for reference:": the tool named in prose, no command
-        conditions = conditions_of(tool, words)
+        # (a Windows path's backslashes are its separators, no shell escapes: "C:\\models\\x.gguf")
+        if re.search(r"(?<![\w])[A-Za-z]:\\|(?<!\S)\.\\", joined):
+            words = shlex.split(joined.replace("\\", "/"), posix=True) if "'" not in joined else words
+        typed = code or bool(m.group("sh")) or bool(re.search(r"[\"']", joined))
+        conditions = conditions_of(tool, words, typed)
         if m.group("build"):  # "llama-server-be0e35": a binary named after its build's commit
             conditions["build"] = m.group("build")
         else:

@@ -253,7 +253,9 @@ _REPL_PROMPT = re.compile(r"^\s*>>>\s+(?!/)(?!(?:import|from|print)\b)(?P<v>[^\s
 _OLLAMA_FLAG = r"(?:--(?:keepalive|format)[=\s]+\S+|--?[A-Za-z][\w-]*)"
 _OLLAMA_RUN = re.compile(
     SHELL_PROMPT + rf"ollama\s+run\s+(?:{_OLLAMA_FLAG}\s+)*(?P<tag>[^\s\"'-][^\s\"']*)(?:\s+{_OLLAMA_FLAG})*"
-    r"(?:\s+(?:\"(?P<dq>[^\"]+)\"|'(?P<sq>[^']+)'|(?P<bare>[^\s\"'-][^\"']*?)(?=\s+--|\s*$)))?"
+    # (a shell's redirect, pipe or list ends it: "--verbose < prompt.txt" types no prompt)
+    r"(?:\s+(?:\"(?P<dq>[^\"]+)\"|'(?P<sq>[^']+)'|"
+    r"(?P<bare>[^\s\"'<>|&;-][^\"'<>|&;]*?)(?=\s+--|\s*(?:[<>|&;]|$))))?"
 )
 
 
@@ -434,7 +436,7 @@ def _stated(
 ) -> tuple[list[tuple[int, list[tuple[str, object]]]], list[tuple[str, object]]]:
     """``stated`` in two parts: the command lines' conditions, each with its line, and the rest."""
     commands: list[tuple[int, list[tuple[str, object]]]] = []
-    found = command_lines(lines)
+    found = command_lines(lines, code=kind == "code")
     in_command = {n for c in found for n in range(c.line, c.last + 1)}
     server = False  # the command before was a server's (not its benchmark client's)
     for c in found:
@@ -564,9 +566,6 @@ def _stated(
     if engine is not None:  # "端到端推理延迟(llama-cli)": the tool's engine
         out.append(("engine", engine))
     settings_in_words(text, out)
-    _ollama_runs(
-        rest, out
-    )  # a line of prose typed at the shell ("vulkan$ ollama run --verbose gpt-oss:20b hi")
     _prompts(rest, out)
     _backends(text, out)
     _builds(text, out)
@@ -1517,7 +1516,11 @@ def _label_line(text: str) -> list[tuple[str, object]]:
     m = _VERSION_LABEL.fullmatch(text.strip())
     if m:
         return [("build", m.group("v"))]
-    run = _RUN_ORDINAL.fullmatch(t.rstrip(":：").strip("*_ "))
+    # (a qualifier after it, "Run 2 (after reboot):", "Run 3 with flash attention:", is the run's own)
+    bare = re.sub(
+        r"\s*(?:\([^()]*\)|\b(?:with|after|before|on|using|at)\b.*)$", "", t.rstrip(":：").strip("*_ ")
+    )
+    run = _RUN_ORDINAL.fullmatch(bare.strip("*_ "))
     if run:  # "- 1st run:", "Second run:", "Run #2:": the k-th run of those listed below it
         k = run.group("n") or run.group("n2") or run.group("w")
         return [("run_index", int(k) if k.isdigit() else _ORDINALS[k.lower()])]
@@ -2232,7 +2235,7 @@ class Context:
             self.root.declared["engine"] = ["ik_llama.cpp"]
             self.root.known.clear()
         engine = self.root.value("engine")[1]
-        versioned = engine_versions(post.text) if engine is None else {}
+        versioned = engine_versions(post.text, tags=False) if engine is None else {}
         if len(versioned) == 1:
             # "Test … with vllm v0.5.2 … The same model in TensorRT-LLM achieves a 2x speedup": of the
             # engines the post names, the one it gives a version of is the one it ran

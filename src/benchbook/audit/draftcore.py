@@ -241,9 +241,12 @@ PROMPT_SET = re.compile(
     r"(?:\(\s*|\b(?:on|for|with)\s+(?:the\s+)?)"
     r"(?P<d>mt[- ]?bench|humaneval\+?|gsm8k|sharegpt|alpaca(?:eval)?|"
     r"math[- ]?500|cnn/dailymail|cnn/dm|longbench(?:[- ]?v2)?|spec[- ]?bench|mbpp\+?|arena[- ]?hard|"
-    r"livecodebench|aime(?:\s?20)?2[3-6]?|gpqa(?:[- ]diamond)?|xsum|swe[- ]?bench(?:[- ]verified)?)(?![\w-])",
+    r"livecodebench|aime(?:\s?20)?2[3-6]?|gpqa(?:[- ]diamond)?|xsum|swe[- ]?bench(?:[- ]verified)?|"
+    r"mmlu(?:[- ]pro)?|hellaswag)(?![\w-])",
     re.IGNORECASE,
 )
+#: words of training a model on data (``PROMPT_SET``'s data sets are no prompts there)
+_TRAINED_ON = re.compile(r"(?i)\b(?:train|fine[- ]?tun|distill|calibrat|pretrain)\w*")
 #: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99", "K=3"
 NAMED_CONDITION = re.compile(
     # (a speculative run's K or γ only with "=": "3.15ms (K=3)"; "ngl 1" as a table's row writes it)
@@ -816,6 +819,8 @@ class DraftCore:
             if path and typ == "int":
                 offer(path, w0 + m.start(), named_count(m))
         for m in PROMPT_SET.finditer(near):
+            if _TRAINED_ON.search(near, max(0, m.start() - 40), m.start()):
+                continue  # "trained on ShareGPT", "fine-tuned Llama 3 8B with Alpaca": the data it learnt
             offer("prompt", w0 + m.start("d"), m.group("d"))
         low = near.lower()
         for word, (path, value) in self.vocab.items():

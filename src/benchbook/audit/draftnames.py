@@ -492,9 +492,11 @@ _BITS_QUANT = re.compile(
     r"|(?<=GGML\s|GGUF\s)(?P<g>FP16|F16|BF16|fp16|f16|bf16)(?![\w.-])",
 )
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
-#: a run on the CPU alone named as a mode ("CPU Mode", "CPU-only", "CPU only", "CPU backend"): the CPU
-#: backend (llama.cpp's ggml-cpu; Ollama's CPU runner), not the machine's processor
-_CPU_BACKEND = re.compile(r"(?<![\w-])CPU[- ](?:mode|only|backend)(?![\w-])", re.IGNORECASE)
+#: a run on the CPU alone named as a mode by a label that is all of it, a column's or row's ("CPU
+#: Mode", "CPU-only", "CPU only (8 threads)", "**CPU backend**"): the CPU backend (llama.cpp's
+#: ggml-cpu; Ollama's CPU runner), not the machine's processor; in a sentence ("I don't care about
+#: CPU mode") it names no run
+_CPU_BACKEND = re.compile(r"[*_`]*CPU[- ](?:mode|only|backend)[*_`]*(?:\s*\([^()]*\))?", re.IGNORECASE)
 #: llama.cpp's GPU backends by the BLAS library its builds before 2024 named them after ("device:
 #: 2x3090, NVLINK, cublas", ``LLAMA_CUBLAS=1``, hipBLAS, CLBlast): the backend they built
 _BLAS_BACKEND = re.compile(
@@ -844,8 +846,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
     for m in _BLAS_BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", _BLAS_BACKENDS[m.group(1).lower()]))
-    for m in _CPU_BACKEND.finditer(text):  # "CPU Mode" beside "Vulkan (GPU) Mode": the CPU backend
-        out.append(Mention(m.start(), "backend", "CPU"))
+    if _CPU_BACKEND.fullmatch(text.strip()):  # "CPU Mode" beside "Vulkan (GPU) Mode": the CPU backend
+        out.append(Mention(0, "backend", "CPU"))
     for m in _FA.finditer(text):
         word = (m.group("p") or m.group("w")).lower()
         on = word == "with" if m.group("p") else word in ("on", "1", "enabled")

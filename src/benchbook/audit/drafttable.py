@@ -587,8 +587,9 @@ def _timing_unit(header: str) -> str | None:
     return "s" if _ELAPSED_HEADER.fullmatch(header.strip().strip("*_`")) else None
 
 
-#: a time written as minutes and seconds ("2:56.08", "1:33"): minutes, seconds, the seconds' decimals
-_CLOCK = re.compile(r"(\d{1,3}):([0-5]\d(?:\.(\d+))?)")
+#: a time written as minutes and seconds ("2:56.08", "1:33"), hours before them ("1:30:00"): the
+#: hours (``h``), minutes (``m``), seconds (``s``) and the seconds' decimals (``d``)
+_CLOCK = re.compile(r"(?:(?P<h>\d{1,2}):(?=[0-5]\d:))?(?P<m>\d{1,3}):(?P<s>[0-5]\d(?:\.(?P<d>\d+))?)")
 
 _ELAPSED_HEADER = re.compile(
     r"(?:total\s+)?(?:time\s+taken|elapsed(?:\s+time)?|wall(?:[\s-]*clock)?(?:\s+time)?|total\s+time|"
@@ -2068,7 +2069,9 @@ class Tables(Sides):
                         set_path(cond, shaped_path, shaped_value)
                     continue
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
-                if path == "prompt" and typ == "str" and prompt_sized:
+                if path == "prompt" and typ == "str" and re.fullmatch(r"[\s*_#]*\d{1,3}[\s*_]*", cell):
+                    path = "other." + _key(header[j])  # "| Question |" over "1", "2": the question's number
+                elif path == "prompt" and typ == "str" and prompt_sized:
                     # "| Scenario | Input size in tokens |": the prompt is the sized one, the
                     # scenario's name kept as written
                     path = "other." + _key(header[j])
@@ -2373,12 +2376,15 @@ class Tables(Sides):
                 n = found[0]
                 clock = _CLOCK.fullmatch(row[j].strip().strip("*_`"))
                 if clock and self.groups[gid].fields.get("unit") == "s":
-                    # "| Time taken |" over "2:56.08" beside "54.522": minutes and seconds, 176.08 s
-                    seconds = int(clock.group(1)) * 60 + float(clock.group(2))
+                    # "| Time taken |" over "2:56.08" beside "54.522": minutes and seconds, 176.08 s;
+                    # "1:30:00" hours, minutes and seconds, 5400 s
+                    hours = int(clock.group("h") or 0)
+                    seconds = hours * 3600 + int(clock.group("m")) * 60 + float(clock.group("s"))
                     n = replace(
-                        n, text=f"{seconds:.{len(clock.group(3) or '')}f}", unit="s", low=None, high=None
+                        n, text=f"{seconds:.{len(clock.group('d') or '')}f}", unit="s", low=None, high=None
                     )
-                    fields = {**number_fields(n), "note": f"written {clock.group(0)} (min:s)"}
+                    written = "h:min:s" if clock.group("h") else "min:s"
+                    fields = {**number_fields(n), "note": f"written {clock.group(0)} ({written})"}
                     fields.pop("unit", None)
                     if cond:
                         fields["conditions"] = cond

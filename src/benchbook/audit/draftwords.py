@@ -161,7 +161,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # "generating 512 tokens", "512 gen" (llama-bench's tg512)
             r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?P<task>(?:[^\W\d]+\s+){0,2})(?:output|generation|completion)\b(?!\s+prompt)"
             # ("Generating 1k tokens": a thousand)
-            r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)(?P<gk>[kK])?\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
+            r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)(?P<gk>[kK])?\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b(?!\s*\d)"
             # "512 tokens generated", "256 tokens were generated", "300 tokens decoded", "500 tokens
             # returned" (the tokens a completion gave back); "128 tokens input, 256 tokens output"
             r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?(?:generated|decoded|returned)\b"
@@ -594,14 +594,15 @@ _FAILED = re.compile(
 _ENGINE_IN = re.compile(rf"(?<![\w.-])(?:{ENGINE_SPELLINGS})(?![\w])", re.IGNORECASE)
 
 
-def engine_versions(text: str) -> dict[str, str]:
+def engine_versions(text: str, tags: bool = True) -> dict[str, str]:
     """engine -> the one version or build ``text`` writes beside its name (the ``version`` patterns
     of ``_SETTINGS``: "vLLM 0.5.0 vs SGLang 0.2.0" -> {"vLLM": "0.5.0", "SGLang": "0.2.0"}; its
     ``commit`` pattern where the engine is named: "llama.cpp `9ba73fd`", "llama.cpp build 5215";
     a tool's build line after the name, ``_ENGINE_BUILD_LINE``: "llama.cpp build: 4722 (68ff663a)"),
     the engine as ``draftnames`` spells it.  A value inside another one of the same engine is that
     one ("5215" in "5215 (5f5e39e1)"); an engine written with two versions ("0.7.0 is slower than
-    0.6.8") names none."""
+    0.6.8") names none.  ``tags``: llama.cpp's release tags count ("llama.cpp is build b4200"); without,
+    only the builds it was read by before them (a heading's "llama.cpp b4980" is its section's)."""
     seen: dict[str, set[str]] = {}
     framework: set[str] = set()  # MLX's own releases, beside mlx-lm's (the engine: SOURCES.md)
 
@@ -620,6 +621,8 @@ def engine_versions(text: str) -> dict[str, str]:
     for pat, kind in _SETTINGS:
         if kind in ("version", "commit"):
             for m in pat.finditer(text):
+                if kind == "commit" and not tags and (m.group("n") or "").startswith("b"):
+                    continue
                 add(m, m.group("v") if kind == "version" else (m.group("h") or m.group("n")))
     for m in _ENGINE_BUILD_LINE.finditer(text):
         add(m, m.group("v"))
