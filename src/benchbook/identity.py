@@ -47,7 +47,6 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-from scipy import stats as sps
 
 from . import schemas
 
@@ -84,6 +83,15 @@ ORDER_DRIFT_MIN = 0.02
 #: ... with the values after the first ordered the same way, |ρ| at or above this (0.8 over 4 values: at
 #: most one adjacent pair out of order)
 ORDER_RHO_REST_MIN = 0.8
+
+
+def _stats():
+    """``scipy.stats``, imported when a test needs it: the import takes most of a second, and the
+    commands that read no measurement (``benchbook claims draft`` imports this module through the
+    ingest readers) never need it."""
+    from scipy import stats
+
+    return stats
 
 
 class IdentityWarning(UserWarning):
@@ -310,7 +318,7 @@ def state_effect(k1, m1, v1, k2, m2, v2, groups_rows, alpha: float = STATE_EFFEC
         se = np.sqrt(a + b)
         t = np.abs(m2 - m1) / se
         dof = (a + b) ** 2 / (a**2 / (k1 - 1) + b**2 / (k2 - 1))
-        p = 2 * sps.t.sf(t, dof)
+        p = 2 * _stats().t.sf(t, dof)
         p = np.where((se == 0) & (m1 != m2), 0.0, p)
         p = np.where((se == 0) & (m1 == m2), 1.0, p)
         pairs = np.maximum(g * (g - 1) / 2, 1)
@@ -387,6 +395,7 @@ def order_trend(values: Iterable[float | None]) -> OrderTrend | None:
     xs = tuple(float(v) for v in values if v is not None)
     if len(xs) < 3 or xs[0] == 0 or len(set(xs)) == 1:
         return None
+    sps = _stats()
     rho = float(sps.spearmanr(np.arange(len(xs)), np.asarray(xs)).statistic)
     rest = xs[1:]
     rho_rest = (
