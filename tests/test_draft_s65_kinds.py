@@ -374,3 +374,28 @@ def test_a_phone_chips_generation_is_no_token_count_and_training_data_no_prompt(
         "# t\n\nThe draft head was trained on ShareGPT for 2 epochs; it gives a 2.5x speedup on Llama 3 8B.\n"
     )
     assert all("prompt" not in cond for _, cond in _by_value(_drafted(post, tmp_path)).values())
+
+
+_INSTANCE = """# Two A800s
+
+显卡：NVIDIA A800 80GB PCIe, 2
+
+Chat: who are you?
+eval rate:            5.25 tokens/s
+
+内存使用率
+50.25%
+"""
+
+
+def test_a_setups_gpu_count_a_chat_turn_and_a_memory_use_rate(tmp_path):
+    """ "显卡：NVIDIA A800 80GB PCIe, 2" counts two cards; KTransformers' "Chat: who are you?" is the
+    prompt typed; "内存使用率 50.25%" is the memory's use, no bare share."""
+    got = _by_value(_drafted(_INSTANCE, tmp_path))
+    assert got[5.25][1]["hardware"] == "2x NVIDIA A800 80GB PCIe"
+    assert got[5.25][1]["prompt"] == "who are you?"
+    assert got[50.25][0].metric == "memory_utilization"
+    # controls: a count's label is no count of a GPU named elsewhere only when it is one machine
+    post = "# t\n\nGPU: RTX 4090, 24GB\n\nIt ran 100.5 tok/s.\n\nChat: it was fine.\n"
+    got = _by_value(_drafted(post, tmp_path))
+    assert got[100.5][1]["hardware"] == "NVIDIA GeForce RTX 4090" and "prompt" not in got[100.5][1]

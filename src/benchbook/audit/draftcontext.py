@@ -213,7 +213,8 @@ def _command_names(conditions: dict, out: list[tuple[str, object]], tool: str = 
 #: characters; not sizes ("Workload: 256 input → 128 output tokens": a count first names no prompt)
 _PROMPT_LABEL = re.compile(
     r"^\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*(?:(?:test|benchmark|eval\w*|example|sample|input|user)\s+)?"
-    r"(?:prompt|task|workload|"
+    # (a chat tool's turn, "Chat: who are you?" (KTransformers' local_chat), a question typed)
+    r"(?:prompt|task|workload|chat(?=\s*[:：]\s*[^:：]+\?\s*$)|"
     r"プロンプト|課題|提示词|提示|任务|промпт|задача|프롬프트|과제|aufgabe)[*_]*\s*[:：][*_]*\s*"
     r"(?P<v>[^\s\d:：].{0,119}?)[\s.。]*$",
     re.IGNORECASE,
@@ -625,6 +626,15 @@ def parallel_count(text: str) -> int | None:
     return n if n >= 2 else None
 
 
+#: a setup's count of its GPUs: a count's label ("数量： 2", "GPU count: 4", "Number of GPUs: 8",
+#: "卡数：2") or a GPU label's line ending in a count after a comma ("显卡：NVIDIA A800 80GB PCIe, 2")
+_DEVICE_COUNT = re.compile(
+    r"(?:数量|卡数|显卡数|GPU\s*count|number\s+of\s+(?:gpus|cards))\s*[:：]\s*(?P<n>[1-9])(?!\d|\.\d)"
+    r"|^\s*(?:显卡|GPUs?|Graphics)\s*[:：][^,，\n]+[,，]\s*(?P<m>[1-9])\s*$",
+    re.IGNORECASE,
+)
+
+
 def _counted_devices(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> list[tuple[str, object]]:
     """``out`` with the machine of a device list counted: two or more devices of one name listed by
     number (``_DEVICE_LINE``: "Device 0: AMD Instinct MI100", "Device 1: AMD Instinct MI100") are
@@ -635,6 +645,10 @@ def _counted_devices(lines: list[tuple[int, str]], out: list[tuple[str, object]]
     machines = {v for p, v in out if p == "hardware"}
     if len(machines) == 1 and not re.match(r"\d+x ", str(next(iter(machines)))):
         n = parallel_count(" ".join(t for _, t in lines))
+        # (or a setup's count of them: "显卡：NVIDIA A800 80GB PCIe, 2", "A800-80GB 数量： 2", "GPU count: 4")
+        counts = {int(m.group("n") or m.group("m")) for _, t in lines for m in _DEVICE_COUNT.finditer(t)}
+        if n is None and len(counts) == 1 and (k := counts.pop()) > 1:
+            n = k
         if n is not None:
             return [(p, f"{n}x {v}" if p == "hardware" else v) for p, v in out]
     listed: dict[str, set[str]] = {}

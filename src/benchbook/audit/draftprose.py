@@ -1755,6 +1755,13 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("time", LOAD_WORDS, "load_time"),
     ("time", r".", "duration"),
     ("ratio", r"accept|수락|採択|受理|接受", "acceptance_rate"),
+    # the share of a memory in use ("内存使用率 50.14%", "显存占用率", "memory usage 63%", "GPU memory
+    # utilization 85%"; not vLLM's setting written as its key, "gpu_memory_utilization")
+    (
+        "ratio",
+        r"(?:内存|显存|記憶體|メモリ)\s*(?:使用|占用|利用)率|\bmem(?:ory)?\s+(?:usage|utili[sz]ation|use)\b",
+        "memory_utilization",
+    ),
     # a GPU's busy share ("GPU utilization 92%", "GPU利用率", "GPUの使用率は75%", "загрузка GPU")
     (
         "ratio",
