@@ -399,3 +399,13 @@ def test_a_setups_gpu_count_a_chat_turn_and_a_memory_use_rate(tmp_path):
     post = "# t\n\nGPU: RTX 4090, 24GB\n\nIt ran 100.5 tok/s.\n\nChat: it was fine.\n"
     got = _by_value(_drafted(post, tmp_path))
     assert got[100.5][1]["hardware"] == "NVIDIA GeForce RTX 4090" and "prompt" not in got[100.5][1]
+
+
+def test_drafting_named_only_as_a_plan_leaves_the_runs_plain():
+    from benchbook.audit.draftcontext import names_drafting
+
+    assert not names_drafting(
+        "Any pointers?\n\nAlso, I am trying to implement speculative sampling through candle."
+    )
+    assert names_drafting("With speculative decoding it ran at 45 t/s.")
+    assert names_drafting("We plan to add MTP.\n\nThe draft model gave 45 t/s.")

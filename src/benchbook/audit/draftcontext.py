@@ -2720,8 +2720,23 @@ _DRAFTING_WORD = re.compile(
 
 def names_drafting(text: str) -> bool:
     """Whether ``text`` names any kind of drafting (``_DRAFTING_WORD``: "speculative", "draft
-    model", "MTP", "EAGLE-3", "n-gram", "--spec-type", "acceptance rate", 投机解码, спекулятивное)."""
-    return _DRAFTING_WORD.search(text) is not None
+    model", "MTP", "EAGLE-3", "n-gram", "--spec-type", "acceptance rate", 投机解码, спекулятивное)
+    as something it ran: not in a sentence of a plan ("I am trying to implement speculative sampling
+    through candle", "we plan to add MTP": ``_INTENT``)."""
+    for m in _DRAFTING_WORD.finditer(text):
+        start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
+        ends = [i for i in (text.find(".", m.end()), text.find("\n", m.end())) if i >= 0]
+        if not _INTENT.search(text, start, min(ends) if ends else len(text)):
+            return True
+    return False
+
+
+#: a sentence of a plan, not a run: "trying to implement", "plan to add", "would like to try"
+_INTENT = re.compile(
+    r"(?i)\b(?:trying to (?:implement|add|port|get)|plan(?:ning)? to|would like to|"
+    r"want to (?:implement|add|try)|"
+    r"is (?:it|this) (?:feasible|possible)|in the future|on the roadmap)\b"
+)
 
 
 def fill(post: Post, entries: list, groups: list, link: str | None = None) -> None:
