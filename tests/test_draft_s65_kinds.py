@@ -409,3 +409,18 @@ def test_drafting_named_only_as_a_plan_leaves_the_runs_plain():
     )
     assert names_drafting("With speculative decoding it ran at 45 t/s.")
     assert names_drafting("We plan to add MTP.\n\nThe draft model gave 45 t/s.")
+
+
+def test_a_side_without_the_drafting_named_before_it_is_plain(tmp_path):
+    """ "With the 0.5B draft model I get 19.5 tok/s, versus 11.7 tok/s without it": the second side
+    runs without the draft model (plain, no draft model, no draft size), the first with it."""
+    post = (
+        "# t\n\n```\n./llama-server -m qwen2.5-7b-instruct-q4_k_m.gguf -md qwen2.5-0.5b-instruct-q8_0.gguf "
+        "--draft-max 8\n```\n\n"
+        "With the 0.5B draft model I get around 19.5 tok/s, versus 11.7 tok/s without it.\n"
+    )
+    got = _by_value(_drafted(post, tmp_path))
+    assert got[19.5][1]["decoding"] == "speculative" and got[19.5][1]["block_max"] == 8
+    plain = got[11.7][1]
+    assert plain["decoding"] == "plain" and "block_max" not in plain
+    assert "draft_model" not in plain.get("other", {})
