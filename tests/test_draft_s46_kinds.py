@@ -336,7 +336,9 @@ def test_a_gpus_busy_share(before):
 
 
 def test_a_gpus_memory_share_is_no_utilization():
-    assert metric_of("%", "GPU memory usage ") == "share"
+    """The share of a GPU's memory in use is no GPU utilisation (the GPU's busy share): it is the
+    memory's use (session 65: ``memory_utilization``, as the corpus's expected files write "显存利用率")."""
+    assert metric_of("%", "GPU memory usage ") == "memory_utilization"
 
 
 def test_key_value_pairs_pasted_without_a_fence(tmp_path):
