@@ -424,3 +424,10 @@ def test_a_side_without_the_drafting_named_before_it_is_plain(tmp_path):
     plain = got[11.7][1]
     assert plain["decoding"] == "plain" and "block_max" not in plain
     assert "draft_model" not in plain.get("other", {})
+
+
+def test_a_windows_command_with_an_unclosed_quote_is_read_not_raised():
+    """An unclosed quote on a cmd.exe line is split on spaces, as any command's is (the path's
+    backslashes read once, in the same split)."""
+    (c,) = command_lines([(1, r'C:\x>llama-cli.exe -m C:\models\Qwen2.5-7B-Instruct-Q4_K_M.gguf -p "hello')])
+    assert c.conditions["model"] == "Qwen2.5-7B-Instruct"

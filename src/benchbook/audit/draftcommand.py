@@ -1077,8 +1077,10 @@ def command_lines(lines: list[tuple[int, str]], code: bool = False) -> list[Comm
         # a backtick left (not PowerShell's line continuation, cut above) closes inline code:
         # "`llama-server ... -fa`" -- the command ends there ("-fa`" is no flag)
         joined = joined.split("`")[0].rstrip()
+        # (a Windows path's backslashes are its separators, no shell escapes: "C:\\models\\x.gguf")
+        windows = "'" not in joined and re.search(r"(?<![\w])[A-Za-z]:\\|(?<!\S)\.\\", joined) is not None
         try:
-            words = shlex.split(joined, posix=True)
+            words = shlex.split(joined.replace("\\", "/") if windows else joined, posix=True)
         except ValueError:  # an unclosed quote: split on spaces
             words = joined.split()
         tool = re.sub(r"\s+", " ", m.group("tool"))
@@ -1088,9 +1090,6 @@ def command_lines(lines: list[tuple[int, str]], code: bool = False) -> list[Comm
         if not flagged and not tool.startswith("vllm") and not tagged:
             i += 1
             continue  # "llama-bench for reference:": the tool named in prose, no command
-        # (a Windows path's backslashes are its separators, no shell escapes: "C:\\models\\x.gguf")
-        if re.search(r"(?<![\w])[A-Za-z]:\\|(?<!\S)\.\\", joined):
-            words = shlex.split(joined.replace("\\", "/"), posix=True) if "'" not in joined else words
         typed = code or bool(m.group("sh")) or bool(re.search(r"[\"']", joined))
         conditions = conditions_of(tool, words, typed)
         if m.group("build"):  # "llama-server-be0e35": a binary named after its build's commit

@@ -1105,13 +1105,18 @@ def _spanned_labels(body: list[list[str]], columns: list[int]) -> dict[tuple[int
         values = any(c.strip() for k, c in enumerate(row) if k not in columns)
         above = body[r - 1] if r else []
         # (a row of other units than the row above states something else of it: "| | Vulkan +5.3% |"
-        # under rates is the change between the rows above, no run of the row above's)
-        alike = all(
-            family(_cell_unit(c)) == family(_cell_unit(above[k]))
-            for k, c in enumerate(row)
-            if k not in columns and k < len(above) and c.strip() and above[k].strip()
-        )
-        if r and blank and values and alike:
+        # under rates is the change between the rows above, no run of the row above's; read only
+        # for a row with a blank label: its cells' numbers once more)
+        if (
+            r
+            and blank
+            and values
+            and all(
+                family(_cell_unit(c)) == family(_cell_unit(above[k]))
+                for k, c in enumerate(row)
+                if k not in columns and k < len(above) and c.strip() and above[k].strip()
+            )
+        ):
             for j in blank:
                 if j in last and (not written or j < min(written)):
                     out[(r, j)] = last[j]
