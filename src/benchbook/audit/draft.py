@@ -56,7 +56,7 @@ from ..ingest.scan import scan
 from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from . import schema
-from .draftcommand import command_lines, plain_rows, plain_run, serving_batch, serving_client
+from .draftcommand import command_lines, kobold_console, plain_rows, plain_run, serving_batch, serving_client
 from .draftcontext import (
     LLAMA_TOOL_NAMED,
     aside_lead,
@@ -65,6 +65,7 @@ from .draftcontext import (
     header_settings,
     heading_level,
     named_once,
+    parallel_rows,
     setup_heading,
 )
 from .draftcore import Drafted, Entry, Num, machine_float, merged, plain_value, set_path, source_fields
@@ -77,7 +78,7 @@ from .draftmetric import (
     settle_tests,
     settle_times,
 )
-from .draftnames import CLAUSE_ONLY, cpu_names, header_decoding, mentions, model_cell
+from .draftnames import CLAUSE_ONLY, cpu_names, hardware_of, header_decoding, mentions, model_cell
 from .draftprose import ABOUT, family, labelled_bare, number_text, numbers
 from .draftrepeats import stated_repeats
 from .draftsentences import RATE_LINE, Sentences
@@ -272,6 +273,13 @@ class _Drafter(Tables, Sentences):
         if r.counts:
             fields["counts"] = r.counts
         cond = merged(self.conditions(), r.conditions)
+        lead = re.fullmatch(
+            r"\s*(?:[-*•]\s+)?(?P<l>[^:=\s][^:=]{0,39}?)\s*[:=]\s*", self.post.line(r.line)[: r.start]
+        )
+        if lead and (hardware := hardware_of(lead.group("l"))):
+            # the device a result line is labelled with ("A770: 14.5ms/token", "RTX 4090: 52 t/s"):
+            # that line's machine, over the post's
+            cond = merged(cond, {"hardware": hardware})
         if cond:
             fields["conditions"] = cond
         if log:
@@ -499,7 +507,10 @@ class _Drafter(Tables, Sentences):
                     self.timing_logs.append((len(self.out.entries), timed, self.pending_log, self.command))
                 drafted_of: dict[int, list[tuple[int, int, str]]] = {}
                 labels = _labels_in_code(pieces, {r.line for r in found})
-                block_command = self.command
+                block_command = merged(_block_head(pieces, {r.line for r in found}), self.command or {})
+                # KoboldCpp's console lines ("Generating (78 / 387 tokens)", "CtxLimit: 1754/8192"): the
+                # block's generation, its settings under the command's
+                block_command = merged(kobold_console(pieces), block_command)
                 for r in stated:
                     if not (timed and r in timed):
                         label = next((t for n, t in reversed(labels) if n < r.line), None)
@@ -553,6 +564,7 @@ class _Drafter(Tables, Sentences):
         self.io_lengths()
         fill(self.post, self.out.entries, self.out.groups, self.link)  # what the post states around each
         plain_rows(self.out.entries, self.out.groups)  # a plain row under a speculative command
+        parallel_rows(self.out.entries, self.out.groups)  # "| TP x EP | 4x4 |": four of the machine
         self.serving_batches()
         self.fork_engine()  # "beellama.cpp" named, a llama-server command run: the fork's
         self.engine_builds()  # "vLLM 0.5.0 vs SGLang 0.2.0": each engine's claims its own version
@@ -1207,6 +1219,23 @@ def _arm_of_label(text: str, command: dict) -> dict:
     out = {**copy.deepcopy(command), **said}
     plain_run(out)
     return out
+
+
+def _block_head(lines: list[tuple[int, str]], results: set[int]) -> dict:
+    """The model and quant a code block's first line names when no result is on it and results
+    follow ("llama2-7b int4, sym, g128, comp_dtype=fp32" over "A770: 14.5ms/token"): the block's
+    runs'; ``{}`` where it names none, or several of either ("llama2-7b vs mistral-7b")."""
+    first = next(((n, t) for n, t in lines if t.strip()), None)
+    if first is None or first[0] in results or not any(n > first[0] for n in results):
+        return {}
+    if first[1].strip().endswith((":", "：")):
+        return {}  # a label line: ``_labels_in_code``'s
+    out: dict = {}
+    for path in ("model", "quant"):
+        values = {m.value for m in mentions(first[1]) if m.path == path}
+        if len(values) == 1:
+            out[path] = values.pop()
+    return out if "model" in out else {}
 
 
 def _labels_in_code(lines: list[tuple[int, str]], results: set[int]) -> list[tuple[int, str]]:

@@ -69,6 +69,9 @@ _TOOL = re.compile(
     r"evalscope\s+perf|"
     # lm-evaluation-harness over an engine ("lm_eval --model vllm --model_args pretrained=…")
     r"(?:python3?\s+-m\s+)?lm[_-]eval|"
+    # LMDeploy's benchmark scripts ("python3 profile_generation.py --concurrency 8 --input_seqlen 1
+    # --output_seqlen 2048", benchmark/profile_throughput.py)
+    r"python3?\s+(?:\S*/)?profile_(?:generation|throughput|restful_api)\.py|"
     # Ollama's chat at the terminal: the model's tag, then the prompt ("ollama run --verbose gpt-oss:20b hi")
     r"ollama\s+run)"
     r"(?:-(?P<build>[0-9a-f]{6,40}))?(?:\.exe)?(?=\s|$)"
@@ -145,6 +148,10 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--input-len": ("prompt", "tokens"),
     "--random-input-len": ("prompt", "tokens"),
     "--max-concurrency": ("concurrency", "int"),
+    # LMDeploy's profile scripts: the requests at once, the prompt's and the output's set lengths
+    "--concurrency": ("concurrency", "int"),
+    "--input_seqlen": ("prompt", "tokens"),
+    "--output_seqlen": ("cap", "int"),
     "--dataset": ("prompt", "dataset"),  # a serving benchmark's prompts (EvalScope, vLLM's --dataset-name)
     "--dataset-name": ("prompt", "dataset"),
     "--max-num-seqs": ("concurrency", "int"),
@@ -243,8 +250,8 @@ def serving_client(tool: str) -> bool:
 
 
 def engine_of(tool: str) -> str | None:
-    """llama.cpp | vLLM | SGLang | MLX | MLC LLM | torchchat | Ollama: the engine a tool belongs to;
-    None for a benchmark client of any server (``evalscope perf``)."""
+    """llama.cpp | vLLM | SGLang | LMDeploy | MLX | MLC LLM | torchchat | Ollama: the engine a tool
+    belongs to; None for a benchmark client of any server (``evalscope perf``)."""
     if tool.startswith("evalscope") or "lm_eval" in tool or "lm-eval" in tool:
         return None  # a client: lm_eval's engine is its ``--model`` (``_HARNESS_MODELS``)
     if "mlx_lm" in tool:
@@ -257,6 +264,8 @@ def engine_of(tool: str) -> str | None:
         return "torchchat"
     if tool.startswith("ollama"):
         return "Ollama"
+    if "profile_" in tool:
+        return "LMDeploy"  # (its benchmark scripts: profile_generation.py, profile_throughput.py)
     if "sglang" in tool or "bench_eagle3" in tool:
         return "SGLang"  # (SpecForge's bench_eagle3.py launches an SGLang server)
     return "llama.cpp"
@@ -366,6 +375,43 @@ KOBOLD_SETTINGS = {
     "BlasThreads": "other.blas_threads",
     "BlasBatchSize": "batch",
 }
+
+
+#: KoboldCpp's console lines of a generation: "Processing Prompt [BLAS] (1676 / 1676 tokens)", "Generating
+#: (78 / 387 tokens)" (the tokens generated of those asked for), "CtxLimit: 1754/8192" (the context in
+#: use of its size), "Amt:100/100" (koboldcpp.py's ``print`` of each request)
+_KOBOLD_CONSOLE = (
+    (
+        re.compile(r"^\s*Processing Prompt(?: \[\w+\])?\s*\((?P<a>\d+)\s*/\s*(?P<b>\d+)\s*tokens?\)"),
+        "other.prompt_tokens",
+        None,
+    ),
+    (re.compile(r"^\s*Generating\s*\((?P<a>\d+)\s*/\s*(?P<b>\d+)\s*tokens?\)"), "tokens_generated", "cap"),
+    (re.compile(r"\bCtxLimit:\s*(?P<a>\d+)\s*/\s*(?P<b>\d+)"), None, "ctx"),
+    (re.compile(r"\bAmt:\s*(?P<a>\d+)\s*/\s*(?P<b>\d+)"), "tokens_generated", "cap"),
+)
+
+
+def kobold_console(lines: list[tuple[int, str]]) -> dict:
+    """The conditions KoboldCpp's console lines in ``lines`` (``(line, text)``) state
+    (``_KOBOLD_CONSOLE``): ``other.prompt_tokens``, ``tokens_generated`` and ``cap`` (of "Generating
+    (78 / 387 tokens)"), ``ctx`` (of "CtxLimit: 1754/8192"); ``{}`` where none is there, or a field
+    printed twice with two values (two requests' lines: each its own, none the block's)."""
+    out: dict = {}
+    seen: dict[str, set[int]] = {}
+    for _, t in lines:
+        for pattern, first, second in _KOBOLD_CONSOLE:
+            m = pattern.search(t)
+            if m is None:
+                continue
+            for path, v in ((first, m.group("a")), (second, m.group("b"))):
+                if path:
+                    seen.setdefault(path, set()).add(int(v))
+    for path, values in seen.items():
+        if len(values) == 1:
+            head, _, leaf = path.rpartition(".")
+            (out.setdefault(head, {}) if head else out)[leaf] = values.pop()
+    return out
 
 
 def kobold_backend(library: str) -> str | None:
@@ -540,6 +586,8 @@ _PLACEHOLDER_MODEL = re.compile(
     r"(?i)(?:(?:your|my|the|some)[-_ ]?)?(?:model|llm)(?:[-_ ]?(?:name|path|file))?|x{2,}|path"
     # a stand-in for the author's own folder ("local_deepseekv3_path", "your_model_dir", "path_to_model")
     r"|(?:local|your|my|path[-_]to)[-_]\w*|\w*[-_](?:path|dir)"
+    # a container's or a machine's folder of models ("--model_path /workspace/", "-m /models/"): no name
+    r"|workspace|models|weights|ckpts?|checkpoints?|data|mnt|root|home|tmp|app"
 )
 
 
@@ -764,7 +812,9 @@ def _unabbreviated(word: str) -> str:
 
 
 #: the benchmarks that run one batch for a fixed number of decode steps
-_LATENCY_BENCH = re.compile(r"bench_latency|bench_one_batch|bench\s+latency|benchmark_latency")
+_LATENCY_BENCH = re.compile(
+    r"bench_latency|bench_one_batch|bench\s+latency|benchmark_latency|profile_generation"
+)
 #: the flags a Python tool's argparse takes by an unambiguous prefix ("--input 128 --output 8" is
 #: SGLang's bench_latency's --input-len and --output-len: argparse's allow_abbrev)
 _ABBREVIATED = {"--input": "--input-len", "--output": "--output-len"}

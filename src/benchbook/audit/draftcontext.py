@@ -626,6 +626,30 @@ def parallel_count(text: str) -> int | None:
     return n if n >= 2 else None
 
 
+#: a table column of a run's tensor-parallel size, the row's devices ("TP", "TP x EP" over "2x2", "TP size")
+_TP_COLUMN = re.compile(r"tp(?:_size|_degree)?(?:_(?:x|×)_(?:ep|pp|dp))?|tensor_parallel(?:_size)?")
+
+
+def parallel_rows(entries: list, groups: list) -> None:
+    """Give each table row whose tensor-parallel size a column states (``_TP_COLUMN``: "| TP x EP |" over
+    "4x4", "| TP | 8 |") the count of its devices in its machine's name, where the machine has none
+    ("AMD Instinct MI300X" and TP 4 -> "4x AMD Instinct MI300X": SGLang's, vLLM's and TensorRT-LLM's TP
+    spans that many GPUs, an EP inside them), in place; a TP of 1 names one device, no count."""
+    by_id = {g.id: g for g in groups}
+    for e in entries:
+        if e.kind != "claim" or e.group is None or e.group not in by_id:
+            continue
+        own = e.fields.get("conditions") or {}
+        shared = by_id[e.group].fields.get("conditions") or {}
+        other = own.get("other") if isinstance(own.get("other"), dict) else {}
+        size = next((v for k, v in other.items() if _TP_COLUMN.fullmatch(str(k))), None)
+        m = re.match(r"\s*(\d{1,2})(?:\s*[x×*]\s*\d{1,2})?\s*$", str(size)) if size is not None else None
+        hardware = own.get("hardware") or shared.get("hardware")
+        if m is None or int(m.group(1)) < 2 or not isinstance(hardware, str) or re.match(r"\d+x ", hardware):
+            continue
+        e.fields.setdefault("conditions", {})["hardware"] = f"{int(m.group(1))}x {hardware}"
+
+
 #: a setup's count of its GPUs: a count's label ("数量： 2", "GPU count: 4", "Number of GPUs: 8",
 #: "卡数：2") or a GPU label's line ending in a count after a comma ("显卡：NVIDIA A800 80GB PCIe, 2")
 _DEVICE_COUNT = re.compile(

@@ -331,7 +331,11 @@ def settle_rates(
             continue
         group = by_id.get(e.group) if e.group is not None else None
         shared = group.fields if group is not None else {}
-        want = _wanted(e, shared, _in_block(e, block_of))
+        line = e.fields.get("source_line")
+        printed = "`" in str(e.fields.get("quote") or "") or (
+            isinstance(line, int) and block_of(line) is not None
+        )
+        want = _wanted(e, shared, _in_block(e, block_of), printed)
         if group is not None and "metric" not in e.fields:
             cells.setdefault(group.id, []).append((e, want or str(shared.get("metric"))))
         elif want is not None:
@@ -363,10 +367,15 @@ def _in_block(e: Entry, block_of: Callable[[int], int | None]) -> bool:
     return block is not None and block_of(int(at.group(1))) == block
 
 
-def _wanted(e: Entry, shared: dict, block_streams: bool = False) -> str | None:
+#: engines that serve many requests at once, whose benchmark commands' concurrency is of requests
+_SERVING_ENGINES = frozenset({"LMDeploy", "vLLM", "SGLang", "TensorRT-LLM"})
+
+
+def _wanted(e: Entry, shared: dict, block_streams: bool = False, printed: bool = False) -> str | None:
     """The metric a rate claim ``e`` (its group's fields ``shared``) should have by its streams
     (module doc), None where it is no rate of decoding or its metric stays; ``block_streams``: its
-    concurrency is its own code block's (``_in_block``)."""
+    concurrency is its own code block's (``_in_block``); ``printed``: its line is a tool's output (in
+    a code block or inline code), whose concurrency a serving engine's benchmark command set."""
     metric = e.fields.get("metric", shared.get("metric"))
     unit = e.fields.get("unit", shared.get("unit"))
     quote = str(e.fields.get("quote") or "")
@@ -395,7 +404,15 @@ def _wanted(e: Entry, shared: dict, block_streams: bool = False) -> str | None:
     # 40.5 tok/s with 1 request" gives both the 16, so only its words count)
     # (a scheduler's line states its own: SGLang's "#running-req: 8" beside its rate; a timing line's
     # concurrency is its command's, as a prose claim's)
-    line_streams = e.fields.get("method") == "SGLang" or block_streams
+    # (a serving engine's benchmark command sets its requests at once: LMDeploy's profile_generation
+    # --concurrency 64, vLLM's bench serve --max-concurrency 8; not llama.cpp's slots)
+    origin = e.origins.get("concurrency", "")
+    by_command = (
+        printed
+        and re.fullmatch(r"(?:line \d+, command)?", origin) is not None
+        and cond.get("engine") in _SERVING_ENGINES
+    )
+    line_streams = e.fields.get("method") == "SGLang" or block_streams or by_command
     concurrency = own.get("concurrency") if e.group is not None or line_streams else None
     if isinstance(concurrency, int):
         streams: int | None = concurrency

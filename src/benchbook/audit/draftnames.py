@@ -100,7 +100,7 @@ _HARDWARE = re.compile(
     # "H100 NVL", "an A100 with 80GB memory"); a consumer card's size is its spec (``machine_size``)
     r"(?:[\s-](?P<dcform>PCIe|SXM\d?|NVL)(?![A-Za-z0-9]))?"
     r"(?:[\s-]?\(?(?P<dcmem>\d{2,3})\s?GB?\)?(?:\s(?:of\s)?(?:HBM\w*|memory|VRAM))?(?![\w-])"
-    r"|\swith\s(?P<dcmem2>\d{2,3})\s?GB\s(?:of\s)?(?:HBM\w*\s)?(?:memory|VRAM)\b)?"
+    r"|\swith\s(?P<dcmem2>\d{2,3})\s?GB?\s(?:of\s)?(?:HBM\w*\s)?(?:memory|VRAM)\b)?"
     # (a Chinese or Japanese word right after it is no part of the name: "4 * L40能跑吗", "在A100上"; a
     # count glued after it is the cards': "Tesla-P40x3", ``_COUNT_AFTER``)
     r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?:(?=[xX×][1-8](?![\w.]))|(?![A-Za-z0-9_-]))"
@@ -134,7 +134,7 @@ _HARDWARE = re.compile(
     # ("AGX Orin" alone, "AGX ORIN 32G": the module without its family's name)
     r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?"
     r"|AGX\s(?:Thor|Orin|Xavier)|(?:Orin|Xavier)\sAGX|Orin\s(?:NX|Nano)|Xavier\sNX)"
-    r"(?:\s(?P<jmem>\d{1,3})\s?GB?)?(?![\w-])"
+    r"(?:\s(?P<jmem>\d{1,3})\s?GB?|\s\((?P<jmem2>\d{1,3})\s?GB\))?(?![\w-])"  # "Jetson AGX Orin (64GB)"
     # ("my old 1080ti", "a spare 3090", "an used 2080 Ti": a word about the card between)
     r"|(?:(?<=\bmy\s)|(?<=\bold\s)|(?<=\bspare\s)|(?<=\bused\s)|(?<=\bsingle\s)|(?<=\bnvidia\s)|(?<=\bgeforce\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×*]\s)|(?<=\d[x×*])|(?<=\d\s[x×*]\s)|(?<=卡)|(?<=张)"
     # after a label naming the machine ("hardware is 4060ti", "GPU: 4090", "显卡：3090"), after a
@@ -460,7 +460,8 @@ _SIZED_QUANT = re.compile(
 #: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP"), or after the
 #: file variant carrying MTP heads ("MTP-UD-Q4_K_XL")
 _QUANT_WORD = re.compile(
-    rf"(?:(?<![\w.-])|(?<=[\s(]MTP-))(?:UD-|smol-)?(?=T?I?Q\d_){QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?(?![A-Za-z0-9-]|_\d)"
+    # (after a version and "_": "4.1_Q4_K_M的模型", the model's release glued to its type)
+    rf"(?:(?<![\w.-])|(?<=[\s(]MTP-)|(?<=\d_))(?:UD-|smol-)?(?=T?I?Q\d_){QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?(?![A-Za-z0-9-]|_\d)"
     r"|(?<![\w.-])MXFP[468](?![\w-])"
     # Unsloth's dynamic quant written by its bits alone ("Qwen 3.6 35B A3B (UD-Q4)"): "UD-" says it is one
     r"|(?<![\w.-])UD-I?Q\d(?![\w.-])",
@@ -489,7 +490,9 @@ _BITS_QUANT = re.compile(
     r"(?P<p>FP8|FP16|BF16|INT8|INT4|FP4|FP6|MXFP[468]|fp8|fp16|bf16|F16|f16)"
     r"(?=\s+(?:precision|quantization|quantisation|weights|checkpoints?|safetensors|model|decoding|inference)\b)"
     # a float type after a format's name ("GGML FP16", "GGUF F16")
-    r"|(?<=GGML\s|GGUF\s)(?P<g>FP16|F16|BF16|fp16|f16|bf16)(?![\w.-])",
+    r"|(?<=GGML\s|GGUF\s)(?P<g>FP16|F16|BF16|fp16|f16|bf16)(?![\w.-])"
+    # an integer width right after a model's size ("llama2-7b int4, sym, g128", "13B INT8"): its weights'
+    r"|(?<=\d[Bb]\s)(?P<i>[Ii][Nn][Tt][48])(?![\w.-])",
 )
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
 #: a run on the CPU alone named as a mode by a label that is all of it, a column's or row's ("CPU
@@ -634,7 +637,9 @@ def hardware_name(m: re.Match) -> str:
         if module[-1] == "AGX":  # "Orin AGX": NVIDIA's order is "AGX Orin"
             module = ["AGX", *module[:-1]]
         lead = [] if module[0] in ("Jetson", "IGX") else ["Jetson"]  # "AGX Orin": a Jetson's module
-        name = " ".join(["NVIDIA", *lead, *module]) + (f" {g['jmem']}GB" if g.get("jmem") else "")
+        name = " ".join(["NVIDIA", *lead, *module]) + (
+            f" {g['jmem'] or g['jmem2']}GB" if g.get("jmem") or g.get("jmem2") else ""
+        )
     elif g["igpu"]:
         name = f"AMD Radeon {g['igpu'].upper()}"  # "Radeon 8060S": an APU's graphics
     elif g["ryzen"]:
@@ -670,7 +675,9 @@ def hardware_name(m: re.Match) -> str:
         name = f"NVIDIA Tesla {dc}" if dc[0] in "PKMV" else f"NVIDIA {dc}"
         # the memory where the part comes in several sizes (A100 40/80GB, H100 80/94GB); a P40's 24GB
         # is its only size: a spec
-        mem = (g["dcmem"] or g["dcmem2"]) if re.fullmatch(r"[AH]\d00", dc) else None
+        mem = (
+            (g["dcmem"] or g["dcmem2"]) if re.fullmatch(r"[AH]\d00|V100", dc) else None
+        )  # (V100: 16 or 32GB)
         form = g["dcform"] or g["dcform2"]
         form = "PCIe" if form and form.lower() == "pcie" else form.upper() if form else None
         name += (f" {mem}GB" if mem else "") + (f" {form}" if form else "")
@@ -725,6 +732,13 @@ _COUNT_AFTER = re.compile(r"\s*[*×xX]\s?([1-8])(?![\w.])|(?:\s*GPU)?\s*[(（]\s
 _DRAFT_AFTER_QUANT = re.compile(r"\s*(?:DFlash\w*|EAGLE[\w-]*|drafter|draft(?:\s+model)?)\b", re.IGNORECASE)
 
 
+#: a link to a model's repository on Hugging Face ("https://huggingface.co/internlm/internlm-chat-7b/"); its
+#: files' links ("…/blob/main/x.gguf") name the file (``_MODEL``), read first
+_HF_REPO_LINK = re.compile(
+    r"https?://(?:www\.)?(?:huggingface\.co|hf\.co)/(?P<org>[\w.-]+)/(?P<repo>[\w-]+(?:\.[\w-]+)*)(?=[/\s)\]>,;]|\.(?:\s|$)|$)"
+)
+
+
 def mentions(text: str) -> list[Mention]:
     """The conditions ``text`` names (module doc), in order of where they are."""
     return list(_mentions(text))
@@ -771,6 +785,21 @@ def _mentions(text: str) -> tuple[Mention, ...]:
             out.append(Mention(m.start(), "model", model))
         if m.group("quant") or quant:
             out.append(Mention(m.start(), "quant", m.group("quant") or quant))
+    for m in _HF_REPO_LINK.finditer(
+        text
+    ):  # "huggingface.co/internlm/internlm-chat-7b/": the repository's model
+        if m.group("org").lower() in ("datasets", "spaces", "docs", "blog", "papers"):
+            continue
+        if _DRAFT_NAME.search(m.group("repo")) or _DRAFT_BEFORE.search(
+            text, max(0, m.start() - 30), m.start()
+        ):
+            continue  # an EAGLE head's repository, "draft model: https://…": the draft's, not the model run
+        if not any(a < m.end() and m.start() < b for a, b in spans):
+            spans.append((m.start(), m.end()))
+            model, quant = model_and_quant(m.group("repo"))
+            out.append(Mention(m.start(), "model", model))
+            if quant:
+                out.append(Mention(m.start(), "quant", quant))
     for m in _OLLAMA.finditer(text):  # "qwen3.5:35b-a3b-q8_0": an Ollama tag
         spans.append((m.start(), m.end()))
         model, quant = _ollama(m)
@@ -842,7 +871,7 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _BITS_QUANT.finditer(text):  # "At 4-bit quantization", "vLLM AWQ"
         if not any(a <= m.start() < b for a, b in spans):
             bits = m.group("z") or m.group("r")
-            told = bits and f"{bits}-bit" or next(g for g in m.group("b", "a", "t", "m", "p", "g") if g)
+            told = bits and f"{bits}-bit" or next(g for g in m.group("b", "a", "t", "m", "p", "g", "i") if g)
             out.append(Mention(m.start(), "quant", told))
     for m in _BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
@@ -1013,7 +1042,10 @@ CPU = re.compile(
     r"(?<![\w-])(?:AMD\s+)?Ryzen[\s-](?:(?P<tier>[3579])\s)?(?P<ryzen>\d{4}(?:X3D|X|G|F)?)(?![\w-])"
     r"|(?<![\w-])(?:Intel\s+)?(?:Core\s+)?(?P<core>i[3579]-\d{4,5}[A-Z]{0,2})(?![\w-])"
     r"|(?<![\w-])(?:Intel\s+)?Xeon\s+(?P<xeon>(?:Gold|Silver|Platinum|Bronze|[EW]\d?-?)\s?\d{4}\w*)"
-    r"|(?<![\w-])(?:AMD\s+)?EPYC\s+(?P<epyc>\d{4}\w*)",
+    r"|(?<![\w-])(?:AMD\s+)?EPYC\s+(?P<epyc>\d{4}\w*)"
+    # a Core Ultra by its model ("Core Ultra 7 155H", "155H" alone: Meteor Lake's H and U parts)
+    r"|(?<![\w-])(?:Intel\s+)?(?:Core\s+)?(?:Ultra\s+(?P<utier>[579])\s+(?P<ultra>\d{3}[A-Z]{1,2})"
+    r"|(?:Ultra\s+)?(?P<mtl>1[2-8]5[HU]))(?![\w-])",
     re.IGNORECASE,
 )
 
@@ -1030,6 +1062,11 @@ def cpu_name(m: re.Match) -> str:
         return f"Intel Core {m.group('core')}"
     if m.group("xeon"):
         return f"Intel Xeon {m.group('xeon')}"
+    if m.group("ultra"):
+        return f"Intel Core Ultra {m.group('utier')} {m.group('ultra').upper()}"
+    if m.group("mtl"):  # Intel's tiers of Meteor Lake: 125H/135H Ultra 5, 155H/165H Ultra 7, 185H Ultra 9
+        mtl = m.group("mtl").upper()
+        return f"Intel Core Ultra { ({'2': 5, '3': 5, '5': 7, '6': 7, '8': 9}.get(mtl[1], 7)) } {mtl}"
     return f"AMD EPYC {m.group('epyc')}"
 
 
@@ -1055,8 +1092,22 @@ def hardware_of(cell: str) -> str | None:
     m = _HARDWARE.search("the " + bare)
     if m and m.start() == 4 and m.end() == len(bare) + 4:
         return hardware_name(m)
+    m = _INTEL_BARE.fullmatch(bare)
+    if m:  # a label or cell that is all an Intel GPU's short name ("A770m", "Max1100")
+        return (
+            f"Intel Arc {m.group('arc').upper()}"
+            if m.group("arc")
+            else f"Intel Data Center GPU Max {m.group('pvc')}"
+        )
     m = CPU.fullmatch(bare)  # a CPU column's "Intel i7-12700K", "AMD Ryzen 9 5950X"
     return cpu_name(m) if m else None
+
+
+#: an Intel GPU by its short name alone, as a label or a cell ("A770: 14.5ms/token", "A770m", "B580",
+#: "Max1100", "GPU Max 1550"): in prose the numbers name too many other things to be read as a machine
+_INTEL_BARE = re.compile(
+    r"(?P<arc>A[357][5-8]0[Mm]?|B5[78]0)|(?:Intel\s+)?(?:Data\sCenter\s)?(?:GPU\s)?Max\s?(?P<pvc>1100|1550)"
+)
 
 
 #: consumer cards sold with two memory sizes: the size in a cell names which one ("RTX 3060 12GB")

@@ -80,7 +80,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # "q4_0 KV", "q8 target KV" (the target model's; "f16 draft KV" is the draft's: none)
             r"(?<![\w.])(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|q8|q4|iq4_nl|f16|fp16|f32|fp32|bf16"
             r"|fp8(?:[_ ]e4m3|[_ ]e5m2)?|turbo\d)"
-            r"\s+(?:(?:target|main)\s+)?(?:K/V|KV|kv|K\s?(?:and|&|\+)\s?V)(?:[ -]cache)?\b",
+            r"\s+(?:(?:target|main)\s+)?(?:K/V|KV|kv|K\s?(?:and|&|\+)\s?V)(?:[ -]cache)?\b"
+            # the type's full name in parentheses after ("FP8 KV cache (fp8_e4m3)"): that one
+            r"(?:\s*\((?P<e>fp8[_ ]e4m3|fp8[_ ]e5m2)\))?",
             re.I,
         ),
         "kv",
@@ -703,7 +705,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                     out.append(("ctx", v))
             elif kind == "kv":
                 # "FP16 KV": ggml's type names (f16, f32) for the same cache types
-                said = m.group("t") or m.groupdict().get("e") or ""
+                said = m.groupdict().get("e") or m.group("t") or ""
                 t = re.sub(r"^fp(16|32)$", r"f\1", said.lower().replace(" ", "_"))
                 out += [("type_k", t), ("type_v", t)]
             elif kind == "sampling":

@@ -85,7 +85,8 @@ _LABELLED = re.compile(
     # (SGLang's "#Input tokens: 10354": a count's "#" glued to its label)
     # (a run's tag in brackets before the label: "[Model Load]", a version "[0.24.0] tok/sec: 65.05")
     rf"^[\s>*•+\-]*+(?P<label>(?:\[(?:[A-Za-z][\w ]{{0,20}}|v?\d+(?:\.\d+){{1,3}})\]\s*+)?"
-    rf"#?[^\W\d_][^:=\n]{{0,60}}?)"
+    # (or a part's number glued to its letter: "155H:  51.6ms/token", "7900XTX: 30 t/s")
+    rf"#?(?:[^\W\d_]|\d{{2,5}}[A-Za-z]{{1,3}}\b)[^:=\n]{{0,60}}?)"
     rf"(?>\s*(?::|=)|\s{{2,}}|\s*\t)\s*+"
     rf"(?:\[[\w:./-]{{1,20}}\]\s*+)?"  # the device it was read on: "VRAM, Model: [cuda:0] 3,390.76 MB"
     r"(?P<about>(?:around|about|approx\.?|approximately|roughly|~|≈)\s*+)?"  # "prompt_token/s: around 303.8"
@@ -180,6 +181,29 @@ _RATE_WORDS = re.compile(
 )
 
 
+#: a label that is all a phase's rate, llama.cpp's words for its two tests ("PROMPT PROCESSING", "Token
+#: generation", "PP", "TG", "generation speed"): a rate of tokens where no unit is written
+_RATE_LABEL = re.compile(
+    r"(?:prompt\s+processing|token\s+generation|text\s+generation|pp|tg|(?:prompt|generation|decode|decoding|eval)\s+speed)",
+    re.IGNORECASE,
+)
+#: a line that is one rate label, "is" and its value ("PROMPT PROCESSING IS 250", "TG is 1.7"), read as
+#: "label: value" (``_is_as_colon``)
+_IS_VALUE = re.compile(
+    r"^(?P<label>\s*[*_]*[^\W\d][\w ]{1,30}?)(?P<is>\s+(?:is|IS|Is|was|WAS)\s+)(?P<v>\d[\d,]*(?:\.\d+)?)\s*$"
+)
+
+
+def _is_as_colon(text: str) -> str:
+    """``text`` with the "is" of a ``_IS_VALUE`` line whose label is a rate's (``_RATE_LABEL``) as a
+    colon, the same length (offsets kept): "PROMPT PROCESSING IS 250" -> "PROMPT PROCESSING:   250";
+    any other line as it is."""
+    m = _IS_VALUE.match(text)
+    if m is None or not _RATE_LABEL.fullmatch(m.group("label").strip(" *_")):
+        return text
+    return text[: m.start("is")] + ":" + " " * (len(m.group("is")) - 1) + text[m.end("is") :]
+
+
 #: a label naming the tokens accepted per verify step (SGLang's "Acceptance length", "accept length",
 #: "mean accepted length"): tokens, whatever unit is written
 _ACCEPT_LENGTH = re.compile(ACCEPT_LENGTH_WORDS, re.IGNORECASE)
@@ -266,6 +290,8 @@ def label_unit(label: str) -> str | None:
             return u
     if re.search(r"tokens? (?:per|a) second", label, re.IGNORECASE):
         return "tok/s"  # "decode tokens per second": not the "second" alone (s)
+    if _RATE_LABEL.fullmatch(label.strip(" *_")):
+        return "tok/s"  # "Token generation": a rate, not tokens
     words = label.split()
     for k in range(len(words) - 1, -1, -1):
         word = words[k].strip("()[]（）").rstrip(",;")  # "Decode-only tok/s, median of 3 runs"
@@ -478,10 +504,13 @@ def _row_values(n: int, text: str) -> list[Result] | None:
 
 #: a label with its unit and the statistics it lists, then their values in order (LMDeploy's
 #: profile_throughput: "first token latency(s)(min, max, ave): 0.099, 4.162, 0.664", "per-token
-#: latency(s) percentile(50, 75, 95, 99): [0.032, 0.034, 0.231, 0.41]")
+#: latency(s) percentile(50, 75, 95, 99): [0.032, 0.034, 0.231, 0.41]"); or the unit after each
+#: value instead (LMDeploy's older profile_generation: "first_token latency(min, max, ave): 45.43s,
+#: 94.67s, 89.29s")
 _STAT_LIST = re.compile(
-    rf"^\s*(?P<label>[^\W\d_][^:()\n]{{0,40}}?)\s*\((?P<unit>[^()\d]{{1,8}})\)\s*(?P<pct>percentiles?)?\s*"
-    rf"\((?P<names>[\w.]+(?:\s*,\s*[\w.]+)+)\)\s*:\s*\[?(?P<vals>{_NUM}(?:\s*,\s*{_NUM})+)\s*\]?\s*$",
+    rf"^\s*(?P<label>[^\W\d_][^:()\n]{{0,40}}?)\s*(?:\((?P<unit>[^()\d]{{1,8}})\))?\s*(?P<pct>percentiles?)?\s*"
+    rf"\((?P<names>[\w.]+(?:\s*,\s*[\w.]+)+)\)\s*:\s*\[?"
+    rf"(?P<vals>{_NUM}(?P<each>\s?[a-zµ]{{1,3}}\b)?(?:\s*,\s*{_NUM}(?P=each)?)+)\s*\]?\s*$",
     re.IGNORECASE,
 )
 
@@ -496,7 +525,14 @@ def _stat_list(n: int, text: str) -> list[Result]:
         return []
     names = [x.strip() for x in m.group("names").split(",")]
     spans = list(re.finditer(_NUM, text[m.start("vals") : m.end("vals")]))
-    unit = unit_of(m.group("unit").strip())
+    written = m.group("unit") or m.group("each")
+    if not written or (m.group("unit") and m.group("each")):
+        return []  # no unit, or two ("(s)" and "45.43ms"): no reading
+    if m.group("each") and len(re.findall(rf"{_NUM}{re.escape(m.group('each'))}\b", m.group("vals"))) != len(
+        spans
+    ):
+        return []  # "45.43s, 94.67, 89.29ms": each value its own unit, or none
+    unit = unit_of(written.strip())
     if unit is None or len(names) != len(spans):
         return []
     metric = label_metric(m.group("label"), unit)
@@ -510,6 +546,20 @@ def _stat_list(n: int, text: str) -> list[Result]:
         out.append(
             Result(n, metric, v.group(), unit, at, at + len(v.group()), None, {"other": {"stat": stat}})
         )
+    return out
+
+
+def _code_spans(n: int, text: str) -> list[Result]:
+    """The results of a prose line's inline code spans that are each a tool's ``label: value unit``
+    line quoted whole ("`throughput: 70.98455828512093 token/s`"): read as that line (``_labelled``),
+    its label naming the metric, offsets those of ``text``; a span with no unit written is none."""
+    out: list[Result] = []
+    for m in re.finditer(r"`([^`\n]{3,100})`", text):
+        shaped = _LABELLED.match(m.group(1))
+        if shaped is None or shaped.group("unit") is None:
+            continue
+        for r in _labelled(n, m.group(1)):
+            out.append(replace(r, start=r.start + m.start(1), end=r.end + m.start(1)))
     return out
 
 
@@ -571,6 +621,8 @@ def _labelled(n: int, text: str, section: str | None = None) -> list[Result]:
     metric = label_metric(_STAT.sub("", label), unit)
     if metric is None:
         return []
+    if metric in ("duration", "latency") and written and re.search(r"/\s*(?:tok(?:en)?s?|T)$", written):
+        metric = "ms_per_token"  # "Max1100: 8.6ms/token", "(14.9ms/T)": a time per token, not a duration
     if _VLLM_AVG.match(f"{label}:"):
         # vLLM's engine log line alone ("Avg prompt throughput: 3431.0 tokens/s"): the engine's whole
         # rate, its requests' tokens a second summed (``_segments`` reads a "Running: 1 reqs" beside it)
@@ -714,6 +766,11 @@ def _pairs(n: int, text: str) -> list[Result]:
     # mlx_lm's benchmark line ("prompt_tps=…, generation_tps=…, peak_memory=9.545"): its peak memory
     # in GB, as mlx_lm prints it (``mx.get_peak_memory() / 1e9``)
     mlx = _MLX_KEYS.search(text) is not None
+    # a line of a run's settings ("concurrency: 64, input_tokens: 1, output_tokens: 2048", LMDeploy's
+    # profile_generation): its lengths in tokens are set, no result
+    settings = not trt and any(
+        _SETTING.search(re.sub(r"[_.\-]+", " ", _CAMEL.sub("_", p.group("k")))) for p in pairs.finditer(text)
+    )
     for p in pairs.finditer(text):
         key = p.group("k")
         if len(key) == 1:
@@ -728,6 +785,8 @@ def _pairs(n: int, text: str) -> list[Result]:
             out.append(Result(n, "acceptance_rate", p.group("v"), "ratio", p.start(), p.end()))
             continue
         if unit is None or _SETTING.search(words):
+            continue
+        if settings and unit == "tokens" and re.search(r"(?i)\b(?:input|output|prompt|in|out)\b", words):
             continue
         if family(unit) == "size" and (not _SIZE_LABEL.search(words) or _CAPACITY_KEY.search(words)):
             continue  # ("memoryTotalGB": 12, "vram_total_gb": the card's size, no measurement)
@@ -1157,7 +1216,7 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
     out: list[Result] = []
     # a clock before each line ("2024/07/11 23:37:56 Benchmark Duration (sec): 120.10", Go's log
     # package; "[2024-07-11 23:37:56,123] …"): blanked, offsets kept; its numbers are no result
-    lines = [(n, _CLOCK_PREFIX.sub(lambda m: " " * len(m.group()), t)) for n, t in lines]
+    lines = [(n, _is_as_colon(_CLOCK_PREFIX.sub(lambda m: " " * len(m.group()), t))) for n, t in lines]
     pasted = set() if code else _pasted(lines)
     stacked = _stacked(lines)
     section: str | None = None
@@ -1203,6 +1262,8 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
             # a run's "key=value" pairs pasted without a code fence ("Pre: prompt_tps=27330.184,
             # generation_tps=184.120, peak_memory=9.545"): a program printed them, as in a block
             got = _pairs(n, t)
+        if not got and not code and "`" in t:
+            got = _code_spans(n, t)  # "The result I get is `throughput: 70.98 token/s` while …"
         if not got and TIMING_LINE.search(t) is None and code and not PROGRESS.search(t):
             # (a tqdm bar's line, "Processed prompts: 100%|███| 1/1 [00:01<00:00, 1.72s/it, est. speed
             # input: …]", is a sentence of rates after its progress fields: the prose reader's)

@@ -1,0 +1,239 @@
+"""Kinds fixed in issue 29's session 66 (the forty-fourth held-out set's misses, read after a
+forty-fifth set replaced it as the clean one), each with controls."""
+
+from __future__ import annotations
+
+from benchbook.audit.draftcommand import command_lines, kobold_console
+from benchbook.audit.draftnames import hardware_of, mentions
+from benchbook.audit.draftwords import settings_in_words
+from benchbook.audit.toollines import tool_results
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+def _results(line: str, code: bool = True) -> list[tuple]:
+    return [(r.metric, r.value, r.unit, r.conditions) for r in tool_results([(1, line)], code)]
+
+
+def _named(text: str, path: str) -> list[object]:
+    return [m.value for m in mentions(text) if m.path == path]
+
+
+def test_a_stat_list_with_the_unit_after_each_value_gives_one_claim_a_statistic():
+    """LMDeploy's older profile_generation prints "first_token latency(min, max, ave): 45.43s, 94.67s,
+    89.29s" (the unit after each value, not in parentheses before the names)."""
+    assert _results("first_token latency(min, max, ave): 45.43s, 94.67s, 89.29s") == [
+        ("ttft", "45.43", "s", {"other": {"stat": "min"}}),
+        ("ttft", "94.67", "s", {"other": {"stat": "max"}}),
+        ("ttft", "89.29", "s", {"other": {"stat": "mean"}}),
+    ]
+    assert [r[0] for r in _results("token latency(min, max, ave): 45.43s, 94.67s, 89.29s")] == ["latency"] * 3
+    assert _results("latency (p50, p99): 12 ms, 30 ms") == [
+        ("latency", "12", "ms", {"other": {"stat": "p50"}}),
+        ("latency", "30", "ms", {"other": {"stat": "p99"}}),
+    ]
+    # the unit-before form still reads; values of two units, or one unit missing, are no list
+    assert len(_results("first token latency(s)(min, max, ave): 0.099, 4.162, 0.664")) == 3
+    assert _results("latency(min, max): 45.43s, 94.67ms") == []
+    assert _results("latency(min, max): 45.43s, 94.67") == []
+
+
+def test_a_time_per_token_unit_makes_a_labelled_line_ms_per_token():
+    """ "Max1100: 8.6ms/token" is the time of a token, not a duration; a label may open with a part's
+    number ("155H:"); a plain time stays what its label says."""
+    assert _results("Max1100: 8.6ms/token") == [("ms_per_token", "8.6", "ms", {})]
+    assert _results("155H:  51.6ms/token") == [("ms_per_token", "51.6", "ms", {})]
+    assert _results("Process: 25.05s (14.9ms/T)")[0][0] != "ms_per_token"
+    assert _results("Latency: 30 ms") == [("latency", "30", "ms", {})]
+    assert _results("2024: 5 ms") == [] and _results("1st: 5 ms") == []
+
+
+def test_an_intel_gpu_by_its_short_name_is_hardware_only_as_a_whole_label():
+    assert hardware_of("A770") == "Intel Arc A770" and hardware_of("A770m") == "Intel Arc A770M"
+    assert hardware_of("Max1100") == "Intel Data Center GPU Max 1100"
+    assert hardware_of("155H") == "Intel Core Ultra 7 155H"
+    assert hardware_of("125H") == "Intel Core Ultra 5 125H"
+    # in prose the bare number names no machine ("shares its DNA with the A770")
+    assert _named("The B580's architecture shares its DNA with the A770", "hardware") == []
+    assert _named("on an Arc A770 16GB", "hardware") == ["Intel Arc A770"]
+
+
+_SYCL = """# sync SYCL code
+
+update the SYCL performance.
+
+```shell
+llama2-7b int4, sym, g128, comp_dtype=fp32, scale_dtype=fp32, KV_dtype=fp32
+
+Max1100: 8.6ms/token
+A770: 14.5ms/token
+155H:  51.6ms/token
+```
+"""
+
+
+def test_a_code_block_of_device_labelled_results_gives_each_its_device_and_the_head_line_model(tmp_path):
+    cf = _drafted(_SYCL, tmp_path)
+    got = {float(c.value): (c.metric, _cond(cf, c)) for c in cf.claims}
+    assert set(got) == {8.6, 14.5, 51.6}
+    assert {m for m, _ in got.values()} == {"ms_per_token"}
+    assert got[8.6][1]["hardware"] == "Intel Data Center GPU Max 1100"
+    assert got[14.5][1]["hardware"] == "Intel Arc A770"
+    assert got[51.6][1]["hardware"] == "Intel Core Ultra 7 155H"
+    assert all((c["model"], c["quant"]) == ("llama2-7b", "int4") for _, c in got.values())
+    # a head line naming two models names neither
+    (tmp_path / "two").mkdir()
+    cf = _drafted(_SYCL.replace("llama2-7b int4,", "llama2-7b vs mistral-7b int4,"), tmp_path / "two")
+    assert all("model" not in _cond(cf, c) for c in cf.claims)
+
+
+def test_a_data_centre_or_embedded_part_keeps_its_memory_in_parentheses_or_words():
+    assert _named("Environment: Jetson AGX Orin (64GB), JetPack 6.2", "hardware") == [
+        "NVIDIA Jetson AGX Orin 64GB"
+    ]
+    assert _named("using V100 with 32G memory, and batch size is 1", "hardware") == ["NVIDIA Tesla V100 32GB"]
+    assert _named("an A100 with 80GB memory", "hardware") == ["NVIDIA A100 80GB"]
+    # a consumer card's memory is its spec, no part of its name
+    assert _named("an RTX 4090 with 24GB memory", "hardware") == ["NVIDIA GeForce RTX 4090"]
+
+
+def test_koboldcpp_console_lines_state_the_generation_s_conditions():
+    lines = [
+        (1, "Processing Prompt [BLAS] (1676 / 1676 tokens)"),
+        (2, "Generating (78 / 387 tokens)"),
+        (3, "CtxLimit: 1754/8192, Process:25.05s (14.9ms/T = 66.89T/s), Generate:59.05s"),
+    ]
+    assert kobold_console(lines) == {
+        "other": {"prompt_tokens": 1676},
+        "tokens_generated": 78,
+        "cap": 387,
+        "ctx": 8192,
+    }
+    # two requests' lines with other values: neither is the block's
+    assert "tokens_generated" not in kobold_console([*lines, (4, "Generating (100 / 100 tokens)")])
+    assert kobold_console([(1, "Generating the answer took long")]) == {}
+
+
+def test_a_rate_label_with_no_unit_is_tokens_a_second():
+    """ "PROMPT PROCESSING IS 250" / "TOKEN GENERATION IS 1.7": llama.cpp's names of its two tests,
+    a rate; "is" read as the label's colon only after such a label."""
+    assert _results("PROMPT PROCESSING IS 250", code=False) == [("prefill_tps", "250", "tok/s", {})]
+    assert _results("Token generation: 1.7", code=False) == [("decode_tps", "1.7", "tok/s", {})]
+    assert _results("TG is 17.5", code=False) == [("decode_tps", "17.5", "tok/s", {})]
+    assert _results("The token count is 250", code=False) == []
+    assert _results("My budget is 250", code=False) == []
+
+
+def test_the_two_rate_lines_of_a_paragraph_are_two_rates_not_a_count(tmp_path):
+    cf = _drafted("# slow\n\nPROMPT PROCESSING IS 250\nTOKEN GENERATION IS 1.7\n", tmp_path)
+    assert sorted((c.metric, float(c.value), c.unit) for c in cf.claims) == [
+        ("decode_tps", 1.7, "tok/s"),
+        ("prefill_tps", 250.0, "tok/s"),
+    ]
+
+
+def test_a_quant_glued_after_a_version_and_a_kv_type_s_full_name():
+    assert _named("在llama.cpp上推理4.1_Q4_K_M的模型", "quant") == ["Q4_K_M"]
+    assert _named("llama2-7b int4, sym, g128", "quant") == ["int4"]
+    assert _named("the int4 kernels are slow", "quant") == []
+    out: list = []
+    settings_in_words("- **Quantization**: FP8 KV cache (fp8_e4m3)", out)
+    assert ("type_k", "fp8_e4m3") in out and ("type_v", "fp8_e4m3") in out
+    out = []
+    settings_in_words("fp8 KV cache", out)
+    assert ("type_k", "fp8") in out
+
+
+def test_a_tool_line_quoted_in_inline_code_reads_as_that_line():
+    line = "The result I get is `throughput: 70.98 token/s` while the document shows more."
+    ((metric, value, unit, _),) = _results(line, code=False)
+    assert (metric, value) == ("throughput", "70.98")
+    assert _results("I set `--ctx-size 4096` and it was slow", code=False) == []
+
+
+def test_a_settings_line_of_a_run_states_no_token_counts():
+    assert _results("concurrency: 64, input_tokens: 1, output_tokens: 2048") == []
+    assert [r[0] for r in _results("total_input_tokens=1000, total_output_tokens=2048")] == ["tokens"] * 2
+
+
+def test_lmdeploy_s_profile_script_and_a_folder_as_the_model_path():
+    (c,) = command_lines(
+        [
+            (
+                1,
+                "python3 profile_generation.py --model_path /workspace/ --model_name internlm "
+                "--concurrency 8 --input_seqlen 1 --output_seqlen 2048 --test_round 8",
+            )
+        ],
+        code=True,
+    )
+    assert c.conditions["engine"] == "LMDeploy" and c.conditions["concurrency"] == 8
+    assert c.conditions["tokens_generated"] == 2048 and "cap" not in c.conditions
+    assert "model" not in c.conditions  # "/workspace/": a folder, no model's name
+    (c,) = command_lines([(1, "python3 profile_generation.py --model_path /models/internlm-chat-7b/")])
+    assert c.conditions["model"] == "internlm-chat-7b"
+
+
+def test_a_hugging_face_repository_link_names_its_model():
+    assert _named("Get models from https://huggingface.co/internlm/internlm-chat-7b/", "model") == [
+        "internlm-chat-7b"
+    ]
+    assert _named("see https://huggingface.co/Qwen/Qwen2.5-7B-Instruct. It is fast", "model") == [
+        "Qwen2.5-7B-Instruct"
+    ]
+    assert _named("data from https://huggingface.co/datasets/foo/sharegpt-data", "model") == []
+
+
+_TP = """# MI300X sweep
+
+- **GPU**: AMD Instinct MI300X
+
+| Strategy | TP x EP | Concurrency | TTFT (ms) |
+|---|---|---|---|
+| Low-latency | 1x1 | 1 | 210 |
+| Balanced | 4x4 | 64 | 419 |
+| High-throughput | 8x8 | 1024 | 3547 |
+"""
+
+
+def test_a_tensor_parallel_column_counts_each_row_s_devices(tmp_path):
+    cf = _drafted(_TP, tmp_path)
+    got = {float(c.value): _cond(cf, c).get("hardware") for c in cf.claims}
+    assert got == {
+        210.0: "AMD Instinct MI300X",
+        419.0: "4x AMD Instinct MI300X",
+        3547.0: "8x AMD Instinct MI300X",
+    }
+
+
+_LMDEPLOY = """# Question about benchmark
+
+1. Get models from https://huggingface.co/internlm/internlm-chat-7b/
+2. Run `python3 profile_generation.py --model_path /workspace/ --concurrency 8 --input_seqlen 1 --output_seqlen 2048` with A100 80G
+
+The result I get is `throughput: 70.98455828512093 token/s`.
+
+```
+concurrency: 64, input_tokens: 1, output_tokens: 2048
+elapsed_time: 738.32s
+first_token latency(min, max, ave): 45.43s, 94.67s, 89.29s
+throughput: 22.92672973632506 token/s
+```
+"""
+
+
+def test_a_serving_benchmark_s_concurrency_keeps_its_summed_throughput(tmp_path):
+    cf = _drafted(_LMDEPLOY, tmp_path)
+    by = {float(c.value): (c, _cond(cf, c)) for c in cf.claims}
+    c, cond = by[70.98455828512093]
+    assert c.metric == "throughput" and cond["concurrency"] == 8 and cond["model"] == "internlm-chat-7b"
+    assert by[22.92672973632506][0].metric == "throughput"
+    assert 2048.0 not in by and 1.0 not in by  # the settings line's lengths are no claims
+    assert {by[v][0].metric for v in (45.43, 94.67, 89.29)} == {"ttft"}
+    # a llama.cpp server's slots are no streams of one request's rate
+    (tmp_path / "np").mkdir()
+    cf = _drafted(
+        "# x\n\n`llama-server -m qwen2.5-7b-q4_k_m.gguf -np 4`\n\nI get `speed: 50 tok/s` on one request.\n",
+        tmp_path / "np",
+    )
+    assert [c.metric for c in cf.claims] == ["decode_tps"]
