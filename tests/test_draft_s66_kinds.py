@@ -209,7 +209,7 @@ def test_a_tensor_parallel_column_counts_each_row_s_devices(tmp_path):
 _LMDEPLOY = """# Question about benchmark
 
 1. Get models from https://huggingface.co/internlm/internlm-chat-7b/
-2. Run `python3 profile_generation.py --model_path /workspace/ --concurrency 8 --input_seqlen 1 --output_seqlen 2048` with A100 80G
+2. `python3 profile_generation.py --model_path /workspace/ --concurrency 8 --output_seqlen 2048` on A100 80G
 
 The result I get is `throughput: 70.98455828512093 token/s`.
 

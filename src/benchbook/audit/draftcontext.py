@@ -641,7 +641,7 @@ def parallel_rows(entries: list, groups: list) -> None:
             continue
         own = e.fields.get("conditions") or {}
         shared = by_id[e.group].fields.get("conditions") or {}
-        other = own.get("other") if isinstance(own.get("other"), dict) else {}
+        other: dict = own["other"] if isinstance(own.get("other"), dict) else {}
         size = next((v for k, v in other.items() if _TP_COLUMN.fullmatch(str(k))), None)
         m = re.match(r"\s*(\d{1,2})(?:\s*[x×*]\s*\d{1,2})?\s*$", str(size)) if size is not None else None
         hardware = own.get("hardware") or shared.get("hardware")

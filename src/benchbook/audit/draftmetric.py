@@ -409,7 +409,7 @@ def _wanted(e: Entry, shared: dict, block_streams: bool = False, printed: bool =
     origin = e.origins.get("concurrency", "")
     by_command = (
         printed
-        and re.fullmatch(r"(?:line \d+, command)?", origin) is not None
+        and re.fullmatch(r"(?:line \d+(?:, command)?)?", origin) is not None
         and cond.get("engine") in _SERVING_ENGINES
     )
     line_streams = e.fields.get("method") == "SGLang" or block_streams or by_command
