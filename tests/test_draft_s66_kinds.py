@@ -237,3 +237,87 @@ def test_a_serving_benchmark_s_concurrency_keeps_its_summed_throughput(tmp_path)
         tmp_path / "np",
     )
     assert [c.metric for c in cf.claims] == ["decode_tps"]
+
+
+# --- the session-65 breaker's findings still open at its end (A10, A11, A12, B1) ---------------------
+
+
+_DRAFT_COLUMN_TABLE = """Speculative decoding on RTX 4090 with llama-server:
+
+| Target | Draft model | tok/s |
+|---|---|---|
+| Qwen2.5-32B-Instruct Q4_K_M | Qwen2.5-0.5B-Instruct Q8_0 | 61.2 |
+| Qwen2.5-32B-Instruct Q4_K_M | | 38.5 |
+"""
+
+
+def test_a_draft_model_column_is_the_draft_s_never_the_row_s_model(tmp_path):
+    cf = _drafted(_DRAFT_COLUMN_TABLE, tmp_path)
+    got = {float(c.value): _cond(cf, c) for c in cf.claims}
+    assert got[61.2]["model"] == "Qwen2.5-32B-Instruct" and got[61.2]["quant"] == "Q4_K_M"
+    assert got[61.2]["other"]["draft_model"] == "Qwen2.5-0.5B-Instruct"
+    assert got[61.2]["decoding"] == "speculative"
+    assert got[38.5]["model"] == "Qwen2.5-32B-Instruct" and got[38.5]["decoding"] == "plain"
+    assert "draft_model" not in got[38.5].get("other", {})
+
+
+def test_a_draft_model_from_hugging_face_makes_the_run_speculative():
+    (c,) = command_lines(
+        [
+            (
+                1,
+                "llama-server -hf unsloth/DeepSeek-R1-0528-GGUF:IQ1_S "
+                "-hfd unsloth/Qwen3-0.6B-GGUF:Q8_0 -ngl 99",
+            )
+        ]
+    )
+    assert c.conditions["decoding"] == "speculative"
+    assert (c.conditions["model"], c.conditions["quant"]) == ("DeepSeek-R1-0528", "IQ1_S")
+    assert c.conditions["other"] == {"draft_model": "Qwen3-0.6B", "draft_quant": "Q8_0"}
+    (c,) = command_lines([(1, "llama-server -hf unsloth/DeepSeek-R1-0528-GGUF:IQ1_S -ngl 99")])
+    assert c.conditions.get("decoding") != "speculative"
+
+
+_PARAMS_TABLE = """| Model | Params | Gen tok/s |
+| --- | --- | --- |
+| Qwen3-30B-A3B Q4_K_M | 30B | 66.5 |
+| Llama-3.1 Q4_K_M | 70B | 5.5 |
+| Llama-3.1 Q4_K_M | 8B | 80.5 |
+"""
+
+
+def test_a_params_column_keeps_two_rows_of_one_family_apart(tmp_path):
+    cf = _drafted(_PARAMS_TABLE, tmp_path)
+    got = {float(c.value): _cond(cf, c)["model"] for c in cf.claims}
+    assert got == {66.5: "Qwen3-30B-A3B", 5.5: "Llama-3.1-70B", 80.5: "Llama-3.1-8B"}
+    # a size column of bytes is still a measurement ("| VRAM | 18 GB |")
+    cf = _drafted(_PARAMS_TABLE.replace("Params", "VRAM").replace("| 70B |", "| 70 GB |"), tmp_path)
+    assert not any(c.unit == "B" for c in cf.claims)
+
+
+def test_more_shell_prompts_before_a_command():
+    for line in (
+        "user@MacBook-Pro llama.cpp % ./build/bin/llama-cli -m mistral-7b-instruct-v0.2.Q4_K_M.gguf -c 2048",
+        "[user@fedora llama.cpp]$ ./llama-cli -m mistral-7b-instruct-v0.2.Q4_K_M.gguf -c 2048",
+        "➜  llama.cpp git:(master) ✗ ./llama-cli -m mistral-7b-instruct-v0.2.Q4_K_M.gguf -c 2048",
+        "user@box:~/my models$ ./llama-cli -m mistral-7b-instruct-v0.2.Q4_K_M.gguf -c 2048",
+    ):
+        (c,) = command_lines([(1, line)], code=True)
+        assert (c.conditions["model"], c.conditions["quant"], c.conditions["ctx"]) == (
+            "mistral-7b-instruct-v0.2",
+            "Q4_K_M",
+            2048,
+        ), line
+    # a sentence with a percent sign and an "@" is no prompt
+    assert command_lines([(1, "me@home 50 % faster than llama-cli -c 2048")], code=False) == []
+
+
+def test_any_command_and_a_script_run_take_any_shell_prompt():
+    from benchbook.audit.draftcontext import _ANY_COMMAND, _SCRIPT_RUN
+
+    for prompt in ("$ ", "user@box:~/exllamav3$ ", "(venv) $ ", "[me@fedora exl]$ ", ""):
+        run = _SCRIPT_RUN.match(f"{prompt}python eval/perf.py --model_dir models/Qwen3-8B-exl3/")
+        assert run is not None and run.group("script") == "eval/perf.py", prompt
+        assert _ANY_COMMAND.match(f"{prompt}./run --model_dir ./Llama-2-7b-hf"), prompt
+    assert _SCRIPT_RUN.match("I ran python perf.py twice") is None
+    assert _ANY_COMMAND.match("It is fast --really") is None

@@ -38,8 +38,17 @@ from pathlib import PurePosixPath, PureWindowsPath
 from ..ingest.settings import flash_attn_word
 
 #: a shell's prompt before a command typed at it: "$ ", "# ", "PS C:\\llama> ", a venv's "(venv) $ ", a
-#: host's or a folder's "user@box:~/llama.cpp$ ", "vulkan$ " (a regex, for a line's start)
-SHELL_PROMPT = r"^\s*(?P<sh>(?:\([\w.-]+\)\s*)?(?:[\w.@~:/\\-]*[$%>#]\s*|PS [^>]*>\s*))?"
+#: host's or a folder's "user@box:~/llama.cpp$ ", "vulkan$ "; Fedora's "[user@fedora llama.cpp]$ ",
+#: macOS zsh's "user@MacBook-Pro llama.cpp % ", oh-my-zsh's "➜  llama.cpp git:(master) ✗ ", a folder
+#: with a space ("user@box:~/my models$ "); a regex, for a line's start
+SHELL_PROMPT = (
+    r"^\s*(?P<sh>(?:\([\w.-]+\)\s*)?(?:"
+    r"\[[\w.-]+@[\w.-]+\s[^\]\n]{1,60}\][$#]\s*"
+    r"|[\w.-]+@[\w.-]+:[^$#\n]{0,60}[$#]\s+"
+    r"|[\w.-]+@[\w.-]+\s\S{1,60}\s%\s+"
+    r"|➜\s+\S{1,60}(?:\sgit:\([^)\n]{1,40}\))?(?:\s✗)?\s+"
+    r"|[\w.@~:/\\-]*[$%>#]\s*|PS [^>]*>\s*))?"
+)
 
 _TOOL = re.compile(
     SHELL_PROMPT + r"(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?P<path>\S*[/\\])?(?:\./)?"
@@ -118,6 +127,11 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--speculative-config": ("other.speculative_config", "config"),
     "-md": ("other.draft_model", "draft"),
     "--model-draft": ("other.draft_model", "draft"),
+    # the draft model from Hugging Face ("-hfd unsloth/Qwen3-0.6B-GGUF:Q8_0": common/arg.cpp's -hfd,
+    # -hfrd, --hf-repo-draft)
+    "-hfd": ("other.draft_model", "draft"),
+    "-hfrd": ("other.draft_model", "draft"),
+    "--hf-repo-draft": ("other.draft_model", "draft"),
     "--spec-draft-model": ("other.draft_model", "draft"),  # llama-server's since its --spec-* names
     "-np": ("concurrency", "int"),
     "--parallel": ("concurrency", "int"),

@@ -418,9 +418,10 @@ _ENGINE_FLAGS = {
         }
     ),
 }
-#: a Python script run from a shell prompt ("$ python ../exllamav3/eval/perf.py …"), and its model
+#: a Python script run at a shell prompt (``SHELL_PROMPT``: "$ python ../exllamav3/eval/perf.py …",
+#: "user@box:~/exllamav3$ python …"), and its model
 #: argument (``--model_dir``, ``--model``, ``-m``): a path
-_SCRIPT_RUN = re.compile(r"\s*(?:[$>#]\s*)?python3?\s+(?P<script>\S+\.py)\b")
+_SCRIPT_RUN = re.compile(SHELL_PROMPT + r"python3?\s+(?P<script>\S+\.py)\b")
 _MODEL_ARG = re.compile(r"(?:--model[_-]?(?:dir|path)?|-m)[=\s]+(\S+)")
 
 
@@ -1803,10 +1804,11 @@ _NUMBER_LABEL = re.compile(r"\s*[*_]*(\d{1,4})[*_]*\s*[:：]\s*[*_]*\s*")
 _RELEASE = re.compile(r"(?<![\w.])v?\d+\.\d+\.(\d{1,4})(?![\w-]|\.\w)")
 
 
-#: a command line of any tool (a path to it, "./x", "python x.py") and a flag of it naming the model,
+#: a command line of any tool at any shell prompt (``SHELL_PROMPT``; a path to it, "./x", "python
+#: x.py") and a flag of it naming the model,
 #: its checkpoint or its compiled engine by a path ("--engineDir engines/qwen2.5-vl-3b", "--model_dir
 #: ./Llama-2-7b-hf", "--checkpoint=ckpts/qwen3-8b")
-_ANY_COMMAND = re.compile(r"^\s*(?:\$\s*)?(?:\./|/|~/|python3?\s|[\w.-]+/)\S*(?:\s\S.*)?\s--?\w")
+_ANY_COMMAND = re.compile(SHELL_PROMPT + r"(?:\./|/|~/|python3?\s|[\w.-]+/)\S*(?:\s\S.*)?\s--?\w")
 _MODEL_FLAG = re.compile(
     # (not a draft's or an assistant's: "--draft_model ./Qwen2.5-0.5B" names the drafter)
     r"(?<!\S)--?(?!(?:draft|assistant|spec|speculative|small|tokenizer)[_-]?)(?:[a-z]+[_-])?"

@@ -1382,6 +1382,12 @@ _ROW_WORDED = frozenset({"concurrency", "cap", "tokens_generated", "ctx", "block
 _NOT_RELEASE = re.compile(r"(?i)\s*(?:bpw|bits?|util\w*|gb|gib|mb|b\b|x\b|%|k\b|temp\w*|ctx)")
 #: a column's header opening with a release ("0.28 tok/s", "v1.2.3 TTFT"): ``Tables.header_versions``
 _HEADER_VERSION = re.compile(r"\W*(?P<v>v?\d+\.\d+(?:\.\d+)*)\s+(?=[^\W\d])")
+#: a column of the models' sizes in parameters ("Params", "Parameters", "Size", "# Params", "参数量")
+#: and its cells ("70B", "1.5B", "135M", "30B-A3B")
+_PARAMS_HEADER = re.compile(
+    r"(?i)\W*(?:#\s*)?(?:params?|parameters?|(?:model\s+)?size|参数量?|參數量?|パラメータ数?)\W*"
+)
+_PARAMS_CELL = re.compile(r"\d+(?:\.\d+)?\s?[BM](?:[-/]A\d+(?:\.\d+)?B)?")
 #: the header of a two-column table of settings ("| Setting | Value |", "| Component | Spec |")
 _SETTINGS_HEADER = (
     re.compile(
@@ -1677,6 +1683,14 @@ class Tables(Sides):
                 # cards ("| Metric | A100 | H100 |"): each card's memory, no measurement; under
                 # columns of models or versions it is what each used ("GPU memory | 58.9 GiB")
                 kinds.append("unplaced")
+            elif (
+                _PARAMS_HEADER.fullmatch(_unmarked(h))
+                and cells
+                and all(_PARAMS_CELL.fullmatch(c.strip().strip("*_`")) for c in cells)
+            ):
+                # "| Params |" over "70B", "8B": each row's model's size, a label (``sized_model``),
+                # no measurement in bytes
+                kinds.append("label")
             elif head_unit or with_unit or _metric_header(h):
                 kinds.append("value")
             elif (
@@ -1989,6 +2003,9 @@ class Tables(Sides):
             j: path
             for j in range(width)
             if kinds[j] == "label"
+            # (a draft model's column names models too: the draft's, never the row's model)
+            and not _DRAFT_COLUMN.fullmatch(header[j] or "")
+            and not _DRAFT_QUANT_COLUMN.fullmatch(header[j] or "")
             for path in [_cells_condition([r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])]
             if path
         }
