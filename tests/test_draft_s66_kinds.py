@@ -119,7 +119,9 @@ def test_a_rate_label_with_no_unit_is_tokens_a_second():
     a rate; "is" read as the label's colon only after such a label."""
     assert _results("PROMPT PROCESSING IS 250", code=False) == [("prefill_tps", "250", "tok/s", {})]
     assert _results("Token generation: 1.7", code=False) == [("decode_tps", "1.7", "tok/s", {})]
-    assert _results("TG is 17.5", code=False) == [("decode_tps", "17.5", "tok/s", {})]
+    assert _results("Generation speed is 17.5", code=False) == [("decode_tps", "17.5", "tok/s", {})]
+    # "pp: 512" / "tg: 128" are as often a test's sizes: no rate
+    assert _results("pp: 512") == [] and _results("tg: 128", code=False) == []
     assert _results("The token count is 250", code=False) == []
     assert _results("My budget is 250", code=False) == []
 
@@ -321,3 +323,98 @@ def test_any_command_and_a_script_run_take_any_shell_prompt():
         assert _ANY_COMMAND.match(f"{prompt}./run --model_dir ./Llama-2-7b-hf"), prompt
     assert _SCRIPT_RUN.match("I ran python perf.py twice") is None
     assert _ANY_COMMAND.match("It is fast --really") is None
+
+
+def test_a_compared_model_is_the_other_side_s_only_where_the_text_names_one_of_its_own():
+    title = "# [Bug]: N-gram speculative decoding performs slower than Qwen3-32B-FP8 with vLLM 0.9.0.1"
+    assert _named(title, "model") == ["Qwen3-32B"] and _named(title, "quant") == ["FP8"]
+    assert _named("Llama-3-8B is 20% faster than Mistral-7B here", "model") == ["Llama-3-8B"]
+    assert _named("Llama-3-8B vs Mistral-7B", "model") == ["Llama-3-8B", "Mistral-7B"]
+
+
+def _runs(text: str, tmp_path) -> dict[float, object]:
+    cf = _drafted(text, tmp_path)
+    return {float(c.value): _cond(cf, c).get("run_index") for c in cf.claims}
+
+
+_BLOCK = "```\neval rate: {} tokens/s\n```\n"
+
+
+def test_a_run_label_above_a_code_block_names_its_run(tmp_path):
+    """ "Run 1:", "**Run 1**" (bold, no colon), "- 2nd run:" alone above a block of output, or a
+    heading "### Run 2" over its section: that output's run_index (B4 of the session-65 breaker)."""
+    for k, (one, two) in enumerate(
+        (
+            ("Run 1:", "Run 2:"),
+            ("**Run 1**", "**Run 2**"),
+            ("- 1st run:", "- 2nd run:"),
+            ("### Run 1", "### Run 2"),
+        )
+    ):
+        text = f"# runs\n\n{one}\n\n{_BLOCK.format(40.1)}\n{two}\n\n{_BLOCK.format(42.3)}"
+        (tmp_path / str(k)).mkdir()
+        assert _runs(text, tmp_path / str(k)) == {40.1: 1, 42.3: 2}, one
+    # a bold line naming no run, or a sentence, names none
+    text = f"# runs\n\n**RTX 4090**\n\n{_BLOCK.format(40.1)}\nI run it twice.\n\n{_BLOCK.format(42.3)}"
+    (tmp_path / "none").mkdir()
+    assert _runs(text, tmp_path / "none") == {40.1: None, 42.3: None}
+
+
+# --- this session's breaker's findings on the kinds above ------------------------------------------
+
+
+def test_a_list_in_parentheses_is_a_stat_list_only_of_statistics():
+    assert _results("TTFT (vLLM, SGLang): 120ms, 95ms") == []
+    assert _results("latency (prefill, decode): 120ms, 25ms") == []
+    assert _results("TTFT (cold, warm): 2.1s, 0.3s") == []
+    assert _results("decode speed (min, max, ave): 31.2 tok/s, 40.5 tok/s, 36.0 tok/s") == [
+        ("decode_tps", "31.2", "tok/s", {"other": {"stat": "min"}}),
+        ("decode_tps", "40.5", "tok/s", {"other": {"stat": "max"}}),
+        ("decode_tps", "36.0", "tok/s", {"other": {"stat": "mean"}}),
+    ]
+
+
+_LABELLED_BLOCK = """# Q4_K_M on my RTX 4090
+
+```
+{head}
+{a}: 22.1ms/token
+{b}: 30.2ms/token
+```
+"""
+
+
+def test_a_code_line_s_quant_or_size_label_is_its_run_s(tmp_path):
+    cf = _drafted(_LABELLED_BLOCK.format(head="llama2-7b int4, sym, g128", a="Q8_0", b="fp16"), tmp_path)
+    got = {float(c.value): _cond(cf, c) for c in cf.claims}
+    assert got[22.1]["quant"] == "Q8_0" and got[30.2]["quant"] == "fp16"
+    assert got[22.1]["model"] == "llama2-7b"
+    (tmp_path / "sizes").mkdir()
+    cf = _drafted(_LABELLED_BLOCK.format(head="llama2 int4, sym, g128", a="7B", b="13B"), tmp_path / "sizes")
+    got = {float(c.value): _cond(cf, c) for c in cf.claims}
+    assert got[22.1]["model"] == "llama2-7B" and got[30.2]["model"] == "llama2-13B"
+
+
+def test_a_head_line_of_a_draft_or_of_a_key_names_no_model(tmp_path):
+    cf = _drafted(_LABELLED_BLOCK.format(head="qwen2-0.5b int4 draft model", a="A770", b="A750"), tmp_path)
+    assert all(_cond(cf, c).get("model") != "qwen2-0.5b" for c in cf.claims)
+
+
+def test_a_hugging_face_link_of_a_draft_or_a_tokenizer_names_no_model():
+    text = "Using https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF as the draft model gave 55.3 tok/s"
+    assert _named(text, "model") == []
+    assert _named("the tokenizer from https://huggingface.co/meta-llama/Llama-2-7b-hf", "model") == []
+
+
+def test_a_folder_of_the_current_directory_names_no_model():
+    (c,) = command_lines([(1, "python3 profile_generation.py --model_path ./ --concurrency 8")])
+    assert "model" not in c.conditions
+
+
+def test_a_servers_sequence_cap_is_no_stream_count_of_a_printed_throughput(tmp_path):
+    text = (
+        "# vLLM\n\n```\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-num-seqs 256\n```\n\n"
+        "One curl request at a time:\n\n```\nthroughput: 45.3 tok/s\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [c.metric for c in cf.claims] == ["decode_tps"]

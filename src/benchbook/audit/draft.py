@@ -47,6 +47,7 @@ from __future__ import annotations
 import bisect
 import copy
 import re
+from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 
@@ -66,6 +67,7 @@ from .draftcontext import (
     heading_level,
     named_once,
     parallel_rows,
+    run_label,
     setup_heading,
 )
 from .draftcore import Drafted, Entry, Num, machine_float, merged, plain_value, set_path, source_fields
@@ -78,7 +80,7 @@ from .draftmetric import (
     settle_tests,
     settle_times,
 )
-from .draftnames import CLAUSE_ONLY, cpu_names, hardware_of, header_decoding, mentions, model_cell
+from .draftnames import CLAUSE_ONLY, SIZED_NAME, cpu_names, hardware_of, header_decoding, mentions, model_cell
 from .draftprose import ABOUT, family, labelled_bare, number_text, numbers
 from .draftrepeats import stated_repeats
 from .draftsentences import RATE_LINE, Sentences
@@ -276,10 +278,18 @@ class _Drafter(Tables, Sentences):
         lead = re.fullmatch(
             r"\s*(?:[-*•]\s+)?(?P<l>[^:=\s][^:=]{0,39}?)\s*[:=]\s*", self.post.line(r.line)[: r.start]
         )
-        if lead and (hardware := hardware_of(lead.group("l"))):
+        label = lead.group("l").strip() if lead else ""
+        if label and (hardware := hardware_of(label)):
             # the device a result line is labelled with ("A770: 14.5ms/token", "RTX 4090: 52 t/s"):
             # that line's machine, over the post's
             cond = merged(cond, {"hardware": hardware})
+        elif label and _QUANT_LABEL.fullmatch(label):
+            cond = merged(cond, {"quant": label})  # "Q8_0: 22.1ms/token", "fp16: 30.2ms/token": that quant's
+        elif label and (size := re.fullmatch(r"(\d+(?:\.\d+)?)\s?([BM])", label, re.IGNORECASE)):
+            # "13B: 20.1ms/token" under "llama2 int4": that size of the model
+            model = cond.get("model")
+            if isinstance(model, str) and not SIZED_NAME.search(model):
+                cond = merged(cond, {"model": f"{model}-{size.group(1)}{size.group(2).upper()}"})
         if cond:
             fields["conditions"] = cond
         if log:
@@ -400,6 +410,7 @@ class _Drafter(Tables, Sentences):
                     carried, tool = {}, None  # "## Ollama results" after a vLLM setup command
                 self.command, self.command_tool = carried, tool
                 self.setup_section = setup_heading(title)
+                self.section_run = run_label(title + ":")  # "### Run 2": its section's runs
                 self.section_commands = set()
                 self.section_start = len(self.claim_ids)
                 # a heading naming the machine, build or model sets them for its section ("M2 Mac
@@ -511,6 +522,9 @@ class _Drafter(Tables, Sentences):
                 # KoboldCpp's console lines ("Generating (78 / 387 tokens)", "CtxLimit: 1754/8192"): the
                 # block's generation, its settings under the command's
                 block_command = merged(kobold_console(pieces), block_command)
+                k = _run_of_block(prev, self.post.line) or self.section_run
+                if k is not None and "run_index" not in block_command:
+                    block_command = {**block_command, "run_index": k}  # "Run 2:" over the block
                 for r in stated:
                     if not (timed and r in timed):
                         label = next((t for n, t in reversed(labels) if n < r.line), None)
@@ -1221,6 +1235,25 @@ def _arm_of_label(text: str, command: dict) -> dict:
     return out
 
 
+#: a label that is all a quantisation ("Q8_0", "IQ4_XS", "fp16", "bf16", "int4", "4bit", "AWQ")
+_QUANT_LABEL = re.compile(
+    r"(?i)(?:UD-)?I?Q\d(?:_[A-Z0-9]{1,3}){0,3}|fp(?:4|6|8|16|32)|bf16|f16|f32|int[48]|[2-8][- ]?bits?"
+    r"|awq|gptq|mxfp[468]|nvfp4"
+)
+
+
+def _run_of_block(prev: Block | None, raw: Callable[[int], str]) -> int | None:
+    """The run a code block's output is, by the one line of text right above it naming it ("Run 2:",
+    "**Run 1**", "- 2nd run:", ``draftcontext.run_label``; ``raw``: a line of the post as written,
+    its bold marks kept); None where the line names none."""
+    if prev is None or prev.kind != "text" or prev.heading or len(prev.lines) != 1:
+        return None
+    text = raw(prev.lines[0][0]).strip()
+    if re.fullmatch(r"(?:[-*+•]\s+)?(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)", text):
+        text = text.strip("*_ -+•").rstrip(":：") + ":"
+    return run_label(text)
+
+
 def _block_head(lines: list[tuple[int, str]], results: set[int]) -> dict:
     """The model and quant a code block's first line names when no result is on it and results
     follow ("llama2-7b int4, sym, g128, comp_dtype=fp32" over "A770: 14.5ms/token"): the block's
@@ -1228,8 +1261,10 @@ def _block_head(lines: list[tuple[int, str]], results: set[int]) -> dict:
     first = next(((n, t) for n, t in lines if t.strip()), None)
     if first is None or first[0] in results or not any(n > first[0] for n in results):
         return {}
-    if first[1].strip().endswith((":", "：")):
-        return {}  # a label line: ``_labels_in_code``'s
+    if ":" in first[1] or "：" in first[1] or re.search(r"(?i)\bdraft|\bassistant", first[1]):
+        # a label or a key's line ("elapsed:5m", ``_labels_in_code``'s), or the draft's weights
+        # ("qwen2-0.5b int4 draft model"): no head naming the model run
+        return {}
     out: dict = {}
     for path in ("model", "quant"):
         values = {m.value for m in mentions(first[1]) if m.path == path}

@@ -747,7 +747,7 @@ def conditions_of(tool: str, words: list[str], typed: bool = True) -> dict:
             # a placeholder ("-m [model]", "<model>", "$MODEL", "model.gguf", "/path/to/your_model.gguf")
             # names no model, nor does a blob's content hash (``_BLOB``)
             model, quant = model_and_quant(value)
-            if not _PLACEHOLDER_MODEL.fullmatch(model):
+            if model and not _PLACEHOLDER_MODEL.fullmatch(model):  # ("./": no name at all)
                 out["model"] = model
             if quant:
                 out.setdefault("quant", quant)

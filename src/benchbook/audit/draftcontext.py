@@ -1550,6 +1550,10 @@ def _label_line(text: str) -> list[tuple[str, object]]:
     -> build 0.7.0, "num_gpu 99:", "RTX 4090:"), the settings ``stated`` reads in it; empty for any
     other line."""
     t = text.strip().rstrip("*_ ")
+    bold = re.fullmatch(r"(?:[-*+•]\s+)?(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)", text.strip())
+    if bold and (k := run_label(t.strip("*_ -+•").rstrip(":：") + ":")) is not None:
+        # a bold line naming a run, no colon needed ("**Run 1**", "__2nd run__"): the run below it
+        return [("run_index", k)]
     if not t.endswith((":", "：")) or len(t) > 60:
         return []
     m = _VERSION_LABEL.fullmatch(text.strip())
@@ -1559,11 +1563,27 @@ def _label_line(text: str) -> list[tuple[str, object]]:
     bare = re.sub(
         r"\s*(?:\([^()]*\)|\b(?:with|after|before|on|using|at)\b.*)$", "", t.rstrip(":：").strip("*_ ")
     )
-    run = _RUN_ORDINAL.fullmatch(bare.strip("*_ "))
-    if run:  # "- 1st run:", "Second run:", "Run #2:": the k-th run of those listed below it
-        k = run.group("n") or run.group("n2") or run.group("w")
-        return [("run_index", int(k) if k.isdigit() else _ORDINALS[k.lower()])]
+    k = run_label(bare + ":")
+    if k is not None:  # "- 1st run:", "Second run:", "Run #2:": the k-th run of those listed below it
+        return [("run_index", k)]
     return [(k, v) for k, v in stated([(0, t)], "text") if k in CARRIED and k != "decoding"]
+
+
+def run_label(text: str) -> int | None:
+    """The run a label names (``_RUN_ORDINAL``: "- 1st run:", "Run #2:", "**Second run:**", "Run 3
+    (cold):", a heading's "### Run 3"): its index from 1; None for any other text.  The label ends
+    in a colon unless it is a heading's or stands alone in bold (the caller's choice)."""
+    t = text.strip().lstrip("#").strip().rstrip("*_ ")
+    if not t.endswith((":", "：")) or len(t) > 60:
+        return None
+    bare = re.sub(
+        r"\s*(?:\([^()]*\)|\b(?:with|after|before|on|using|at)\b.*)$", "", t.rstrip(":：").strip("*_ ")
+    )
+    run = _RUN_ORDINAL.fullmatch(bare.strip("*_ "))
+    if run is None:
+        return None
+    k = run.group("n") or run.group("n2") or run.group("w")
+    return int(k) if k.isdigit() else _ORDINALS[k.lower()]
 
 
 _ORDINALS = {w: k for k, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth"), 1)}

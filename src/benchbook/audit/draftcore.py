@@ -632,6 +632,8 @@ class DraftCore:
         #: "Setup", "Commands"), the command lines read in it, and the one command line of such a
         #: section, which the sections after it keep (``draft._Drafter.run``)
         self.setup_section = False
+        #: the run a heading names ("### Run 2"): its section's code blocks' (``draft._run_of_block``)
+        self.section_run: int | None = None
         self.section_commands: set[str] = set()
         self.setup_command: tuple[dict, str | None] = ({}, None)
         self.by_value: dict[tuple[str, str | None], list[str]] = {}

@@ -367,8 +367,9 @@ def _in_block(e: Entry, block_of: Callable[[int], int | None]) -> bool:
     return block is not None and block_of(int(at.group(1))) == block
 
 
-#: engines that serve many requests at once, whose benchmark commands' concurrency is of requests
-_SERVING_ENGINES = frozenset({"LMDeploy", "vLLM", "SGLang", "TensorRT-LLM"})
+#: engines whose benchmark command's concurrency is of requests at once (LMDeploy's profile scripts'
+#: --concurrency); vLLM's and SGLang's servers' --max-num-seqs is a cap, no streams of a request
+_SERVING_ENGINES = frozenset({"LMDeploy"})
 
 
 def _wanted(e: Entry, shared: dict, block_streams: bool = False, printed: bool = False) -> str | None:
@@ -405,7 +406,7 @@ def _wanted(e: Entry, shared: dict, block_streams: bool = False, printed: bool =
     # (a scheduler's line states its own: SGLang's "#running-req: 8" beside its rate; a timing line's
     # concurrency is its command's, as a prose claim's)
     # (a serving engine's benchmark command sets its requests at once: LMDeploy's profile_generation
-    # --concurrency 64, vLLM's bench serve --max-concurrency 8; not llama.cpp's slots)
+    # --concurrency 64; not llama.cpp's slots, nor vLLM's --max-num-seqs cap)
     origin = e.origins.get("concurrency", "")
     by_command = (
         printed

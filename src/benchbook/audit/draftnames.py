@@ -492,7 +492,8 @@ _BITS_QUANT = re.compile(
     # a float type after a format's name ("GGML FP16", "GGUF F16")
     r"|(?<=GGML\s|GGUF\s)(?P<g>FP16|F16|BF16|fp16|f16|bf16)(?![\w.-])"
     # an integer width right after a model's size ("llama2-7b int4, sym, g128", "13B INT8"): its weights'
-    r"|(?<=\d[Bb]\s)(?P<i>[Ii][Nn][Tt][48])(?![\w.-])",
+    # ("Phi-4-14B INT4 kernels": a kernel's, no weights')
+    r"|(?<=\d[Bb]\s)(?P<i>[Ii][Nn][Tt][48])(?=\s*(?:[,;)]|$))",
 )
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
 #: a run on the CPU alone named as a mode by a label that is all of it, a column's or row's ("CPU
@@ -732,6 +733,11 @@ _COUNT_AFTER = re.compile(r"\s*[*×xX]\s?([1-8])(?![\w.])|(?:\s*GPU)?\s*[(（]\s
 _DRAFT_AFTER_QUANT = re.compile(r"\s*(?:DFlash\w*|EAGLE[\w-]*|drafter|draft(?:\s+model)?)\b", re.IGNORECASE)
 
 
+#: words before or after a link that give the repository another part than the model run
+_LINK_ROLE_BEFORE = re.compile(r"(?i)\b(?:tokenizer|draft(?:er)?|assistant|speculator)\b[^.;]{0,20}$")
+_LINK_ROLE_AFTER = re.compile(
+    r"(?i)\S*\s+(?:as|for)\s+(?:the\s+|a\s+|my\s+)?(?:draft|drafter|assistant|tokenizer)"
+)
 #: a link to a model's repository on Hugging Face ("https://huggingface.co/internlm/internlm-chat-7b/"); its
 #: files' links ("…/blob/main/x.gguf") name the file (``_MODEL``), read first
 _HF_REPO_LINK = re.compile(
@@ -790,9 +796,13 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     ):  # "huggingface.co/internlm/internlm-chat-7b/": the repository's model
         if m.group("org").lower() in ("datasets", "spaces", "docs", "blog", "papers"):
             continue
-        if _DRAFT_NAME.search(m.group("repo")) or _DRAFT_BEFORE.search(
-            text, max(0, m.start() - 30), m.start()
+        if (
+            _DRAFT_NAME.search(m.group("repo"))
+            or _DRAFT_BEFORE.search(text, max(0, m.start() - 30), m.start())
+            or _LINK_ROLE_BEFORE.search(text, max(0, m.start() - 30), m.start())
+            or _LINK_ROLE_AFTER.match(text, m.end())
         ):
+            # "the tokenizer from https://…", "https://… as the draft model": another part's
             continue  # an EAGLE head's repository, "draft model: https://…": the draft's, not the model run
         if not any(a < m.end() and m.start() < b for a, b in spans):
             spans.append((m.start(), m.end()))
@@ -908,12 +918,16 @@ def _mentions(text: str) -> tuple[Mention, ...]:
             out = [
                 m for m in out if not (m.path == "engine" and m.start >= venue.start() and m.value not in own)
             ]
+    # (a compared name is the other side's only where the text names one of its own: "N-gram
+    # speculative decoding performs slower than Qwen3-32B-FP8" compares the run with the same model's)
+    compared = {id(m) for m in out if m.path in ("model", "quant") and _compared(text, m)}
+    own_paths = {m.path for m in out if m.path in ("model", "quant") and id(m) not in compared}
     out = [
         m
         for m in out
         if m.path in ("decoding", "flash_attn")
         or not _DENIED.search(text, max(0, m.start - 24), m.start)
-        and not (m.path in ("model", "quant") and _compared(text, m))
+        and not (id(m) in compared and (m.path in own_paths or "model" in own_paths))
         and not (m.path == "hardware" and _likened(text, m))
     ]
     return tuple(sorted(out, key=lambda x: x.start))

@@ -86,7 +86,7 @@ _LABELLED = re.compile(
     # (a run's tag in brackets before the label: "[Model Load]", a version "[0.24.0] tok/sec: 65.05")
     rf"^[\s>*•+\-]*+(?P<label>(?:\[(?:[A-Za-z][\w ]{{0,20}}|v?\d+(?:\.\d+){{1,3}})\]\s*+)?"
     # (or a part's number glued to its letter: "155H:  51.6ms/token", "7900XTX: 30 t/s")
-    rf"#?(?:[^\W\d_]|\d{{2,5}}[A-Za-z]{{1,3}}\b)[^:=\n]{{0,60}}?)"
+    rf"#?(?:[^\W\d_]|\d{{2,5}}[A-Za-z]{{1,3}}\b|\d(?:\.\d)?[BbMm]\b)[^:=\n]{{0,60}}?)"
     rf"(?>\s*(?::|=)|\s{{2,}}|\s*\t)\s*+"
     rf"(?:\[[\w:./-]{{1,20}}\]\s*+)?"  # the device it was read on: "VRAM, Model: [cuda:0] 3,390.76 MB"
     r"(?P<about>(?:around|about|approx\.?|approximately|roughly|~|≈)\s*+)?"  # "prompt_token/s: around 303.8"
@@ -182,12 +182,13 @@ _RATE_WORDS = re.compile(
 
 
 #: a label that is all a phase's rate, llama.cpp's words for its two tests ("PROMPT PROCESSING", "Token
-#: generation", "PP", "TG", "generation speed"): a rate of tokens where no unit is written
+#: generation", "generation speed"): a rate of tokens where no unit is written ("PP: 512", "TG: 128"
+#: are as often a test's sizes: none)
 _RATE_LABEL = re.compile(
-    r"(?:prompt\s+processing|token\s+generation|text\s+generation|pp|tg|(?:prompt|generation|decode|decoding|eval)\s+speed)",
+    r"(?:prompt\s+processing|token\s+generation|text\s+generation|(?:prompt|generation|decode|decoding|eval)\s+speed)",
     re.IGNORECASE,
 )
-#: a line that is one rate label, "is" and its value ("PROMPT PROCESSING IS 250", "TG is 1.7"), read as
+#: a line that is one rate label, "is" and its value ("PROMPT PROCESSING IS 250"), read as
 #: "label: value" (``_is_as_colon``)
 _IS_VALUE = re.compile(
     r"^(?P<label>\s*[*_]*[^\W\d][\w ]{1,30}?)(?P<is>\s+(?:is|IS|Is|was|WAS)\s+)(?P<v>\d[\d,]*(?:\.\d+)?)\s*$"
@@ -510,9 +511,13 @@ def _row_values(n: int, text: str) -> list[Result] | None:
 _STAT_LIST = re.compile(
     rf"^\s*(?P<label>[^\W\d_][^:()\n]{{0,40}}?)\s*(?:\((?P<unit>[^()\d]{{1,8}})\))?\s*(?P<pct>percentiles?)?\s*"
     rf"\((?P<names>[\w.]+(?:\s*,\s*[\w.]+)+)\)\s*:\s*\[?"
-    rf"(?P<vals>{_NUM}(?P<each>\s?[a-zµ]{{1,3}}\b)?(?:\s*,\s*{_NUM}(?P=each)?)+)\s*\]?\s*$",
+    rf"(?P<vals>{_NUM}(?P<each>\s?[a-zµ/]{{1,8}}(?![\w/]))?(?:\s*,\s*{_NUM}(?P=each)?)+)\s*\]?\s*$",
     re.IGNORECASE,
 )
+
+
+#: a statistic's name in a stat list's parentheses ("min", "ave", "p99", a percentile's "50")
+_STAT_NAME = re.compile(r"(?i)min|max|ave|avg|average|mean|median|std|stdev|std\.?dev|p?\d{1,2}(?:\.\d)?")
 
 
 def _stat_list(n: int, text: str) -> list[Result]:
@@ -524,6 +529,8 @@ def _stat_list(n: int, text: str) -> list[Result]:
     if m is None:
         return []
     names = [x.strip() for x in m.group("names").split(",")]
+    if not all(_STAT_NAME.fullmatch(x) for x in names):
+        return []  # "TTFT (vLLM, SGLang): 120ms, 95ms", "(cold, warm)": sides or runs, no statistics
     spans = list(re.finditer(_NUM, text[m.start("vals") : m.end("vals")]))
     written = m.group("unit") or m.group("each")
     if not written or (m.group("unit") and m.group("each")):
