@@ -418,3 +418,29 @@ def test_a_servers_sequence_cap_is_no_stream_count_of_a_printed_throughput(tmp_p
     )
     cf = _drafted(text, tmp_path)
     assert [c.metric for c in cf.claims] == ["decode_tps"]
+
+
+_DEVICES = """# Quick numbers from my machines
+
+All runs use llama-bench defaults with mistral-7b-instruct Q4_K_M.
+
+```
+RTX 4090: 52 t/s
+CPU: 5.2 t/s
+Qwen3-8B Q8_0: 40.2 ms/token
+```
+"""
+
+
+def test_a_cpu_label_is_its_line_s_backend_and_names_no_setup(tmp_path):
+    """ "CPU: 5.2 t/s" is a result on the CPU: no declaration of the post's setup, no CPU backend on
+    the RTX 4090's line; a line labelled with a model is that model's."""
+    from benchbook.audit.draftcontext import declaration
+
+    assert not declaration("CPU: 5.2 t/s") and declaration("CPU: Ryzen 9 7950X")
+    cf = _drafted(_DEVICES, tmp_path)
+    got = {float(c.value): _cond(cf, c) for c in cf.claims}
+    assert got[52.0]["hardware"] == "NVIDIA GeForce RTX 4090" and "backend" not in got[52.0]
+    assert got[5.2]["backend"] == "CPU" and "hardware" not in got[5.2]
+    assert (got[40.2]["model"], got[40.2]["quant"]) == ("Qwen3-8B", "Q8_0")
+    assert got[52.0]["model"] == "mistral-7b-instruct"

@@ -80,7 +80,16 @@ from .draftmetric import (
     settle_tests,
     settle_times,
 )
-from .draftnames import CLAUSE_ONLY, SIZED_NAME, cpu_names, hardware_of, header_decoding, mentions, model_cell
+from .draftnames import (
+    CLAUSE_ONLY,
+    CPU,
+    SIZED_NAME,
+    cpu_names,
+    hardware_of,
+    header_decoding,
+    mentions,
+    model_cell,
+)
 from .draftprose import ABOUT, family, labelled_bare, number_text, numbers
 from .draftrepeats import stated_repeats
 from .draftsentences import RATE_LINE, Sentences
@@ -283,6 +292,11 @@ class _Drafter(Tables, Sentences):
             # the device a result line is labelled with ("A770: 14.5ms/token", "RTX 4090: 52 t/s"):
             # that line's machine, over the post's
             cond = merged(cond, {"hardware": hardware})
+        elif label and _CPU_LABEL.fullmatch(label):
+            # "CPU: 5.2 t/s" beside "RTX 4090: 52 t/s": that line's run on the CPU, no GPU's
+            cond = merged(cond, {"backend": "CPU"})
+            if isinstance(cond.get("hardware"), str) and not CPU.fullmatch(cond["hardware"]):
+                del cond["hardware"]
         elif label and _QUANT_LABEL.fullmatch(label):
             cond = merged(cond, {"quant": label})  # "Q8_0: 22.1ms/token", "fp16: 30.2ms/token": that quant's
         elif label and (size := re.fullmatch(r"(\d+(?:\.\d+)?)\s?([BM])", label, re.IGNORECASE)):
@@ -290,6 +304,8 @@ class _Drafter(Tables, Sentences):
             model = cond.get("model")
             if isinstance(model, str) and not SIZED_NAME.search(model):
                 cond = merged(cond, {"model": f"{model}-{size.group(1)}{size.group(2).upper()}"})
+        elif label and (named := _model_label(label)):
+            cond = merged(cond, named)  # "llama-2-13b: 40.2ms/token": that model's run
         if cond:
             fields["conditions"] = cond
         if log:
@@ -1233,6 +1249,20 @@ def _arm_of_label(text: str, command: dict) -> dict:
     out = {**copy.deepcopy(command), **said}
     plain_run(out)
     return out
+
+
+#: a label that is the CPU alone ("CPU", "CPU-only")
+_CPU_LABEL = re.compile(r"(?i)cpu(?:[- ]only)?")
+
+
+def _model_label(label: str) -> dict:
+    """The model (and quant) a result line's label names when it names nothing else ("llama-2-13b",
+    "Qwen3-8B Q4_K_M"); ``{}`` otherwise."""
+    said = mentions(label)
+    models = [m for m in said if m.path == "model"]
+    if len(models) != 1 or any(m.path not in ("model", "quant") for m in said):
+        return {}
+    return {m.path: m.value for m in said}
 
 
 #: a label that is all a quantisation ("Q8_0", "IQ4_XS", "fp16", "bf16", "int4", "4bit", "AWQ")

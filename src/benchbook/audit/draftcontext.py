@@ -1089,6 +1089,8 @@ def _cpu_only(post: Post, root: Scope) -> list[tuple[str, object]]:
     it names by model as the hardware; nothing for any other post."""
     if _GPU_WORD.search(post.text) or any(root.value(p)[0] for p in ("hardware", "backend")):
         return []
+    if any(m.path == "hardware" for m in mentions(post.text)):
+        return []  # a GPU named where no scope reads it ("RTX 4090: 52 t/s" beside "CPU: 5.2 t/s")
     cpus = list(dict.fromkeys(cpu_name(m) for m in CPU.finditer(post.text)))
     if not cpus and not re.search(r"\bCPU\b", post.text):
         return []
@@ -1172,7 +1174,11 @@ def declaration(text: str) -> bool:
     "- **Engine**: llama.cpp b4000", "All tests on: RTX 5080, llama.cpp b9204", "硬件：RTX 4090"); a
     sentence that names a machine in passing ("if you have a 12 GB card") is none, and so is a line
     about a device the runs leave out (``_NOT_USED``: "Non-compute GPU: …, excluded")."""
-    return _DECLARATION.match(text) is not None and not _NOT_USED.search(text)
+    m = _DECLARATION.match(text)
+    if m is None or _NOT_USED.search(text):
+        return False
+    # a result under a device's label ("CPU: 5.2 t/s", "GPU: 41 tok/s"): a measurement, no setup
+    return not any(family(n.unit) in ("rate", "time") for n in numbers(text[m.end() :]) if n.unit)
 
 
 #: a sentence's end: a full stop, "!" or "?" before a space and a capital or the line's end
