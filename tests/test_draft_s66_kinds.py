@@ -444,3 +444,34 @@ def test_a_cpu_label_is_its_line_s_backend_and_names_no_setup(tmp_path):
     assert got[5.2]["backend"] == "CPU" and "hardware" not in got[5.2]
     assert (got[40.2]["model"], got[40.2]["quant"]) == ("Qwen3-8B", "Q8_0")
     assert got[52.0]["model"] == "mistral-7b-instruct"
+
+
+_PARALLEL_TABLES = """# vLLM on H100 nodes
+
+- GPU: NVIDIA H100
+
+| GPU | TP | PP | Output tok/s |
+|---|---|---|---|
+| H100 | 4 | 2 | 2100 |
+| 2x H100 | 2 | 1 | 900 |
+
+| DP x TP | Conc | TPOT (ms) |
+|---|---|---|
+| 2x4 | 8 | 30 |
+
+| Config | TPOT (ms) |
+|---|---|
+| TP8 | 25 |
+"""
+
+
+def test_a_row_s_devices_are_its_tp_times_dp_times_pp(tmp_path):
+    cf = _drafted(_PARALLEL_TABLES, tmp_path)
+    got = {float(c.value): _cond(cf, c).get("hardware") for c in cf.claims}
+    assert got == {
+        2100.0: "8x NVIDIA H100",
+        900.0: "2x NVIDIA H100",
+        30.0: "8x NVIDIA H100",
+        25.0: "8x NVIDIA H100",
+    }
+    assert not any(c.metric == "prefill_tps" for c in cf.claims)  # the PP column is no prompt rate

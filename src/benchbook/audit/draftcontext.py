@@ -627,15 +627,19 @@ def parallel_count(text: str) -> int | None:
     return n if n >= 2 else None
 
 
-#: a table column of a run's tensor-parallel size, the row's devices ("TP", "TP x EP" over "2x2", "TP size")
-_TP_COLUMN = re.compile(r"tp(?:_size|_degree)?(?:_(?:x|×)_(?:ep|pp|dp))?|tensor_parallel(?:_size)?")
+#: a table column of a run's parallel sizes, the row's devices ("TP", "TP x EP" over "2x2", "DP x TP" over
+#: "2x4", "TP size", "PP"): its key as ``other.`` writes it, each part a size
+_PARALLEL_COLUMN = re.compile(
+    r"(?:tp|dp|pp|ep)(?:_size|_degree)?(?:_(?:x|×)_(?:tp|dp|pp|ep))*|tensor_parallel(?:_size)?"
+)
 
 
 def parallel_rows(entries: list, groups: list) -> None:
-    """Give each table row whose tensor-parallel size a column states (``_TP_COLUMN``: "| TP x EP |" over
-    "4x4", "| TP | 8 |") the count of its devices in its machine's name, where the machine has none
-    ("AMD Instinct MI300X" and TP 4 -> "4x AMD Instinct MI300X": SGLang's, vLLM's and TensorRT-LLM's TP
-    spans that many GPUs, an EP inside them), in place; a TP of 1 names one device, no count."""
+    """Give each table row whose parallel sizes its columns state (``_PARALLEL_COLUMN``) the count of
+    its devices in its machine's name, where the machine has none ("AMD Instinct MI300X" with "| TP x EP
+    | 4x4 |" -> "4x AMD Instinct MI300X"; "| TP | PP |" over "4 | 2" -> 8x): TP × DP × PP devices, as
+    SGLang, vLLM and TensorRT-LLM lay them out (an EP runs inside them); a row of one device, or with
+    no TP column, gets no count.  In place."""
     by_id = {g.id: g for g in groups}
     for e in entries:
         if e.kind != "claim" or e.group is None or e.group not in by_id:
@@ -643,12 +647,29 @@ def parallel_rows(entries: list, groups: list) -> None:
         own = e.fields.get("conditions") or {}
         shared = by_id[e.group].fields.get("conditions") or {}
         other: dict = own["other"] if isinstance(own.get("other"), dict) else {}
-        size = next((v for k, v in other.items() if _TP_COLUMN.fullmatch(str(k))), None)
-        m = re.match(r"\s*(\d{1,2})(?:\s*[x×*]\s*\d{1,2})?\s*$", str(size)) if size is not None else None
-        hardware = own.get("hardware") or shared.get("hardware")
-        if m is None or int(m.group(1)) < 2 or not isinstance(hardware, str) or re.match(r"\d+x ", hardware):
+        sizes: dict[str, int] = {}
+        for key, value in other.items():
+            if not _PARALLEL_COLUMN.fullmatch(str(key)):
+                whole = _PARALLEL.fullmatch(str(value).strip())
+                if whole is not None and not whole.group("p"):  # a "Config" cell "TP8", "tp=4"
+                    sizes["tp"] = int(whole.group("n"))
+                continue
+            parts = re.findall(r"tp|dp|pp|ep|tensor", str(key))
+            cells = re.fullmatch(
+                r"\s*(?:tp|dp|pp|ep)?\s*(\d{1,2})(?:\s*[x×*]\s*(\d{1,2}))*\s*", str(value), re.I
+            )
+            numbers = [int(x) for x in re.findall(r"\d{1,2}", str(value))] if cells else []
+            if len(numbers) != len(parts):
+                continue
+            for part, n in zip(parts, numbers, strict=True):
+                sizes["tp" if part == "tensor" else part] = n
+        if "tp" not in sizes:
             continue
-        e.fields.setdefault("conditions", {})["hardware"] = f"{int(m.group(1))}x {hardware}"
+        n = sizes["tp"] * sizes.get("dp", 1) * sizes.get("pp", 1)
+        hardware = own.get("hardware") or shared.get("hardware")
+        if n < 2 or not isinstance(hardware, str) or re.match(r"\d+x ", hardware):
+            continue
+        e.fields.setdefault("conditions", {})["hardware"] = f"{n}x {hardware}"
 
 
 #: a setup's count of its GPUs: a count's label ("数量： 2", "GPU count: 4", "Number of GPUs: 8",

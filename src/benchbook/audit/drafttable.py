@@ -1684,6 +1684,15 @@ class Tables(Sides):
                 # columns of models or versions it is what each used ("GPU memory | 58.9 GiB")
                 kinds.append("unplaced")
             elif (
+                re.fullmatch(r"(?i)\W*(?:pp|dp|ep)\W*", _unmarked(h))
+                and any(re.fullmatch(r"(?i)\W*tp\W*", _unmarked(o)) for o in header)
+                and cells
+                and all(re.fullmatch(r"\s*\d{1,2}\s*", c) for c in cells)
+            ):
+                # "| TP | PP |" over "4 | 2": the pipeline's parallel size beside the tensor's, no prompt
+                # rate (``draftcontext.parallel_rows``)
+                kinds.append("label")
+            elif (
                 _PARAMS_HEADER.fullmatch(_unmarked(h))
                 and cells
                 and all(_PARAMS_CELL.fullmatch(c.strip().strip("*_`")) for c in cells)
