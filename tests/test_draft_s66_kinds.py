@@ -475,3 +475,13 @@ def test_a_row_s_devices_are_its_tp_times_dp_times_pp(tmp_path):
         25.0: "8x NVIDIA H100",
     }
     assert not any(c.metric == "prefill_tps" for c in cf.claims)  # the PP column is no prompt rate
+
+
+def test_a_tool_line_quoted_from_someone_else_keeps_its_origin(tmp_path):
+    text = (
+        "# LMDeploy\n\nThe README says `throughput: 200.5 token/s` for this setting, "
+        "but I only get `throughput: 70.98 token/s`.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {float(c.value): c.origin for c in cf.claims}
+    assert got == {200.5: "The README", 70.98: None}

@@ -70,7 +70,17 @@ from .draftcontext import (
     run_label,
     setup_heading,
 )
-from .draftcore import Drafted, Entry, Num, machine_float, merged, plain_value, set_path, source_fields
+from .draftcore import (
+    Drafted,
+    Entry,
+    Num,
+    machine_float,
+    merged,
+    origin_at,
+    plain_value,
+    set_path,
+    source_fields,
+)
 from .draftheadlines import headline_statements
 from .draftmetric import (
     settle_phases,
@@ -311,6 +321,8 @@ class _Drafter(Tables, Sentences):
         if log:
             fields["log"] = log
         fields.update(source_fields(r.line, self.post.line(r.line)))
+        if self.code_block_of(r.line) is None and (origin := origin_at(self.post.line(r.line), r.start)):
+            fields["origin"] = origin  # "The README says `throughput: 200.5 token/s`": the README's number
         return self.add_claim(fields, f"{r.metric.replace('_', '-')}-l{r.line}")
 
     def result_details(self, stated: list[Result], log: str | None) -> None:
