@@ -65,6 +65,7 @@ from .draftcontext import (
     fill,
     header_settings,
     heading_level,
+    line_run,
     named_once,
     parallel_rows,
     run_label,
@@ -294,28 +295,7 @@ class _Drafter(Tables, Sentences):
         if r.counts:
             fields["counts"] = r.counts
         cond = merged(self.conditions(), r.conditions)
-        lead = re.fullmatch(
-            r"\s*(?:[-*•]\s+)?(?P<l>[^:=\s][^:=]{0,39}?)\s*[:=]\s*", self.post.line(r.line)[: r.start]
-        )
-        label = lead.group("l").strip() if lead else ""
-        if label and (hardware := hardware_of(label)):
-            # the device a result line is labelled with ("A770: 14.5ms/token", "RTX 4090: 52 t/s"):
-            # that line's machine, over the post's
-            cond = merged(cond, {"hardware": hardware})
-        elif label and _CPU_LABEL.fullmatch(label):
-            # "CPU: 5.2 t/s" beside "RTX 4090: 52 t/s": that line's run on the CPU, no GPU's
-            cond = merged(cond, {"backend": "CPU"})
-            if isinstance(cond.get("hardware"), str) and not CPU.fullmatch(cond["hardware"]):
-                del cond["hardware"]
-        elif label and _QUANT_LABEL.fullmatch(label):
-            cond = merged(cond, {"quant": label})  # "Q8_0: 22.1ms/token", "fp16: 30.2ms/token": that quant's
-        elif label and (size := re.fullmatch(r"(\d+(?:\.\d+)?)\s?([BM])", label, re.IGNORECASE)):
-            # "13B: 20.1ms/token" under "llama2 int4": that size of the model
-            model = cond.get("model")
-            if isinstance(model, str) and not SIZED_NAME.search(model):
-                cond = merged(cond, {"model": f"{model}-{size.group(1)}{size.group(2).upper()}"})
-        elif label and (named := _model_label(label)):
-            cond = merged(cond, named)  # "llama-2-13b: 40.2ms/token": that model's run
+        cond = _label_conditions(self.post.line(r.line)[: r.start], cond)
         if cond:
             fields["conditions"] = cond
         if log:
@@ -1263,6 +1243,34 @@ def _arm_of_label(text: str, command: dict) -> dict:
     return out
 
 
+def _label_conditions(before: str, cond: dict) -> dict:
+    """``cond`` (a result's conditions) with what the label before its value (``before``: the line up
+    to the value, "A770: ") names for that line alone: a device ("A770: 14.5ms/token", "RTX 4090: 52
+    t/s"), the CPU ("CPU: 5.2 t/s": backend CPU, no GPU), a quant ("Q8_0:", "fp16:"), a size of the
+    model ("13B:" under "llama2 int4"), or a model ("llama-2-13b:"); ``cond`` as it is for any other
+    line."""
+    lead = re.fullmatch(r"\s*(?:[-*•]\s+)?(?P<l>[^:=\s][^:=]{0,39}?)\s*[:=]\s*", before)
+    label = lead.group("l").strip() if lead else ""
+    if not label:
+        return cond
+    if hardware := hardware_of(label):
+        return merged(cond, {"hardware": hardware})  # that line's machine, over the post's
+    if _CPU_LABEL.fullmatch(label):
+        out = merged(cond, {"backend": "CPU"})
+        if isinstance(out.get("hardware"), str) and not CPU.fullmatch(out["hardware"]):
+            del out["hardware"]
+        return out
+    if _QUANT_LABEL.fullmatch(label):
+        return merged(cond, {"quant": label})
+    size = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([BM])", label, re.IGNORECASE)
+    if size:
+        model = cond.get("model")
+        if isinstance(model, str) and not SIZED_NAME.search(model):
+            return merged(cond, {"model": f"{model}-{size.group(1)}{size.group(2).upper()}"})
+        return cond
+    return merged(cond, _model_label(label))
+
+
 #: a label that is the CPU alone ("CPU", "CPU-only")
 _CPU_LABEL = re.compile(r"(?i)cpu(?:[- ]only)?")
 
@@ -1290,10 +1298,7 @@ def _run_of_block(prev: Block | None, raw: Callable[[int], str]) -> int | None:
     its bold marks kept); None where the line names none."""
     if prev is None or prev.kind != "text" or prev.heading or len(prev.lines) != 1:
         return None
-    text = raw(prev.lines[0][0]).strip()
-    if re.fullmatch(r"(?:[-*+•]\s+)?(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)", text):
-        text = text.strip("*_ -+•").rstrip(":：") + ":"
-    return run_label(text)
+    return line_run(raw(prev.lines[0][0]))
 
 
 def _block_head(lines: list[tuple[int, str]], results: set[int]) -> dict:

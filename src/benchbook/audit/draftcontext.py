@@ -1596,6 +1596,12 @@ def _label_line(text: str) -> list[tuple[str, object]]:
     return [(k, v) for k, v in stated([(0, t)], "text") if k in CARRIED and k != "decoding"]
 
 
+def line_run(text: str) -> int | None:
+    """The run a label line names for the lines below it ("- 1st run:", "**Run 1**", "Run 2 (after
+    reboot):", ``_label_line``), None for any other line."""
+    return next((int(v) for k, v in _label_line(text) if k == "run_index" and isinstance(v, int)), None)
+
+
 def run_label(text: str) -> int | None:
     """The run a label names (``_RUN_ORDINAL``: "- 1st run:", "Run #2:", "**Second run:**", "Run 3
     (cold):", a heading's "### Run 3"): its index from 1; None for any other text.  The label ends
