@@ -485,3 +485,17 @@ def test_a_tool_line_quoted_from_someone_else_keeps_its_origin(tmp_path):
     cf = _drafted(text, tmp_path)
     got = {float(c.value): c.origin for c in cf.claims}
     assert got == {200.5: "The README", 70.98: None}
+
+
+def test_a_labelled_prompt_in_quotes_is_the_quoted_text_without_its_remark(tmp_path):
+    text = (
+        '# x\n\n- Test prompt: "Describe a medieval tavern at night" (creative writing, 200-300 tokens)\n\n'
+    )
+    cf = _drafted(text + "I get 42 tok/s.\n", tmp_path)
+    (c,) = [c for c in cf.claims if c.metric == "decode_tps"]
+    assert _cond(cf, c)["prompt"] == "Describe a medieval tavern at night"
+    (tmp_path / "bare").mkdir()
+    cf = _drafted(
+        "# x\n\n- Prompt: how many r are in the word 'strawberry'?\n\nI get 42 tok/s.\n", tmp_path / "bare"
+    )
+    assert _cond(cf, cf.claims[0])["prompt"] == "how many r are in the word 'strawberry'?"

@@ -354,7 +354,10 @@ def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> Non
     for _, t in lines:
         m = _PROMPT_LABEL.match(t) or (_CHAT_LABEL.match(t) or _REPL_PROMPT.match(t) if chat else None)
         if m:
-            out.append(("prompt", m.group("v").strip().strip("\"'「」“”*_`").strip()))
+            value = m.group("v").strip()
+            # a quoted prompt with a remark after it ('"Describe a tavern" (creative writing)'): the quote
+            quoted = re.match(r"[\"“「'](?P<q>[^\"”」']{2,})[\"”」']", value)
+            out.append(("prompt", (quoted.group("q") if quoted else value).strip("\"'「」“”*_`").strip()))
             continue
         quoted = [(q.group("v") or q.group("w")).strip() for q in _PROMPT_QUOTED.finditer(t)]
         if quoted:
