@@ -499,3 +499,22 @@ def test_a_labelled_prompt_in_quotes_is_the_quoted_text_without_its_remark(tmp_p
         "# x\n\n- Prompt: how many r are in the word 'strawberry'?\n\nI get 42 tok/s.\n", tmp_path / "bare"
     )
     assert _cond(cf, cf.claims[0])["prompt"] == "how many r are in the word 'strawberry'?"
+
+
+def test_a_coarse_multiple_takes_the_only_two_rates_there_are_as_its_sides(tmp_path):
+    """ "~70 tok/s … 13–15 tok/s … a permanent 5× speedup": 70 / 14 = 5 fits "5x" (4.5–6), and no
+    other pair is there to fit it; among three values a digit that coarse names no pair."""
+    from benchbook.audit.draftbyvalue import fitting_pair
+
+    assert fitting_pair("ratio", 5.0, 0, False, [("a", 70.0), ("b", 14.0)]) == ["a", "b"]
+    assert fitting_pair("ratio", 5.0, 0, False, [("a", 70.0), ("b", 14.0), ("c", 13.0)]) is None
+    assert fitting_pair("ratio", 5.0, 0, False, [("a", 70.0), ("b", 30.0)]) is None
+    text = (
+        "# Arc\n\nRun IPEX-LLM to get ~70 tok/s on Mistral 7B with the Arc B580. The generic Vulkan backend "
+        "tops out at 13–15 tok/s. The Docker setup takes 15 minutes once and delivers a permanent 5x speedup.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    (s,) = cf.statements
+    assert s.kind == "ratio" and float(s.value) == 5.0
+    a, b = (next(c for c in cf.claims if c.id == i) for i in s.of)
+    assert float(a.value) == 70.0 and [float(x) for x in b.range] == [13.0, 15.0]

@@ -27,6 +27,9 @@ MAX_WIDTH = 0.03
 #: the widest interval a fit may have among pairs with a side the phrase's words name ("on the 70B
 #: model ... 2.2x faster": 2.15–2.3, 6.8%; "1.5x": 10%); "2×" (75%) and "3×" (50%) never fit
 NAMED_WIDTH = 0.25
+#: the widest a multiple's interval may be where only two values are there to fit it ("5x": 4.5–6,
+#: 0.3 of it; "2x": 0.5): one order of the one pair fits or none does
+COARSE_WIDTH = 0.5
 
 
 def decimals_of(text: str) -> int:
@@ -83,6 +86,15 @@ def fitting_pair(
     if kind not in ("ratio", "percent_change", "difference"):
         return None
     lo, hi = stated_interval(stated, decimals, about)
+    seen: set[float] = set()
+    unique = []
+    for cid, v in values:
+        if v not in seen:
+            seen.add(v)
+            unique.append((cid, v))
+    # (digits too coarse tell nothing among many values; between the only two there are, one
+    # order alone can fit: "~70 tok/s … 14 tok/s … a 5x speedup", ``COARSE_WIDTH``)
+    coarse_ok = len(unique) == 2 and kind == "ratio"
     if kind == "difference":
         # its digits against the values it is a difference of (0.15 GB of 11.6 GB), not against
         # itself: a difference is small beside its sides
@@ -91,14 +103,9 @@ def fitting_pair(
             return None
     else:
         mid = as_multiple(kind, stated)
-        if mid <= 0 or (as_multiple(kind, hi) - as_multiple(kind, lo)) / mid > max_width:
+        width = (as_multiple(kind, hi) - as_multiple(kind, lo)) / mid if mid > 0 else 0.0
+        if mid <= 0 or width > (COARSE_WIDTH if coarse_ok else max_width):
             return None
-    seen: set[float] = set()
-    unique = []
-    for cid, v in values:
-        if v not in seen:
-            seen.add(v)
-            unique.append((cid, v))
     found = []
     for a, va in unique:
         for b, vb in unique:
