@@ -511,7 +511,8 @@ def test_a_coarse_multiple_takes_the_only_two_rates_there_are_as_its_sides(tmp_p
     assert fitting_pair("ratio", 5.0, 0, False, [("a", 70.0), ("b", 30.0)]) is None
     text = (
         "# Arc\n\nRun IPEX-LLM to get ~70 tok/s on Mistral 7B with the Arc B580. The generic Vulkan backend "
-        "tops out at 13–15 tok/s. The Docker setup takes 15 minutes once and delivers a permanent 5x speedup.\n"
+        "tops out at 13–15 tok/s. The Docker setup takes 15 minutes once and delivers "
+        "a permanent 5x speedup.\n"
     )
     cf = _drafted(text, tmp_path)
     (s,) = cf.statements

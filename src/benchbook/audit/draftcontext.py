@@ -356,8 +356,10 @@ def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> Non
         if m:
             value = m.group("v").strip()
             # a quoted prompt with a remark after it ('"Describe a tavern" (creative writing)'): the quote
-            quoted = re.match(r"[\"“「'](?P<q>[^\"”」']{2,})[\"”」']", value)
-            out.append(("prompt", (quoted.group("q") if quoted else value).strip("\"'「」“”*_`").strip()))
+            in_quotes = re.match(r"[\"“「'](?P<q>[^\"”」']{2,})[\"”」']", value)
+            out.append(
+                ("prompt", (in_quotes.group("q") if in_quotes else value).strip("\"'「」“”*_`").strip())
+            )
             continue
         quoted = [(q.group("v") or q.group("w")).strip() for q in _PROMPT_QUOTED.finditer(t)]
         if quoted:
