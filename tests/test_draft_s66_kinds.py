@@ -519,3 +519,14 @@ def test_a_coarse_multiple_takes_the_only_two_rates_there_are_as_its_sides(tmp_p
     assert s.kind == "ratio" and float(s.value) == 5.0
     a, b = (next(c for c in cf.claims if c.id == i) for i in s.of)
     assert float(a.value) == 70.0 and [float(x) for x in b.range] == [13.0, 15.0]
+
+
+def test_a_cache_type_denied_is_none():
+    for text, want in (
+        ("## Run B without FP8 KV", []),
+        ("no q8_0 KV cache here", []),
+        ("## Run A with FP8 KV", [("type_k", "fp8"), ("type_v", "fp8")]),
+    ):
+        out: list = []
+        settings_in_words(text, out)
+        assert out == want, text

@@ -699,6 +699,11 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
         for m in pat.finditer(text):
             if kind in ("block", "generated") and any(a < m.end() and m.start() < b for a, b in counted):
                 continue  # "181 of 250 drafted tokens accepted", "333 accepted / 531 generated": counts
+            if kind in ("kv", "kv-side") and re.search(
+                r"(?i)\b(?:without|no|not|w/o|disabled?)\s+(?:the\s+|an?\s+)?$",
+                text[max(0, m.start() - 16) : m.start()],
+            ):
+                continue  # "Run B without FP8 KV": the cache type the run did not have
             if kind == "ctx":
                 v = count(m.group("n").replace(",", ""), m.group("k"))
                 if v is not None and v >= 256:
