@@ -530,3 +530,10 @@ def test_a_cache_type_denied_is_none():
         out: list = []
         settings_in_words(text, out)
         assert out == want, text
+
+
+def test_a_model_name_joined_by_underscores_is_read_and_a_gguf_type_keeps_its_own():
+    assert _named("另外 qwen2.5_7b_instruct 跑出来 30.1 token/s", "model") == ["qwen2.5-7b-instruct"]
+    assert _named("llama_3_8b_instruct is fast", "model") == ["llama-3-8b-instruct"]
+    assert _named("llama_7b_Q4_K_M.gguf", "quant") == ["Q4_K_M"]
+    assert _named("input_len_8b and max_new_tokens 512", "model") == []

@@ -733,6 +733,12 @@ _COUNT_AFTER = re.compile(r"\s*[*×xX]\s?([1-8])(?![\w.])|(?:\s*GPU)?\s*[(（]\s
 _DRAFT_AFTER_QUANT = re.compile(r"\s*(?:DFlash\w*|EAGLE[\w-]*|drafter|draft(?:\s+model)?)\b", re.IGNORECASE)
 
 
+#: a model's name written with "_" between its parts, a size among them ("qwen2.5_7b_instruct",
+#: "llama_3_8b"): no GGUF type in it (``Q4_K_M`` keeps its "_")
+_UNDERSCORED_NAME = re.compile(
+    r"(?<![\w.-])(?![\w.]*(?:^|_)(?:T?I?Q\d|[Ff]16|[Bb][Ff]16|[Ff]32)(?:_|$))"
+    r"[A-Za-z][A-Za-z0-9.]*(?:_[A-Za-z0-9.]+)*_\d+(?:\.\d+)?[bBmM](?:_[A-Za-z0-9.]+)*(?![\w.-])"
+)
 #: words before or after a link that give the repository another part than the model run
 _LINK_ROLE_BEFORE = re.compile(r"(?i)\b(?:tokenizer|draft(?:er)?|assistant|speculator)\b[^.;]{0,20}$")
 _LINK_ROLE_AFTER = re.compile(
@@ -755,6 +761,10 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     """``mentions``, kept for the texts asked again (a paragraph is read by ``draft`` and by
     ``draftcontext``; a table's header once per column)."""
     out: list[Mention] = []
+    if "_" in text:
+        # a model's name joined by "_" ("qwen2.5_7b_instruct", "llama_3_8b_instruct"): read as its dashed
+        # spelling, the same length (offsets kept); a GGUF type's "_" (Q4_K_M) stays
+        text = _UNDERSCORED_NAME.sub(lambda m: m.group(0).replace("_", "-"), text)
     for m in _HARDWARE.finditer(text):
         name = hardware_name(m)
         # a count written after the name ("H800 PCIE * 8", "4090 x2"): several devices, as "8x" before it
