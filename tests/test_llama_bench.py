@@ -203,6 +203,9 @@ def test_killed_session_keeps_records_and_resumes(tmp_path, toolchain, models, r
         "cold_first_run": False,
         "n_gen": 64,
         "repetitions": 5,
+        # (the resumed run's model too may take minutes on a loaded host: 5 min at load 5 on 2 cores
+        # timed out under TINY's 300 s, as the first run's deadline below allows for)
+        "timeout_s": 900,
     }
     raw = tmp_path / "lb.jsonl"
     # its own process group, killed whole: a crash takes the runner's llama-bench child with it (killing
