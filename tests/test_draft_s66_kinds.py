@@ -198,10 +198,13 @@ _TP = """# MI300X sweep
 """
 
 
+def _machines(text: str, tmp_path) -> dict[float, object]:
+    cf = _drafted(text, tmp_path)
+    return {float(c.value): _cond(cf, c).get("hardware") for c in cf.claims}
+
+
 def test_a_tensor_parallel_column_counts_each_row_s_devices(tmp_path):
-    cf = _drafted(_TP, tmp_path)
-    got = {float(c.value): _cond(cf, c).get("hardware") for c in cf.claims}
-    assert got == {
+    assert _machines(_TP, tmp_path) == {
         210.0: "AMD Instinct MI300X",
         419.0: "4x AMD Instinct MI300X",
         3547.0: "8x AMD Instinct MI300X",
@@ -466,14 +469,14 @@ _PARALLEL_TABLES = """# vLLM on H100 nodes
 
 
 def test_a_row_s_devices_are_its_tp_times_dp_times_pp(tmp_path):
-    cf = _drafted(_PARALLEL_TABLES, tmp_path)
-    got = {float(c.value): _cond(cf, c).get("hardware") for c in cf.claims}
-    assert got == {
+    assert _machines(_PARALLEL_TABLES, tmp_path) == {
         2100.0: "8x NVIDIA H100",
         900.0: "2x NVIDIA H100",
         30.0: "8x NVIDIA H100",
         25.0: "8x NVIDIA H100",
     }
+    (tmp_path / "pp").mkdir()
+    cf = _drafted(_PARALLEL_TABLES, tmp_path / "pp")
     assert not any(c.metric == "prefill_tps" for c in cf.claims)  # the PP column is no prompt rate
 
 
