@@ -1591,11 +1591,8 @@ def _label_line(text: str) -> list[tuple[str, object]]:
     m = _VERSION_LABEL.fullmatch(text.strip())
     if m:
         return [("build", m.group("v"))]
-    # (a qualifier after it, "Run 2 (after reboot):", "Run 3 with flash attention:", is the run's own)
-    bare = re.sub(
-        r"\s*(?:\([^()]*\)|\b(?:with|after|before|on|using|at)\b.*)$", "", t.rstrip(":：").strip("*_ ")
-    )
-    k = run_label(bare + ":")
+    # (a qualifier after it, "Run 2 (after reboot):", is the run's own: ``run_label``)
+    k = run_label(t)
     if k is not None:  # "- 1st run:", "Second run:", "Run #2:": the k-th run of those listed below it
         return [("run_index", k)]
     return [(k, v) for k, v in stated([(0, t)], "text") if k in CARRIED and k != "decoding"]

@@ -369,7 +369,7 @@ def _in_block(e: Entry, block_of: Callable[[int], int | None]) -> bool:
 
 #: engines whose benchmark command's concurrency is of requests at once (LMDeploy's profile scripts'
 #: --concurrency); vLLM's and SGLang's servers' --max-num-seqs is a cap, no streams of a request
-_SERVING_ENGINES = frozenset({"LMDeploy"})
+_CLIENT_CONCURRENCY_ENGINES = frozenset({"LMDeploy"})
 
 
 def _wanted(e: Entry, shared: dict, block_streams: bool = False, printed: bool = False) -> str | None:
@@ -411,7 +411,7 @@ def _wanted(e: Entry, shared: dict, block_streams: bool = False, printed: bool =
     by_command = (
         printed
         and re.fullmatch(r"(?:line \d+(?:, command)?)?", origin) is not None
-        and cond.get("engine") in _SERVING_ENGINES
+        and cond.get("engine") in _CLIENT_CONCURRENCY_ENGINES
     )
     line_streams = e.fields.get("method") == "SGLang" or block_streams or by_command
     concurrency = own.get("concurrency") if e.group is not None or line_streams else None

@@ -775,17 +775,16 @@ def _pairs(n: int, text: str) -> list[Result]:
     mlx = _MLX_KEYS.search(text) is not None
     # a line of a run's settings ("concurrency: 64, input_tokens: 1, output_tokens: 2048", LMDeploy's
     # profile_generation): its lengths in tokens are set, no result
-    settings = not trt and any(
-        _SETTING.search(re.sub(r"[_.\-]+", " ", _CAMEL.sub("_", p.group("k")))) for p in pairs.finditer(text)
-    )
-    for p in pairs.finditer(text):
+    found = list(pairs.finditer(text))
+    settings = not trt and any(_SETTING.search(_key_words(p.group("k"))) for p in found)
+    for p in found:
         key = p.group("k")
         if len(key) == 1:
             continue  # "S=1", "B=4": a variable's letter (exllama's perf prints S, the sequences), no unit
         # a camelCase key, as an app's JSON writes it ("generationTPS", "ttftMs", "memoryUsedGB",
         # "modelLoadTimeS"): its words apart, as a snake_case key has them
         key = _CAMEL.sub("_", key)
-        words = re.sub(r"[_.\-]+", " ", key)
+        words = _key_words(key)
         unit = _key_unit(key) or ("GB" if mlx and key.lower() == "peak_memory" else None)
         if unit is None and re.search(r"accept", key, re.IGNORECASE) and float(p.group("v")) <= 1:
             # "aggregate_accept_rate": 0.9393: an acceptance rate as a fraction
@@ -807,6 +806,12 @@ def _pairs(n: int, text: str) -> list[Result]:
             if r.metric == "decode_tps" and int(told.get("batch") or 1) > 1:
                 r.metric = "throughput"  # tokens_per_sec over a batch of 64 requests: their sum
     return out
+
+
+def _key_words(key: str) -> str:
+    """A key's words apart: camelCase and ``_``/``.``/``-`` as spaces ("generationTPS" -> "generation
+    TPS", "input_tokens" -> "input tokens")."""
+    return re.sub(r"[_.\-]+", " ", _CAMEL.sub("_", key))
 
 
 #: a key's words naming a capacity, not a measured size ("total", "capacity", "available", "free")
