@@ -259,6 +259,7 @@ def test_command_flags_that_name_a_field_prompt_cap_tokens_and_sampling():
         "prompt": "Tell me a story.",
         "cap": 200,
         "sampling": "greedy",  # --top-k 1: one candidate, whatever the temperature
+        "decoding": "plain",  # llama-cli told no draft model drafts nothing
     }
     assert bench.conditions == {
         "engine": "llama.cpp",

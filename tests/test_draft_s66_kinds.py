@@ -318,14 +318,14 @@ def test_more_shell_prompts_before_a_command():
 
 
 def test_any_command_and_a_script_run_take_any_shell_prompt():
-    from benchbook.audit.draftcontext import _ANY_COMMAND, _SCRIPT_RUN
+    from benchbook.audit.draftcontext import _SCRIPT_RUN, ANY_COMMAND
 
     for prompt in ("$ ", "user@box:~/exllamav3$ ", "(venv) $ ", "[me@fedora exl]$ ", ""):
         run = _SCRIPT_RUN.match(f"{prompt}python eval/perf.py --model_dir models/Qwen3-8B-exl3/")
         assert run is not None and run.group("script") == "eval/perf.py", prompt
-        assert _ANY_COMMAND.match(f"{prompt}./run --model_dir ./Llama-2-7b-hf"), prompt
+        assert ANY_COMMAND.match(f"{prompt}./run --model_dir ./Llama-2-7b-hf"), prompt
     assert _SCRIPT_RUN.match("I ran python perf.py twice") is None
-    assert _ANY_COMMAND.match("It is fast --really") is None
+    assert ANY_COMMAND.match("It is fast --really") is None
 
 
 def test_a_compared_model_is_the_other_side_s_only_where_the_text_names_one_of_its_own():

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import functools
 import re
 from collections.abc import Callable
 from functools import cached_property
@@ -59,8 +60,10 @@ from ..ingest.settings import flash_attn_word
 from . import schema
 from .draftcommand import command_lines, kobold_console, plain_rows, plain_run, serving_batch, serving_client
 from .draftcontext import (
+    ANY_COMMAND,
     LLAMA_TOOL_NAMED,
     aside_lead,
+    clause_engines,
     context_of,
     fill,
     header_settings,
@@ -94,6 +97,7 @@ from .draftmetric import (
 from .draftnames import (
     CLAUSE_ONLY,
     CPU,
+    MODEL_FAMILIES,
     SIZED_NAME,
     cpu_names,
     hardware_of,
@@ -106,7 +110,7 @@ from .draftrepeats import stated_repeats
 from .draftsentences import RATE_LINE, Sentences
 from .drafttable import Tables
 from .draftwords import engine_versions
-from .post import Block, is_html, page_link, read_post
+from .post import Block, Post, is_html, page_link, read_post
 from .resultlines import Result, owned, results
 from .toollines import label_metric, label_unit, tool_results
 from .units import UnitError, factor
@@ -426,6 +430,8 @@ class _Drafter(Tables, Sentences):
                 # earlier section named does not carry
                 heading = " ".join(t for _, t in block.lines)
                 here = named_once(mentions(heading), CLAUSE_ONLY)  # "MLX vs llama.cpp": neither engine
+                if here.get("engine") in clause_engines(heading):
+                    del here["engine"]  # "… 1.5 tokens/s, while LM Studio can reach 65": the second's
                 level_one = (
                     block.front or re.match(r"#\s", self.post.line(block.lines[0][0]).lstrip()) is not None
                 )
@@ -471,6 +477,9 @@ class _Drafter(Tables, Sentences):
                 continue
             commands = command_lines(block.lines, code=block.kind == "code")
             in_command = {n for c in commands for n in range(c.line, c.last + 1)}
+            #: line -> the conditions a command line of this block sets (an unknown tool's: none), for
+            #: the results under it up to the next command (``_command_of_line``)
+            starts: list[tuple[int, dict]] = []
             for c in commands:
                 server = self.command if self.command_tool and not serving_client(self.command_tool) else None
                 if (
@@ -486,6 +495,7 @@ class _Drafter(Tables, Sentences):
                     self.command = c.conditions
                 self.command_tool = c.tool
                 self.section_commands.add(c.text)
+                starts.append((c.line, self.command))
             if commands and self.open_table:
                 self.command_after_table(commands[0].conditions)
             label_only = len(block.lines) == 1 and block.lines[0][1].strip().endswith((":", "："))
@@ -526,17 +536,31 @@ class _Drafter(Tables, Sentences):
                     self.timing_logs.append((len(self.out.entries), timed, self.pending_log, self.command))
                 drafted_of: dict[int, list[tuple[int, int, str]]] = {}
                 labels = _labels_in_code(pieces, {r.line for r in found})
-                block_command = merged(_block_head(pieces, {r.line for r in found}), self.command or {})
-                # KoboldCpp's console lines ("Generating (78 / 387 tokens)", "CtxLimit: 1754/8192"): the
-                # block's generation, its settings under the command's
-                block_command = merged(kobold_console(pieces), block_command)
                 k = _run_of_block(prev, self.post.line) or self.section_run
-                if k is not None and "run_index" not in block_command:
-                    block_command = {**block_command, "run_index": k}  # "Run 2:" over the block
+
+                def of_block(
+                    command: dict, pieces: list = pieces, found: list = found, k: int | None = k
+                ) -> dict:
+                    """``command`` with what the block's head line and console lines state, and the
+                    run its label names."""
+                    out = merged(_block_head(pieces, {r.line for r in found}), command or {})
+                    # KoboldCpp's console lines ("Generating (78 / 387 tokens)", "CtxLimit: 1754/8192"):
+                    # the block's generation, its settings under the command's
+                    out = merged(kobold_console(pieces), out)
+                    if k is not None and "run_index" not in out:
+                        out = {**out, "run_index": k}  # "Run 2:" over the block
+                    return out
+
+                block_command = of_block(self.command)
+                # a second command in the block ("mlx_lm generate …", its output, "mtplx tune …", its
+                # output): each output under its own command, an unknown tool's setting nothing
+                starts += [(n, {}) for n, t in pieces if ANY_COMMAND.match(t) and not _log_line(t)]
+                starts.sort(key=lambda s: s[0])
                 for r in stated:
                     if not (timed and r in timed):
                         label = next((t for n, t in reversed(labels) if n < r.line), None)
-                        self.command = _arm_of_label(label, block_command) if label else block_command
+                        here = _command_of_line(r.line, starts, block_command, of_block)
+                        self.command = _arm_of_label(label, here) if label else here
                         cid = self.result_claim(r, self.pending_log if logged else None)
                         drafted_of.setdefault(r.line, []).append((r.start, r.end, cid))
                 self.command = block_command
@@ -545,7 +569,13 @@ class _Drafter(Tables, Sentences):
                 self.rate_lines(block.lines, in_command)
                 self.result_details(on_rate_lines, self.pending_log if logged else None)
                 if not logged:
-                    self.rated_code_lines(pieces, found)
+                    self.rated_code_lines(
+                        pieces,
+                        found,
+                        functools.partial(
+                            _command_of_line, starts=starts, block_command=block_command, of_block=of_block
+                        ),
+                    )
                     self.code_unplaced(pieces, found)
                 self.command = held
                 continue  # code that is neither output, a command nor a log: not prose
@@ -594,6 +624,7 @@ class _Drafter(Tables, Sentences):
         self.release_lines()  # "1.66.1 - prompt processing …" / "1.67 - …": each line's release
         self.cpu_machine()  # "Ryzen 7 5700G" and no GPU: the CPU ran them
         self.apu_names()  # "Strix Halo", "Ryzen AI Max+ 395", "Radeon 8060S": one chip, one name
+        self.size_model()  # "benchmark for 70B model" and no model named: the model is "70B"
         stated_repeats(self.post, self.out.entries, self.out.groups)  # "median of 3 runs"
         self.repeated_runs()
         settle_rates(self.out.entries, self.out.groups, self.code_block_of)  # one stream's rate or many
@@ -961,24 +992,74 @@ class _Drafter(Tables, Sentences):
                 e.fields.setdefault("conditions", {})["hardware"] = cpu
                 e.origins["hardware"] = origin
 
+    def size_model(self) -> None:
+        """A post that names its model by a size alone ("benchmark for 70B model", "a 13B GPTQ
+        (128g)", "13B 模型", "mlx normal model,27b": ``_SIZE_MODEL``), one size only, and where no
+        model named elsewhere is of another size: that size, as written, is the ``model`` of each
+        claim that has none (the expected files' convention, "the model as the post writes it";
+        "model,27b" in a title over a reply's "Qwen3.6-27B" command).  Issue 29's corpus: p132, h516,
+        h522."""
+        text = self.post.text
+        written = (
+            m.group("size") or m.group("size2")
+            for m in _SIZE_MODEL.finditer(text)
+            # (not a named model's size: "Llama 3.1 8B q4_k_m")
+            if not _FAMILY_BEFORE.search(text, max(0, m.start() - 24), m.start())
+        )
+        sizes = {w.upper(): w for w in written}
+        if len(sizes) != 1:
+            return
+        size = next(iter(sizes.values()))
+        said = [x.fields for x in self.out.groups] + [e.fields for e in self.out.entries if e.kind == "claim"]
+        named = {str((f.get("conditions") or {}).get("model") or "") for f in said} - {""}
+        of_size = re.compile(rf"(?i)(?<![\d.]){re.escape(size)}(?![\w.])")
+        if any(not of_size.search(m) for m in named):
+            return  # a model of another size named: the size alone may be either's
+        origin = "the one size the post names its model by"
+        grouped = {g.id for g in self.out.groups}
+        for g in self.out.groups:
+            if "model" not in (g.fields.get("conditions") or {}):
+                g.fields.setdefault("conditions", {})["model"] = size
+                g.origins["model"] = origin
+        for e in self.out.entries:
+            if e.kind != "claim" or e.group in grouped or "origin" in e.fields:
+                continue
+            if "model" not in (e.fields.get("conditions") or {}):
+                e.fields.setdefault("conditions", {})["model"] = size
+                e.origins["model"] = origin
+
     def repeated_runs(self) -> None:
         """The same result line printed again in one block with new numbers ("total  19.72 ms,
         50.71 tok/sec" three times; "Output generated in 8.11 seconds (…)" per run) reports one
         run each: the claims of its k-th printing get ``run_index: k`` (``_repeated_lines``).  A
         block with label lines (``_labels_in_code``: "EAGLE-3:", "k=4:" before each result)
-        repeats its lines per arm, not per run: no index."""
+        repeats its lines per arm, not per run: no index.  Then adjacent blocks as one, for the
+        lines no block indexed alone (``_adjacent_blocks``: one paste a run, between blank lines)."""
         by_line: dict[int, list[Entry]] = {}
         for e in self.out.entries:
             if e.kind == "claim" and e.group is None:
                 by_line.setdefault(int(e.fields.get("source_line") or 0), []).append(e)
         lines = set(by_line)  # once: per block it was quadratic in a long post
+        found: dict[int, int] = {}
         for block in self.post.blocks:
             if block.kind == "table" or _labels_in_code(block.lines, lines):
                 continue
-            for ln, k in _repeated_lines(block.lines, lines).items():
-                for e in by_line[ln]:
-                    cond = e.fields.setdefault("conditions", {})
-                    cond.setdefault("run_index", k)
+            found.update(_repeated_lines(block.lines, lines))
+        for joined in _adjacent_blocks(self.post):
+            rest = lines - set(found)
+            first = next((n for n, _ in joined if n in rest), None)
+            # a label between results names each one's arm; one above them all ("Results:") none
+            if first is None or any(n > first for n, _ in _labels_in_code(joined, rest)):
+                continue
+            runs = _repeated_lines(joined, rest)
+            # only results between the printings (prose between them, "I then turned FA off and
+            # got", changed the arm)
+            if runs and all(n in lines for n, _ in joined if min(runs) < n < max(runs)):
+                found.update(runs)
+        for ln, k in found.items():
+            for e in by_line[ln]:
+                cond = e.fields.setdefault("conditions", {})
+                cond.setdefault("run_index", k)
 
     def generated_counts(self) -> None:
         """The tokens a generation produced, stated on its rate's line ("Output generated in 8.11
@@ -1091,12 +1172,15 @@ class _Drafter(Tables, Sentences):
             fields["of"] = list(dict.fromkeys(of))
             self.out.entries[k] = Entry("todo", e.id, fields, e.group)
 
-    def rated_code_lines(self, pieces: list[tuple[int, str]], found: list[Result]) -> None:
+    def rated_code_lines(
+        self, pieces: list[tuple[int, str]], found: list[Result], command_at: Callable[[int], dict]
+    ) -> None:
         """The lines of a code block that is no log (``pieces``: its lines outside command lines)
         that print a rate in words no tool reader knows (a script's own summary: "lmdeploy 运行时间:
         23355.06 毫秒, 4.32 token/s.", "vllm: 2.75 token/s"): drafted as prose, each line alone, as
-        ``rate_lines`` drafts a generator's summary line; lines a result (``found``) or
-        ``RATE_LINE`` already drafted are left to them."""
+        ``rate_lines`` drafts a generator's summary line, under the command ``command_at`` gives
+        for its line; lines a result (``found``) or ``RATE_LINE`` already drafted are left to them."""
+        held = self.command
         done = {r.line for r in found}
         for n, t in pieces:
             if n in done or RATE_LINE.search(t) or n in self.by_line:
@@ -1109,7 +1193,9 @@ class _Drafter(Tables, Sentences):
                 for x in said
             )
             if any(family(x.unit) == "rate" for x in said) or labelled:
+                self.command = command_at(n)
                 self.prose([(n, t)])
+        self.command = held
 
     def code_unplaced(self, pieces: list[tuple[int, str]], found: list[Result]) -> None:
         """The numbers with a unit of a code block that is no log (``pieces``: its lines outside
@@ -1320,6 +1406,54 @@ def _block_head(lines: list[tuple[int, str]], results: set[int]) -> dict:
     return out if "model" in out else {}
 
 
+def _command_of_line(
+    line: int, starts: list[tuple[int, dict]], block_command: dict, of_block: Callable[[dict], dict]
+) -> dict:
+    """The command conditions of a code block's result ``line``: where the block holds two or more
+    command lines (``starts``: line, what it sets; an unknown tool's line sets nothing), those of
+    the last one above the line (``of_block`` adds the block's own); else the block's
+    (``block_command``)."""
+    own = next((c for n, c in reversed(starts) if n < line), None)
+    last_known = next((c for _, c in reversed(starts) if c), None)  # (what ``block_command`` is of)
+    if len(starts) > 1 and own is not None and own is not last_known:
+        return of_block(own)
+    return block_command
+
+
+#: a model named by its size alone: before "model" or a weights' format ("for 70B model", "a 13B
+#: GPTQ", "13B 模型", "35B 모델", "65B benchmark") or after "model," ("mlx normal model,27b")
+_SIZE_MODEL = re.compile(
+    r"(?<![\w.+-])(?P<size>\d+(?:\.\d+)?[BbMm])(?=[\s-]?(?:models?\b|模型|모델|モデル|GPTQ|AWQ|EXL2|GGUF|"
+    r"benchmark|[Ff][Pp]?16\b|[Qq]\d))"
+    r"|(?i:\bmodels?\s?[,:，]\s?)(?P<size2>\d+(?:\.\d+)?[Bb])(?![\w.])"
+)
+
+
+#: a model family and its version right before a size (``size_model``: "Llama 3.1 8B" is a name)
+_FAMILY_BEFORE = re.compile(rf"(?i)(?:{MODEL_FAMILIES})[\w.]*(?:[\s-]+[\w.]+){{0,2}}[\s-]+$")
+
+
+def _adjacent_blocks(post: Post) -> list[list[tuple[int, str]]]:
+    """The lines of each run of adjacent blocks of ``post`` that are neither tables nor headings:
+    blocks with only blank lines or code fences between them ("Here are 3 sample results:" and
+    one llama_print_timings paste a run, each between blank lines) are one printing after another
+    for ``_repeated_lines``.  Issue 29's held-out h516."""
+    out: list[list[tuple[int, str]]] = []
+    last = -1
+    for block in post.blocks:
+        if block.kind == "table" or block.heading or not block.lines:
+            last = -1
+            continue
+        first = block.lines[0][0]
+        between = [post.line(n) for n in range(last + 1, first)] if 0 < last < first else None
+        if out and between is not None and all(not t or t.startswith(("```", "~~~")) for t in between):
+            out[-1].extend(block.lines)
+        else:
+            out.append(list(block.lines))
+        last = block.lines[-1][0]
+    return out
+
+
 def _labels_in_code(lines: list[tuple[int, str]], results: set[int]) -> list[tuple[int, str]]:
     """The label lines of a code block's output, ``(line, text)`` in order: a line with no result
     (``results``: the lines that have one) ending in ":" ("EAGLE-3 (num_steps=8):", "k=4:") names
@@ -1328,7 +1462,7 @@ def _labels_in_code(lines: list[tuple[int, str]], results: set[int]) -> list[tup
 
 
 #: a number in a result line, for its shape (``_repeated_lines``)
-_A_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_A_NUMBER = re.compile(r"\d+(?:[.,]\d+)*|(?i:\b(?:inf|nan)\b)")  # llama.cpp prints "inf" for a rate over 0 ms
 
 
 def _repeated_lines(lines: list[tuple[int, str]], claimed: set[int]) -> dict[int, int]:
@@ -1343,7 +1477,7 @@ def _repeated_lines(lines: list[tuple[int, str]], claimed: set[int]) -> dict[int
     for n, t in lines:
         if n not in claimed:
             continue
-        text = re.sub(r"^\s*(?:>\s*)+", "", t).strip()
+        text = re.sub(r"\s+", " ", re.sub(r"^\s*(?:>\s*)+", "", t)).strip()  # its numbers' padding none
         label, colon, rest = text.partition(":")
         shape = label + colon + _A_NUMBER.sub("#", rest) if colon else _A_NUMBER.sub("#", text)
         if "#" in shape:

@@ -64,7 +64,10 @@ _TOOL = re.compile(
     # vLLM's example scripts that run the model offline ("python examples/offline_inference/eagle.py")
     r"python3?\s+(?:\S*/)?examples/offline_inference/\w+\.py|"
     # MLX LM's benchmark ("mlx_lm.benchmark --model ... -p 128 -g 128 -b 32", "python -m mlx_lm.benchmark")
-    r"(?:python3?\s+-m\s+)?mlx_lm[._]benchmark|"
+    r"(?:python[\d.]*\s+-m\s+)?mlx_lm[._]benchmark|"
+    # its generation at the terminal ("mlx_lm.generate --model … --prompt …", "python3.11 -m mlx_lm
+    # generate …")
+    r"(?:python[\d.]*\s+-m\s+)?mlx_lm(?:\.|_|\s+)generate|"
     # SpecForge's benchmark of an EAGLE3 draft, which starts SGLang ("python bench_eagle3.py --model …
     # --config-list 1,3,1,4")
     r"python3?\s+(?:\S*/)?bench_eagle3\.py|"
@@ -127,6 +130,7 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--speculative-config": ("other.speculative_config", "config"),
     "-md": ("other.draft_model", "draft"),
     "--model-draft": ("other.draft_model", "draft"),
+    "--draft-model": ("other.draft_model", "draft"),  # MLX LM's generate and server
     # the draft model from Hugging Face ("-hfd unsloth/Qwen3-0.6B-GGUF:Q8_0": common/arg.cpp's -hfd,
     # -hfrd, --hf-repo-draft)
     "-hfd": ("other.draft_model", "draft"),
@@ -492,7 +496,10 @@ def _without_org(name: str) -> str:
     """A model file's name without the organisation its downloader put before it (``_ORGS``, or
     one the model's own name starts with: "Qwen_Qwen3-8B"), and without the repository of
     llama.cpp's download cache ("ggml-org_gpt-oss-120b-GGUF_gpt-oss-120b-mxfp4" -> "gpt-oss-120b-mxfp4");
-    other names as they are ("Qwen3_30B_A3B")."""
+    other names as they are ("Qwen3_30B_A3B").  Hugging Face's cache folder joins owner and name
+    by "--" ("models--Org--Name", "Youssofal--Qwen3.6-27B-…"): the part after the last "--"."""
+    if "--" in name and name.rsplit("--", 1)[-1]:
+        name = name.rsplit("--", 1)[-1]
     org, sep, rest = name.partition("_")
     if not sep or not rest or not (org.lower() in _ORGS or rest.lower().startswith(org.lower())):
         return name
@@ -517,14 +524,23 @@ _OLLAMA_SIZE = re.compile(r"\d+(?:\.\d+)?[bm](?![A-Za-z0-9])", re.IGNORECASE)
 #: "q4f32_1", "q0f16", "q3f16_0", and the older "q4f16_ft" for FasterTransformer's kernels)
 _MLC_QUANT = re.compile(r"(?i)[-_](q\d{1,2}f(?:16|32)(?:_(?:\d|ft))?)$")
 _PACKAGING = re.compile(
-    r"(?i)[-_](?:GGUF|MLX|MLC|EXL2|safetensors|hf|MTP|UD|bnb|(?P<bits>\d{1,2}-?bits?|(?-i:oQ)\d{1,2}e?))$"
+    r"(?i)[-_](?:GGUF|MLX|MLC|MTPLX|EXL2|safetensors|hf|MTP|UD|bnb|(?P<bits>\d{1,2}-?bits?|(?-i:oQ)\d{1,2}e?))$"
 )
 
 
 def _unpackaged(name: str) -> tuple[str, str | None]:
     """``name`` without the packaging it ends with (``_PACKAGING``, repeatedly: ``x-MTP-GGUF``), and
-    the MLX bits it names or None; a name that would be left empty is kept."""
+    the MLX bits it names or None; a name that would be left empty is kept.  A format's name
+    inside the name ends the model's part: what follows is the packager's own naming, its
+    quantisation kept (``Qwen3.6-27B-MTPLX-Optimized-Speed-fp16`` -> ``Qwen3.6-27B``, ``fp16``)."""
     bits = None
+    inner = re.search(r"(?i)[-_](?:GGUF|MLX|MLC|MTPLX)(?=[-_])", name)
+    if inner is not None and inner.start() > 0:
+        tail = name[inner.end() :]
+        quant = _QUANT.search(tail) or re.search(r"(?i)(?<![A-Za-z0-9])(\d{1,2})-?bits?(?![A-Za-z0-9])", tail)
+        if quant is not None:
+            bits = quant.group(0).replace("-", "") if quant.re is not _QUANT else quant.group(0)
+        name = name[: inner.start()]
     while (m := _PACKAGING.search(name)) and m.start() > 0:
         bits = bits or (m.group("bits").replace("-", "") if m.group("bits") else None)
         if m.group(0)[1:].lower() == "exl2":
@@ -708,7 +724,7 @@ def conditions_of(tool: str, words: list[str], typed: bool = True) -> dict:
             _HARNESS_FLAGS
             if re.search(r"lm[_-]eval", tool)
             else _MLX_FLAGS
-            if out.get("engine") == "MLX"
+            if out.get("engine") == "MLX" and "benchmark" in tool
             else _BATCHED_FLAGS
             if tool == "llama-batched-bench"
             else {}
@@ -815,7 +831,19 @@ def conditions_of(tool: str, words: list[str], typed: bool = True) -> dict:
         # and bench_one_batch, ``vllm bench latency``): the tokens each run generated, no cap
         out["tokens_generated"] = out.pop("cap")
     _named_others(tool, out)
+    if typed and "decoding" not in out and not drafting_settings(out) and _DRAFTING_TOOL.search(tool):
+        # a runner that drafts only when told (a draft model, a speculative config, MTP's flag),
+        # told none: the run it typed decoded plainly, whatever else the post drafted
+        out["decoding"] = "plain"
     return out
+
+
+#: the generators that draft only when a flag says so and print their own run's results
+#: (``conditions_of``): llama.cpp's, MLX LM's generate.  (A server's results are a client's, whose
+#: arm a label names: "Eagle-3 backend:" over a benchmark run after a plain server's launch line)
+_DRAFTING_TOOL = re.compile(
+    r"^(?:llama-(?:cli|run|simple)|main|(?:python[\d.]*\s+-m\s+)?mlx_lm(?:\.|_|\s+)generate)$"
+)
 
 
 def _unabbreviated(word: str) -> str:

@@ -58,10 +58,12 @@ from .draftnames import (
     CPU,
     DECODING_PHRASE,
     DRAFT_COUNT,
+    ENGINE_SPELLINGS,
     MODEL_FAMILIES,
     MTP_IN_NAME,
     Mention,
     builds_engine,
+    clause_bounds,
     cpu_name,
     engine_of_cell,
     engine_version_cell,
@@ -113,6 +115,8 @@ CARRIED = frozenset(
         "offload.n_cpu_moe",
     }
 )
+#: the settings of one run (its prompt, the cap and sampling it was given), not of a thread's others
+_RUN_SETTINGS = frozenset({"prompt", "cap", "sampling", "tokens_generated"})
 #: conditions a prose paragraph's words do not state for its scope (a paragraph saying "MTP doesn't
 #: help" compares; a heading "With MTP" or a command's ``-md`` sets it), and that hold for their own
 #: scope only, not for the scopes around it (one section's decoding is one arm of a comparison)
@@ -460,6 +464,13 @@ def _stated(
         server = not client
     out: list[tuple[str, object]] = []
     rest = [(n, t) for n, t in lines if n not in in_command]
+    if kind == "code" and found:
+        # a command of a tool the drafter does not know after a known one in the fence ("mlx_lm
+        # generate …", its output, "mtplx tune --model …", its output): the output after it is its
+        # run, with the model its flag names, none of the known command's settings
+        unknown = [(n, _flag_models([(n, t)])) for n, t in rest if ANY_COMMAND.match(t) and n > found[0].line]
+        if unknown:
+            commands = sorted([*commands, *unknown], key=lambda c: c[0])
     if kind == "code" and not found and rest and all(FLAGS_ONLY.match(t) for _, t in rest if t.strip()):
         # a block of flags alone, no tool ("The key new flags:" over "--flash-attn on" /
         # "--cache-type-k q8_0 --cache-type-v q8_0"): the settings of the runs it introduces
@@ -1021,6 +1032,25 @@ def _distinct(values: list[object]) -> list[object]:
     return out if out else one
 
 
+def clause_engines(text: str) -> set[object]:
+    """The engines ``text`` (a title) names each in a clause stating a rate of its own, beside
+    another clause stating a rate and naming no engine ("… achieves 1.5 tokens/s, while LM Studio
+    can reach 65 tokens/s": LM Studio's is the second rate only, the first the post's own engine's);
+    none where the rates' clauses all name one or no clause is without."""
+    bounds = clause_bounds(text)
+    said = mentions(text)
+    clauses = []
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        part = text[a:b]
+        rated = any(family(n.unit) == "rate" for n in numbers(part))
+        engines = {m.value for m in said if m.path == "engine" and a <= m.start < b}
+        if rated:
+            clauses.append(engines)
+    if len(clauses) < 2 or all(clauses):
+        return set()
+    return {e for c in clauses for e in c}
+
+
 def named_once(found: list[Mention], skip: frozenset[str] = frozenset()) -> dict[str, object]:
     """path -> value of each path ``found`` (``mentions`` of one heading or label, in order) names
     with one value (``_distinct``: a name said short and in full is one, given in full; an engine by
@@ -1088,7 +1118,11 @@ def setup_heading(title: str) -> bool:
 
 #: an issue form's heading over the build the reporter ran (llama.cpp's and its forks' bug template:
 #: "### Name and Version")
-_VERSION_HEADING = re.compile(r"[#\s]*(?:name\s+and\s+)?version\s*", re.IGNORECASE)
+_VERSION_HEADING = re.compile(
+    # (an engine's version, as an issue template asks it: "### Ollama version" over "0.4.7")
+    r"[#\s]*(?:name\s+and\s+|(?:" + ENGINE_SPELLINGS + r")\s+)?version\s*",
+    re.IGNORECASE,
+)
 
 
 def _version_named(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
@@ -1863,7 +1897,12 @@ _RELEASE = re.compile(r"(?<![\w.])v?\d+\.\d+\.(\d{1,4})(?![\w-]|\.\w)")
 #: x.py") and a flag of it naming the model,
 #: its checkpoint or its compiled engine by a path ("--engineDir engines/qwen2.5-vl-3b", "--model_dir
 #: ./Llama-2-7b-hf", "--checkpoint=ckpts/qwen3-8b")
-_ANY_COMMAND = re.compile(SHELL_PROMPT + r"(?:\./|/|~/|python3?\s|[\w.-]+/)\S*(?:\s\S.*)?\s--?\w")
+ANY_COMMAND = re.compile(
+    SHELL_PROMPT + r"(?:(?:\./|/|~/|python[\d.]*\s|[\w.-]+/)\S*(?:\s\S.*)?\s--?\w"
+    # a tool on the PATH, its subcommand, then nothing but its long flags and their values ("mtplx
+    # tune --model …"; not "see --model-dir x for details")
+    r"|[a-z][\w.-]*(?:\s[a-z][\w-]*)?(?=\s--[a-z])(?:\s+--?[\w-]+(?:[=\s]+(?!-)[^\s\"']+)?)+\s*$)"
+)
 _MODEL_FLAG = re.compile(
     # (not a draft's or an assistant's: "--draft_model ./Qwen2.5-0.5B" names the drafter)
     r"(?<!\S)--?(?!(?:draft|assistant|spec|speculative|small|tokenizer)[_-]?)(?:[a-z]+[_-])?"
@@ -1876,16 +1915,23 @@ _MODEL_FLAG = re.compile(
 def _flag_models(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
     """The models a code block's command lines name by a flag's path (``_MODEL_FLAG``) where the
     path's last part is a model's name (``mentions``: "engines/qwen2.5-vl-3b" -> "qwen2.5-vl-3b"),
-    one name once; none from a line that is no command or a flag naming none."""
+    one name once, with the quant that name ends with; none from a line that is no command or a
+    flag naming none."""
     out: list[tuple[str, object]] = []
     for _, t in lines:
-        if len(t) > 2000 or not _ANY_COMMAND.match(t):
+        if len(t) > 2000 or not ANY_COMMAND.match(t):
             continue
         for m in _MODEL_FLAG.finditer(t):
-            last = m.group("v").rstrip("/").replace("\\", "/").rsplit("/", 1)[-1]
-            named = [x.value for x in mentions(last) if x.path == "model" and x.start == 0]
+            # (Hugging Face's cache folder joins owner and name by "--": "models--Org--Name")
+            last = m.group("v").rstrip("/").replace("\\", "/").rsplit("/", 1)[-1].rsplit("--", 1)[-1]
+            said = mentions(last)
+            named = [x.value for x in said if x.path == "model" and x.start == 0]
             if named and ("model", named[0]) not in out:
                 out.append(("model", named[0]))
+                # the quant its name ends with ("…-27B-MTPLX-Optimized-Speed-fp16"), where it names one
+                quants = {x.value for x in said if x.path == "quant"}
+                if len(quants) == 1:
+                    out.append(("quant", quants.pop()))
     return out
 
 
@@ -2088,7 +2134,10 @@ class Context:
                     titled = True
                     self.title_line = first
                     title_text = " ".join(t for _, t in lines)
-                    _add(self.root.head, names)
+                    contrasted = clause_engines(title_text)
+                    _add(
+                        self.root.head, [(k, v) for k, v in names if not (k == "engine" and v in contrasted)]
+                    )
                     continue
                 titled = True
                 while stack[-1].level and stack[-1].level >= level:
@@ -2421,7 +2470,14 @@ class Context:
 
     def _close(self, scope: Scope) -> None:
         """Give each scope the names of everything in it (``body``, ``weak``) and its last line."""
-        held = sum(c.level == 7 and not c.label for c in scope.children)
+        commands = [c for c in scope.children if c.level == 7 and not c.label]
+        held = len(commands)
+        # command lines of other engines each (a llama-bench line and an mlx_lm.generate line under
+        # "## Reproduce"): each one's settings hold for its own engine's results (``engines_of``),
+        # none competing with another's
+        engines = [tuple(map(_key, c.head.get("engine", []))) for c in commands]
+        if held > 1 and all(len(e) == 1 for e in engines) and len(set(engines)) == held:
+            held = 1
         # what every one of several command lines sets alike holds for the section
         # ("--ctx-size 65536" in the initial and the improved command: the post's context size)
         shared = agreed([c.head for c in scope.children if c.level == 7 and not c.label]) if held > 1 else {}
@@ -2451,7 +2507,10 @@ class Context:
             for path, values in (*child.head.items(), *child.body.items()):
                 if path in _HEADING_ONLY or path in child.local:
                     continue  # a section's decoding is its own: "### With MTP" is one arm of the post
-                (scope.weak if apart else scope.body).setdefault(path, []).extend(values)
+                # a later reply's (after a rule) prompt, cap and sampling are its own run's, not the
+                # thread's ("--prompt … --max-tokens 32768" in a reply, not the title's 19 t/s)
+                weak = apart or child.rule and path in _RUN_SETTINGS
+                (scope.weak if weak else scope.body).setdefault(path, []).extend(values)
             for path, values in child.declared.items():
                 if path in child.local:
                     continue  # (a setup's decoding is the post's: "Spec decoding: none")

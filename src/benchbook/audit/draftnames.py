@@ -119,6 +119,8 @@ _HARDWARE = re.compile(
     r"|OnePlus\s\d{1,2}(?:\s?(?:Pro|R|T))?)(?![\w.-])"
     # AWS's own accelerators ("AWS Trainium", "Trainium2", "Inferentia2")
     r"|(?:AWS\s+)?(?P<aws>Trainium\d?|Inferentia\d?)(?![\w.-])"
+    # Tenstorrent's machines and cards ("QuietBox", "TT-LoudBox", "Wormhole n300", "Blackhole p150a")
+    r"|(?:Tenstorrent\s+)?(?P<tt>(?:TT-)?(?:QuietBox|LoudBox)|Wormhole\s[nN]\d{3}[sd]?|Blackhole\s[pP]\d{3}[ab]?)(?![\w.-])"
     # a MacBook by its screen size, no chip named ("macbook pro 14", "MacBook Air 13-inch")
     r"|(?P<mbook>MacBook\s(?:Pro|Air)\s1[3-6])(?:-?inch\b|″|\")?(?![\w.-])"
     # Apple's phones and tablets ("iPhone 15 Pro", "iPhone 16 Pro Max", "iPad M4", "iPad Pro (M4)")
@@ -260,6 +262,10 @@ _ENGINES = {
     "gpustack": "GPUStack",
     "distributed-llama": "distributed-llama",
     "airllm": "AirLLM",
+    # Tenstorrent's stack (TT-Metalium) and MTP on MLX
+    "tt-metal": "tt-metal",
+    "tt-metalium": "tt-metal",
+    "mtplx": "MTPLX",
 }
 #: ``_ENGINES``' spellings as one alternation, the longest first (``draftwords`` reads an engine's
 #: version after them)
@@ -701,6 +707,18 @@ def hardware_name(m: re.Match) -> str:
         name = "Samsung Galaxy " + re.sub(r"(?<=\d)(Ultra|FE)", r" \1", g["galaxy"])
     elif g.get("ios"):
         name = "Apple " + re.sub(r"\s+", " ", g["ios"])
+    elif g.get("tt"):  # "QuietBox" -> "Tenstorrent QuietBox", "wormhole n300" -> "Tenstorrent Wormhole n300"
+        word = re.sub(r"(?i)^TT-", "", g["tt"])
+        name = "Tenstorrent " + re.sub(
+            r"(?i)^(quietbox|loudbox|wormhole|blackhole)",
+            lambda m: {
+                "quietbox": "QuietBox",
+                "loudbox": "LoudBox",
+                "wormhole": "Wormhole",
+                "blackhole": "Blackhole",
+            }[m.group(1).lower()],
+            word,
+        )
     elif g.get("aws"):  # "Trainium" -> "AWS Trainium"
         name = f"AWS {g['aws'][0].upper()}{g['aws'][1:].lower()}"
     elif g.get("mbook"):  # "macbook pro 14" -> "Apple MacBook Pro 14"
@@ -749,6 +767,10 @@ _LINK_ROLE_AFTER = re.compile(
 _HF_REPO_LINK = re.compile(
     r"https?://(?:www\.)?(?:huggingface\.co|hf\.co)/(?P<org>[\w.-]+)/(?P<repo>[\w-]+(?:\.[\w-]+)*)(?=[/\s)\]>,;]|\.(?:\s|$)|$)"
 )
+
+
+#: a llama.cpp type by its bits alone ("q8", "Q4"), in parentheses or not, right after a model's name
+_BARE_QUANT_AFTER = re.compile(r"\s*\(?\s*(?P<q>[qQ][2-8])\s*\)?(?![\w.+-])")
 
 
 def mentions(text: str) -> list[Mention]:
@@ -861,6 +883,13 @@ def _mentions(text: str) -> tuple[Mention, ...]:
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", m.group("name")))
     machines = [(x.start, x.end or x.start + 1) for x in out if x.path == "hardware"]
+    # "gemma 3 12b (q8)", "Llama 3 8B q4": a type by its bits alone right after a model's name (a
+    # bare "Q4" elsewhere is as often a quarter of a year)
+    quants = {x.start for x in out if x.path == "quant"}
+    for _, b in spans:
+        bare = _BARE_QUANT_AFTER.match(text, b)
+        if bare is not None and bare.start("q") not in quants:
+            out.append(Mention(bare.start("q"), "quant", bare.group("q")))
     # "Ling-3.0-tiny Q6_K": a name no list knows, its GGUF type after it
     for m in _QUANTED_NAME.finditer(text):
         if _BACKEND_LED.match(m.group("name")) or any(a <= m.start() < b for a, b in machines):

@@ -1468,11 +1468,32 @@ def numbers(text: str) -> list[Number]:
     # "2× L40S", "4x H100": a count of cards (``draftnames``' hardware names), no multiple
     out = [replace(n, unit=None) if n.unit == "x" and _CARDS_AFTER.match(text, n.end) else n for n in out]
     out = _about_both_ends(text, out)
+    # "6000左右的token", "3000程度のトークン": the "about" word between the number and its unit
+    out = [_about_then_unit(text, n) for n in out]
     # "3秒左右", "5秒程度", "150밀리초 정도": an "about" word after the number and its unit
     return [
         replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n
         for n in out
     ]
+
+
+#: an "about" word of Chinese or Japanese between a number and its unit, 的/の joining them ("6000左右的
+#: token", "3000程度のトークン")
+_ABOUT_THEN_UNIT = re.compile(
+    rf"\s*(?:左右|上下|前後|程度|ほど|くらい|ぐらい)(?:的|の)?\s*(?P<u>{_UNIT})", re.IGNORECASE
+)
+
+
+def _about_then_unit(text: str, n: Number) -> Number:
+    """``n`` (no unit read) with the unit after its "about" word (``_ABOUT_THEN_UNIT``), approximate;
+    ``n`` as it is otherwise."""
+    if n.unit is not None or n.range is not None:
+        return n
+    m = _ABOUT_THEN_UNIT.match(text, n.end)
+    unit = _unit(m.group("u")) if m else None
+    if m is None or unit is None:
+        return n
+    return replace(n, unit=unit, about=True, end=m.end(), unit_written=m.group("u"))
 
 
 #: between the two ends of a range each end of which has its own remark ("About 6% (short context) to

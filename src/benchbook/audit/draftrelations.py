@@ -60,6 +60,8 @@ _MORE_BEFORE = (
     r"increas\w*|ris(?:e|es|ing)|rose|gr(?:ow|ows|ew|owing)|improv\w*|gain(?:s|ed)?|jump(?:s|ed)?|"
     r"climb(?:s|ed)?|boost(?:s|ed|ing)?|speeds? up|sped up|went up|goes up|up|add(?:s|ed|ing)?|"
     r"rais(?:e|es|ed|ing)|lift(?:s|ed)?|worth|beat(?:s|ing)?|outperform(?:s|ed|ing)?|"
+    # a margin won by ("vLLM wins multi-user throughput by 320%"; "wins 20% of runs" is a share)
+    r"(?:win(?:s|ning)?|won)(?=(?:\s+[\w./-]+){0,5}?\s+by\s*$)|"
     r"aceler\w*|ganhos?|ganancias?|melhor\w*|mejor\w*|"
     r"(?:(?:提升|提高|增加|加快|快|领先|快出|高出)了?|略优于?|优于)(?:约|大约|近|将近|超过)?"
 )
@@ -76,6 +78,8 @@ _LESS_BEFORE = (
 _BEFORE = re.compile(
     # a whole word ("long-form prose ~31%" holds no "rose"; Chinese verbs follow Chinese letters)
     rf"(?<![A-Za-z])(?:(?P<less>{_LESS_BEFORE})|(?P<more>{_MORE_BEFORE}))"
+    # (whom it costs or saves, right after the verb: "Ollama costs you 18–23% single-user speed")
+    rf"(?:\s+(?:you|us|me|them))?"
     rf"(?:(?:\s+[\w./-]+){{0,5}}?\s+(?:by|em|en|por|um|на))?\s*(?:(?:of|de)\s+)?$",
     re.IGNORECASE,
 )
@@ -245,6 +249,11 @@ def word_multiples(text: str) -> list[Number]:
     return sorted(out, key=lambda n: n.start)
 
 
+#: the end of a sentence between two numbers: a stop and a capital or a digit after it, or a stop of
+#: Chinese or Japanese
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9])|[。！？]")
+
+
 def relations(text: str, found: list[Number]) -> list[Relation]:
     """The relating phrases of ``text`` among its ``found`` numbers (module doc): a multiple
     (``2.1× faster``, ``roughly 3×``, ``7 times faster``; not "ran it 3 times": ``repetitions``), a
@@ -367,6 +376,9 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
                 and out[-1].kind == "percent_change"
                 and out[-1].pair is None  # after "(A → B, +88%)" a bare percentage is its own
                 and not _ACCEPT.search(text[max(0, n.start - 40) : n.end + 20])
+                # (in the same sentence: "Ollama costs 18% speed. Ollama offloads 40% to system
+                # RAM." states a share after the change)
+                and not _SENTENCE_END.search(text, out[-1].number.end, n.start)
             ):
                 out.append(Relation("percent_change", n, out[-1].sign, _side_words(tail), n.start))
         elif family(n.unit) in _DIFFERENCE_FAMILIES and n.range is None and n.of is None:

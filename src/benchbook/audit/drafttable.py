@@ -110,6 +110,34 @@ def _slug(text: str, limit: int = 24) -> str:
     return s[:limit].strip("-") or "x"
 
 
+#: a column of a drafter's sizes under its own name (SGLang's EAGLE settings "steps", "topk",
+#: "num_draft_tokens"; "gamma", "n_draft", "spec tokens"): a row of 0 drafts nothing
+_SPEC_COUNT_HEADER = re.compile(
+    r"(?i)(?:speculative[_ ])?(?:num[_ ])?"
+    r"(?:steps|(?:eagle[_ ])?top[_ ]?k|draft[_ ]tokens|spec(?:ulative)?[_ ]tokens|gamma|n[_ ]draft)"
+)
+#: a column naming the row's winner or pick ("Winner", "Best", "Faster", "Verdict"): no setting of the
+#: row's numbers, whatever engine or machine it names
+_VERDICT_HEADER = re.compile(
+    r"(?i)\W*(?:winner|best|faster|fastest|verdict|pick|recommended|recommendation)\W*"
+)
+#: the drafter's sizes no other setting is named by ("num_draft_tokens", "gamma", "n_draft")
+_SPEC_COUNT_OWN = re.compile(
+    r"(?i)(?:speculative[_ ])?(?:num[_ ])?(?:draft[_ ]tokens|spec(?:ulative)?[_ ]tokens|eagle[_ ]top[_ ]?k)|"
+    r"gamma|n[_ ]draft|speculative[_ ]num[_ ]steps"
+)
+
+
+def _spec_count_column(header: list[str], j: int) -> bool:
+    """Whether column ``j`` of ``header`` is a drafter's size (``_SPEC_COUNT_HEADER``): "steps" and
+    "topk" only beside a column no other setting is named by (``_SPEC_COUNT_OWN``), a sampler's top-k
+    being as common."""
+    name = header[j].strip().strip("*_`")
+    if not _SPEC_COUNT_HEADER.fullmatch(name):
+        return False
+    return any(_SPEC_COUNT_OWN.fullmatch(h.strip().strip("*_`")) for h in header)
+
+
 #: a label column's header about decoding: its Yes/No cells state the decoding (``decoding_of_cell``)
 _DECODING_HEADER = re.compile(r"\b(?:spec\w*|MTP|draft(?:ing)?|drafted)\b", re.IGNORECASE)
 #: label cells that name one condition whatever the column's header says: quantisations, llama.cpp
@@ -215,7 +243,21 @@ def _relating_column(header: str, cells: list[str]) -> bool:
         for c in cells
         if re.match(r"[\W_]*(?:[^\W\d][\w.\-]*\s+)?[+\-−]\s*\d", c) or _WORDED_CHANGE.search(c)
     ]
-    return bool(_RELATING_HEADER.search(header)) or (bool(cells) and len(signed) >= max(1, len(cells) // 2))
+    return (
+        bool(_RELATING_HEADER.search(header))
+        or (bool(cells) and len(signed) >= max(1, len(cells) // 2))
+        or _multiples_of_one_row(cells)
+    )
+
+
+def _multiples_of_one_row(cells: list[str]) -> bool:
+    """Whether a column's cells are multiples written with decimals, one of them 1 ("1.00x",
+    "1.44x", "1.45x" under no header, MTPLX's tune table): each row's multiple of the 1.00x row's
+    (a count of devices, "1x" / "2x", has no decimals)."""
+    said = [numbers(c)[:1] for c in cells if not _EMPTY.match(c)]
+    if len(said) < 2 or not all(n and n[0].unit == "x" and n[0].range is None for n in said):
+        return False
+    return any("." in n[0].text for n in said) and any(plain_value(n[0].text) == 1.0 for n in said)
 
 
 #: a relating header whose plain numbers are multiples ("Speedup": 1.412, "Eval Relative Performance":
@@ -2099,6 +2141,10 @@ class Tables(Sides):
                     for shaped_path, shaped_value in shaped.items():
                         set_path(cond, shaped_path, shaped_value)
                     continue
+                if _VERDICT_HEADER.fullmatch(_unmarked(header[j])):
+                    # "| Winner |" over "🟢 MTPLX": which side won the row, no condition of its numbers
+                    set_path(cond, "other." + _key(header[j]), cell.strip().strip("*_` "))
+                    continue
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
                 if path == "prompt" and typ == "str" and re.fullmatch(r"[\s*_#]*\d{1,3}[\s*_]*", cell):
                     path = "other." + _key(header[j])  # "| Question |" over "1", "2": the question's number
@@ -2138,6 +2184,15 @@ class Tables(Sides):
                     # "avg", "P99", "median" (a statistic's column of a table of metrics as rows, or a
                     # row's): the statistic each number is, as a claims file writes it
                     path, value = "other.stat", stat_name(cell.strip().strip("*_`"))
+                if (
+                    path.startswith("other.")
+                    and _spec_count_column(header, j)
+                    and cell.strip().strip("*_`") == "0"
+                    and any(j < len(r) and re.fullmatch(r"\s*[1-9]\d*\s*", r[j]) for r in body)
+                ):
+                    # "| steps | topk | num_draft_tokens |" over 0 beside 3, 4: the row that drafts
+                    # nothing, its settings kept as written
+                    set_path(cond, "decoding", "plain")
                 if typ == "int":
                     # "4096", "16K" (a size in K: ``draftcontext.count``), "0 (cold)"
                     m = re.fullmatch(

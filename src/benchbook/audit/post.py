@@ -405,6 +405,13 @@ def aligned_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[in
         del rows[0], at[0]  # a caption over the table ("llama-benchy Results")
     if len(rows) < 3:
         return None
+    lengths = sorted(len(r) for r in rows)
+    common = lengths[len(lengths) // 2]
+    if all(
+        len(r) in (common, common + 1) and (len(r) == common or not re.search(r"\d", r[-1])) for r in rows
+    ):
+        # a remark after some rows' values ("D2  21.4 tok/s  1.45x  BEST"): no column of the table
+        rows = [r[:common] for r in rows]
     width = max(len(r) for r in rows[1:])
     if width < 2 or any(len(r) < 2 for r in rows[1:]):
         return None
@@ -419,7 +426,10 @@ def aligned_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[in
             return None
         rows[1:] = [r + [""] * (width - len(r)) for r in rows[1:]]
     if len(rows[0]) == width - 1:
-        rows[0] = ["", *rows[0]]
+        # a header's empty corner ("   pp512  tg128" over "llama 7B  …"); a first row of values
+        # ("AR  14.8 tok/s  1.00x" over "D2  21.4 tok/s  1.45x  BEST"): the cell it lacks is its last
+        values = len(rows[0]) > 1 and all(re.search(r"\d", c) for c in rows[0][1:])
+        rows[0] = [*rows[0], ""] if values and not re.search(r"\d", rows[0][0]) else ["", *rows[0]]
     if len(rows[0]) != width or not any(re.search(r"\d", c) for r in rows[1:] for c in r):
         return None
     return rows, at

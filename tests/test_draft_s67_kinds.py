@@ -1,0 +1,296 @@
+"""Kinds fixed in issue 29's session 67 (the forty-fifth held-out set's misses, read after a
+forty-sixth set replaced it as the clean one), each with controls."""
+
+from __future__ import annotations
+
+from benchbook.audit.draftcommand import command_lines, model_and_quant
+from benchbook.audit.draftcontext import ANY_COMMAND, clause_engines
+from benchbook.audit.post import aligned_rows
+from benchbook.audit.toollines import tool_results
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+def _timing(what: str, ms: str, n: str, of: str, per: str, tps: str) -> str:
+    """One llama_print_timings line as llama.cpp pads it."""
+    return (
+        f"llama_print_timings: {what:>16} time = {ms:>8} ms / {n:>5} {of:<6} "
+        f"({per:>8} ms per token, {tps:>8} tokens per second)"
+    )
+
+
+LOAD = "llama_print_timings:        load time = 28606.21 ms"
+TIMINGS = (
+    "\n".join(
+        [
+            LOAD,
+            _timing("sample", "15.31", "31", "runs", "0.49", "2024.56"),
+            _timing("prompt eval", "10514.60", "11", "tokens", "955.87", "1.05"),
+            _timing("eval", "49937.32", "30", "runs", "1664.58", "0.60"),
+        ]
+    )
+    + "\n"
+)
+TIMINGS_2 = (
+    "\n".join(
+        [
+            LOAD,
+            _timing("sample", "16.67", "36", "runs", "0.46", "2159.44"),
+            _timing("prompt eval", "0.00", "1", "tokens", "0.00", "inf"),
+            _timing("eval", "54622.37", "36", "runs", "1517.29", "0.66"),
+        ]
+    )
+    + "\n"
+)
+
+
+def _by_line(cf) -> dict[int, list]:
+    out: dict[int, list] = {}
+    for c in cf.claims:
+        out.setdefault(c.source_line, []).append(c)
+    return out
+
+
+def test_pastes_of_one_evaluation_between_blank_lines_are_its_runs(tmp_path):
+    """ "Here are 3 sample results:" then one llama_print_timings paste a run, each between blank
+    lines (no fence): the k-th paste's results are run k; a line printed alike each time (the load
+    time) is none; a llama.cpp rate printed "inf" keeps its line's shape."""
+    cf = _drafted(f"Here are 2 sample results of the same evaluation:\n\n{TIMINGS}\n{TIMINGS_2}", tmp_path)
+    lines = _by_line(cf)
+    runs = {n: {_cond(cf, c).get("run_index") for c in cs} for n, cs in lines.items()}
+    assert runs[4] == {1} and runs[5] == {1} and runs[6] == {1}
+    assert runs[9] == {2} and runs[10] == {2} and runs[11] == {2}
+    assert runs[3] == {None} and runs[8] == {None}  # the load time, printed alike each time
+    # two pastes under labels of their own ("Q4:" / "Q8:") are two arms, no runs
+    cf = _drafted(f"Q4:\n\n{TIMINGS}\nQ8:\n\n{TIMINGS_2}", tmp_path)
+    assert all("run_index" not in _cond(cf, c) for c in cf.claims)
+    # pastes with prose between them are not one run after another
+    cf = _drafted(f"With FA:\n{TIMINGS}\nI then turned flash attention off and got\n{TIMINGS_2}", tmp_path)
+    assert all("run_index" not in _cond(cf, c) for c in cf.claims)
+
+
+def test_a_zero_time_of_a_timing_line_is_stated_its_inf_rate_is_not():
+    got = [(r.metric, r.value) for r in tool_results([(1, TIMINGS_2.splitlines()[2])], True)]
+    assert got == [("prompt_eval_ms", "0.00"), ("ms_per_token", "0.00")]
+    got = [(r.metric, r.value) for r in tool_results([(1, TIMINGS.splitlines()[2])], True)]
+    assert got == [("prompt_eval_ms", "10514.60"), ("ms_per_token", "955.87"), ("prefill_tps", "1.05")]
+
+
+def test_a_model_named_by_its_size_alone_is_that_size(tmp_path):
+    """ "benchmark for 70B model" and no family named anywhere: the model is "70B", as written."""
+    cf = _drafted("# doc: add benchmark for 70B model on M2 Max 96GB\n\nI got 0.60 tokens/s.\n", tmp_path)
+    assert [_cond(cf, c).get("model") for c in cf.claims] == ["70B"]
+    cf = _drafted("Here are some benchmarks on a 13B GPTQ (128g) with a 6700 XT: 35 t/s.\n", tmp_path)
+    assert [_cond(cf, c).get("model") for c in cf.claims] == ["13B"]
+    # a family named with the size: its name, not the size alone
+    cf = _drafted("I'm testing Llama 3.1 8B q4_k_m and get 30 tokens/s.\n", tmp_path)
+    assert [_cond(cf, c).get("model") for c in cf.claims] == ["Llama 3.1 8B"]
+    # two sizes, or a model of another size named: no guess
+    cf = _drafted("The 7B model gives 30 t/s and the 13B model gives 20 t/s.\n", tmp_path)
+    assert [_cond(cf, c).get("model") for c in cf.claims] == [None, None]
+    cf = _drafted(
+        "# 70B model is slow\n\n```\n$ llama-cli -m Qwen3-8B-Q4_K_M.gguf\n```\n\n12 t/s\n", tmp_path
+    )
+    assert {_cond(cf, c).get("model") for c in cf.claims} == {"Qwen3-8B"}
+
+
+def test_a_hugging_face_cache_folder_and_a_packagers_suffix_leave_the_models_name():
+    assert model_and_quant("~/.mtplx/models/Youssofal--Qwen3.6-27B-MTPLX-Optimized-Speed-fp16") == (
+        "Qwen3.6-27B",
+        "fp16",
+    )
+    assert model_and_quant("models--Qwen--Qwen3-8B") == ("Qwen3-8B", None)
+    assert model_and_quant("Qwen3-8B-MLX-bf16") == ("Qwen3-8B", "bf16")
+    # a packaging word at the end only, as before
+    assert model_and_quant("Llama-3-8B-Instruct-MLX-4bit") == ("Llama-3-8B-Instruct", "4bit")
+    assert model_and_quant("Qwen3-30B-A3B-UD-Q4_K_XL.gguf") == ("Qwen3-30B-A3B", "UD-Q4_K_XL")
+    assert model_and_quant("gemma-3-12b-it-Q8_0.gguf") == ("gemma-3-12b-it", "Q8_0")
+
+
+def test_mlx_lm_generate_is_a_command_that_decodes_plainly_unless_told():
+    line = (
+        'python3.11 -m mlx_lm generate --prompt "write a quicksort" --model org/Qwen3-8B-4bit '
+        "--max-tokens 32768"
+    )
+    (c,) = command_lines([(1, line)], code=True)
+    assert c.conditions == {
+        "engine": "MLX",
+        "model": "Qwen3-8B",
+        "quant": "4bit",
+        "prompt": "write a quicksort",
+        "cap": 32768,
+        "decoding": "plain",
+    }
+    # its -p is the prompt, not mlx_lm.benchmark's prompt length
+    (c,) = command_lines([(1, "mlx_lm.generate --model m/Qwen3-8B-4bit -p hello")], code=True)
+    assert c.conditions["prompt"] == "hello" and "other" not in c.conditions
+    (c,) = command_lines([(1, "mlx_lm.benchmark --model m/Qwen3-8B-4bit -p 512 -g 128")], code=True)
+    assert c.conditions.get("other", {}).get("prompt_tokens") == 512 and "decoding" not in c.conditions
+    # a draft model: speculative; llama-cli told nothing: plain; a server: its client's results, no guess
+    (c,) = command_lines(
+        [(1, "mlx_lm.generate --model m/Qwen3-8B-4bit --draft-model m/Qwen3-0.6B-4bit")], code=True
+    )
+    assert c.conditions["decoding"] == "speculative"
+    (c,) = command_lines([(1, "llama-cli -m Qwen3-8B-Q4_K_M.gguf -n 128")], code=True)
+    assert c.conditions["decoding"] == "plain"
+    (c,) = command_lines([(1, "llama-server -m Qwen3-8B-Q4_K_M.gguf")], code=True)
+    assert "decoding" not in c.conditions
+
+
+def test_a_tool_on_the_path_with_long_flags_is_a_command_line():
+    assert ANY_COMMAND.match("mtplx tune --model Youssofal/Qwen3.6-27B-MTPLX-Optimized-Speed-fp16")
+    assert ANY_COMMAND.match("python3.11 run.py --model x")
+    assert ANY_COMMAND.match("It is fast --really") is None
+    assert ANY_COMMAND.match("Results written to ...") is None
+
+
+def test_an_unknown_tools_command_ends_the_known_ones_in_its_block(tmp_path):
+    """A fence with "mlx_lm generate …", its output, then "mtplx tune …" and its output: the second
+    output is not the first command's run."""
+    text = (
+        "```\n"
+        'python3 -m mlx_lm generate --prompt "hi" --model m/Qwen3-8B-4bit --max-tokens 512\n'
+        "Generation: 100 tokens, 20.371 tokens-per-sec\n"
+        "\n"
+        "mtplx tune --model m/Qwen3-8B-4bit\n"
+        "speed: 21.4 tok/s\n"
+        "```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    by = {c.source_line: _cond(cf, c) for c in cf.claims if c.metric == "decode_tps"}
+    assert by[3].get("cap") == 512 and by[3].get("prompt") == "hi" and by[3].get("engine") == "MLX"
+    assert "cap" not in by[6] and "prompt" not in by[6] and "engine" not in by[6]
+    assert by[6].get("model") == "Qwen3-8B"  # its own --model's
+
+
+def test_a_first_row_of_values_with_a_remark_after_another_row_is_a_headerless_table(tmp_path):
+    rows = [
+        (1, "AR     14.8 tok/s   1.00x"),
+        (2, "D1     21.3 tok/s   1.44x"),
+        (3, "D2     21.4 tok/s   1.45x  BEST"),
+        (4, "D3     20.9 tok/s   1.41x"),
+    ]
+    assert aligned_rows(rows) == (
+        [
+            ["AR", "14.8 tok/s", "1.00x"],
+            ["D1", "21.3 tok/s", "1.44x"],
+            ["D2", "21.4 tok/s", "1.45x"],
+            ["D3", "20.9 tok/s", "1.41x"],
+        ],
+        [1, 2, 3, 4],
+    )
+    # a header with an empty corner keeps it
+    got = aligned_rows([(1, "        pp512   tg128"), (2, "7B      100     20"), (3, "13B     50      10")])
+    assert got is not None and got[0][0] == ["", "pp512", "tg128"]
+    # the multiples relate each row to the 1.00x row
+    cf = _drafted("Results:\n\n```\n" + "\n".join(t for _, t in rows) + "\n```\n", tmp_path)
+    values = {c.id: c.value for c in cf.claims}
+    got = sorted((s.value, values[s.of[0]], values[s.of[1]]) for s in cf.statements)
+    assert got == [(1.41, 20.9, 14.8), (1.44, 21.3, 14.8), (1.45, 21.4, 14.8)]
+    # a column of device counts ("1x", "2x") relates nothing
+    cf = _drafted("| GPUs | tok/s |\n|---|---|\n| 1x | 30 |\n| 2x | 55 |\n", tmp_path)
+    assert cf.statements == []
+
+
+def test_a_row_of_zero_draft_tokens_decodes_plainly(tmp_path):
+    text = (
+        "Qwen3-30B-A3B with EAGLE3:\n\n"
+        "| batch_size | steps | topk | num_draft_tokens | throughput (tok/s) |\n"
+        "|---|---|---|---|---|\n"
+        "| 1 | 0 | 0 | 0 | 218.89 |\n"
+        "| 1 | 3 | 1 | 4 | 170.35 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {c.value: _cond(cf, c).get("decoding") for c in cf.claims}
+    assert got[218.89] == "plain" and got[170.35] == "speculative"
+    # a sampler's top-k column alone is no drafter's
+    text = "With speculative decoding (a draft model):\n\n| top_k | tok/s |\n|---|---|\n"
+    text += "| 0 | 30 |\n| 40 | 29 |\n"
+    cf = _drafted(text, tmp_path)
+    assert [_cond(cf, c).get("decoding") for c in cf.claims] == ["speculative", "speculative"]
+
+
+def test_an_engine_in_a_titles_contrasting_clause_is_that_clauses_only():
+    title = "Inference on an AMD mid-range GPU achieves 1.5 tokens/s, while LM Studio can reach 65 tokens/s"
+    assert clause_engines(title) == {"LM Studio"}
+    assert clause_engines("Ollama 1.5 tokens/s vs LM Studio 65 tokens/s") == set()
+    assert clause_engines("LM Studio reaches 65 tokens/s on a 7800XT") == set()
+
+
+def test_an_engines_version_heading_of_an_issue_template_gives_the_build(tmp_path):
+    text = (
+        "# Inference on an AMD GPU achieves 1.5 tokens/s, while LM Studio can reach 65 tokens/s\n\n"
+        "### What is the issue?\n\nSlow.\n\n### Ollama version\n\n0.4.7\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {c.value: (_cond(cf, c).get("engine"), _cond(cf, c).get("build")) for c in cf.claims}
+    assert got[1.5] == ("Ollama", "0.4.7")
+    assert got[65.0][0] == "LM Studio"
+
+
+def test_a_bare_type_right_after_a_models_name_is_its_quant():
+    from benchbook.audit.draftnames import mentions
+
+    def quants(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "quant"]
+
+    assert quants("I loaded a gemma 3 12b (q8) model on the gpu") == ["q8"]
+    assert quants("Llama 3 8B Q4 runs at 30 t/s") == ["Q4"]
+    # a quarter of a year, or a bare type no model's name precedes, is none
+    assert quants("Released in Q4 2024, it runs at 30 t/s") == []
+    assert quants("at q4 it is 30 t/s") == []
+
+
+def test_tenstorrents_machines_and_stack_are_named():
+    from benchbook.audit.draftnames import mentions
+
+    def named(text: str, path: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == path]
+
+    assert named("this model should run around 400 tokens / sec on QuietBox", "hardware") == [
+        "Tenstorrent QuietBox"
+    ]
+    assert named("a TT-LoudBox and a Wormhole n300", "hardware") == [
+        "Tenstorrent LoudBox",
+        "Tenstorrent Wormhole n300",
+    ]
+    assert named("According to tt-metal benchmark, 400 tokens / sec", "engine") == ["tt-metal"]
+    assert named("a wormhole in space", "hardware") == []
+
+
+def test_an_about_word_between_a_number_and_its_unit():
+    from benchbook.audit.draftprose import numbers
+
+    got = [(n.text, n.unit, n.about) for n in numbers("双 2080ti 22G显卡下，6000左右的token会爆显存")]
+    assert ("6000", "tokens", True) in got
+    got = [(n.text, n.unit, n.about) for n in numbers("3000程度のトークンで")]
+    assert ("3000", "tokens", True) in got
+    # a number with its unit before the word stays as it was read
+    assert [(n.text, n.unit, n.about) for n in numbers("3秒左右")] == [("3", "s", True)]
+
+
+def test_a_margin_won_by_and_a_cost_to_you_are_changes(tmp_path):
+    cf = _drafted("vLLM wins multi-user throughput by 320% on an RTX 4090.\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [("throughput_change", 320)]
+    cf = _drafted("Ollama costs you 18–23% single-user speed versus llama.cpp.\n", tmp_path)
+    assert [(c.metric, c.range) for c in cf.claims] == [("speed_change", (-23, -18))]
+    # a share won ("wins 20% of the runs") is no change
+    cf = _drafted("The draft model wins 20% of the races.\n", tmp_path)
+    assert cf.claims and all("change" not in c.metric for c in cf.claims)
+
+
+def test_a_bare_percentage_after_a_change_is_one_only_in_its_sentence(tmp_path):
+    cf = _drafted("Ollama costs 18% speed. Ollama offloads 40% to system RAM.\n", tmp_path)
+    assert sorted((c.metric, c.value) for c in cf.claims) == [("share", 40), ("speed_change", -18)]
+    cf = _drafted("Qwen got 30% faster on code, but just 12% on chat.\n", tmp_path)
+    assert sorted((c.metric, c.value) for c in cf.claims) == [("speed_change", 12), ("speed_change", 30)]
+
+
+def test_a_winner_column_names_no_condition_of_its_row(tmp_path):
+    text = (
+        "| Context | oMLX TG | MTPLX TG | Winner |\n|---|---|---|---|\n"
+        "| 1K | 45 | 28.9 | oMLX |\n| 8K | 28.2 | 34.3 | MTPLX |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    engines = {c.value: _cond(cf, c).get("engine") for c in cf.claims}
+    assert engines == {45: "oMLX", 28.9: "MTPLX", 28.2: "oMLX", 34.3: "MTPLX"}
