@@ -294,3 +294,58 @@ def test_a_winner_column_names_no_condition_of_its_row(tmp_path):
     cf = _drafted(text, tmp_path)
     engines = {c.value: _cond(cf, c).get("engine") for c in cf.claims}
     assert engines == {45: "oMLX", 28.9: "MTPLX", 28.2: "oMLX", 34.3: "MTPLX"}
+
+
+def test_a_flag_no_field_names_keeps_its_whole_number():
+    (c,) = command_lines(
+        [(1, "llama-server -m a-Q4_0.gguf -md b-Q8_0.gguf -ngld 99 --draft-min 4 --host 0.0.0.0")], code=True
+    )
+    assert c.conditions["other"] == {
+        "draft_model": "b",
+        "draft_quant": "Q8_0",
+        "ngld": 99,
+        "draft_min": 4,
+        "host": "0.0.0.0",
+    }
+    # llama-cli's -n is still its cap, llama-bench's -n its tokens generated
+    (c,) = command_lines([(1, "llama-cli -m a-Q4_0.gguf -n 200 --mirostat 2")], code=True)
+    assert c.conditions["cap"] == 200 and c.conditions["other"] == {"mirostat": 2}
+
+
+def test_pp_or_tg_alone_before_a_unitless_number_is_no_rate():
+    assert [(r.metric, r.value) for r in tool_results([(1, "PP: 512")], True)] == []
+    assert [(r.metric, r.value) for r in tool_results([(1, "TG: 128")], True)] == []
+    assert [(r.metric, r.value, r.unit) for r in tool_results([(1, "PP t/s: 512")], True)] == [
+        ("prefill_tps", "512", "t/s")
+    ]
+    assert [(r.metric, r.value, r.unit) for r in tool_results([(1, "PP: 512 t/s")], True)] == [
+        ("prefill_tps", "512", "t/s")
+    ]
+
+
+def test_a_setting_set_in_inline_code_is_no_measurement(tmp_path):
+    cf = _drafted("I also set `timeout: 30s` and ran it; the run took 45 s.\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [("duration", 45)]
+    assert [u.number for u in cf.draft.unplaced] == ["30"]
+
+
+def test_a_phase_label_and_its_verb_before_a_number(tmp_path):
+    cf = _drafted("PP is 310 at 4k context, TG is 20 t/s.\n", tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("prefill_tps", 310, "t/s"),
+        ("decode_tps", 20, "t/s"),
+    ]
+
+
+def test_a_drafting_count_in_parentheses_after_a_number_is_that_numbers(tmp_path):
+    text = (
+        "With the draft model I got 45 tok/s (K=3) and 52 tok/s (K=8).\n\n"
+        "Speed went from 40 tok/s (K=3) to 55 tok/s (K=8).\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {c.value: (_cond(cf, c).get("decoding"), _cond(cf, c).get("block_max")) for c in cf.claims}
+    assert got[45] == ("speculative", 3) and got[52] == ("speculative", 8)
+    assert got[40] == ("speculative", 3) and got[55] == ("speculative", 8)
+    # a side with no setting of its own is where the change started: plain
+    cf = _drafted("With a draft model, QAT+MTP hits 70 tok/s (from 41 tok/s).\n", tmp_path)
+    assert {c.value: _cond(cf, c).get("decoding") for c in cf.claims}[41] == "plain"

@@ -831,6 +831,13 @@ def conditions_of(tool: str, words: list[str], typed: bool = True) -> dict:
         # and bench_one_batch, ``vllm bench latency``): the tokens each run generated, no cap
         out["tokens_generated"] = out.pop("cap")
     _named_others(tool, out)
+    other = out.get("other")
+    if isinstance(other, dict):
+        # a flag no field names, set to a whole number ("-ngld 99", "--draft-min 4"): that number, as
+        # a claims file writes one
+        for flag, value in other.items():
+            if isinstance(value, str) and re.fullmatch(r"[1-9]\d{0,8}|0", value):
+                other[flag] = int(value)
     if typed and "decoding" not in out and not drafting_settings(out) and _DRAFTING_TOOL.search(tool):
         # a runner that drafts only when told (a draft model, a speculative config, MTP's flag),
         # told none: the run it typed decoded plainly, whatever else the post drafted

@@ -263,6 +263,21 @@ NAMED_CONDITION = re.compile(
 )
 
 
+#: a number and the unit written after it, right before an opening parenthesis ("45 tok/s (", "0.52 t/s (")
+_NUMBER_BEFORE_PAREN = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(?:[^\s\d()]{1,12}\s*)?\($")
+
+
+def paren_owner(text: str, pos: int) -> int | None:
+    """Where the number starts whose parenthesis holds offset ``pos`` of ``text``: "(K=8)" right after
+    "52 tok/s" is that number's remark (``DraftCore.named_conditions``); None where ``pos`` is in
+    no parenthesis or one after no number."""
+    opened = text.rfind("(", max(0, pos - 40), pos + 1)
+    if opened < 0 or ")" in text[opened:pos]:
+        return None
+    m = _NUMBER_BEFORE_PAREN.search(text, max(0, opened - 30), opened + 1)
+    return m.start(1) if m else None
+
+
 def named_count(m: re.Match) -> int:
     """The whole count a ``NAMED_CONDITION`` match states, K read as ``draftwords.count`` reads it:
     "ctx 37K" -> 37000, "depth 4k" -> 4096, "-ngl 99" -> 99."""
@@ -819,7 +834,13 @@ class DraftCore:
         for m in NAMED_CONDITION.finditer(near):
             path, typ = LABELS.get(label_key(m.group("label")), ("", ""))
             if path and typ == "int":
-                offer(path, w0 + m.start(), named_count(m))
+                # in parentheses right after a number ("45 tok/s (K=3) and 52 tok/s (K=8)"): that
+                # number's alone, whatever is nearer
+                owner = paren_owner(sentence, w0 + m.start())
+                if owner is None:
+                    offer(path, w0 + m.start(), named_count(m))
+                elif owner == rel:
+                    offer(path, rel, named_count(m))
         for m in PROMPT_SET.finditer(near):
             if _TRAINED_ON.search(near, max(0, m.start() - 40), m.start()):
                 continue  # "trained on ShareGPT", "fine-tuned Llama 3 8B with Alpaca": the data it learnt

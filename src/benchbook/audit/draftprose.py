@@ -1137,7 +1137,10 @@ def hypothetical(sentence: str) -> bool:
 
 #: a phase's label right before a number ("PP 1713", "TG: 40"; ``numbers``), not a number's unit
 #: ("1200 PP 45 TG": the 1200's)
-_PHASE_BEFORE = re.compile(r"(?<![\w/.-])(?P<w>PP|TG|pp|tg)\s*[:=]?\s*$")
+_PHASE_BEFORE = re.compile(
+    # (or the label's verb between: "PP is 310 at 4k context", "TG was around 20")
+    r"(?<![\w/.-])(?P<w>PP|TG|pp|tg)(?:\s*[:=]|\s+(?:is|was|at|of)(?:\s+(?:around|about|roughly))?)?\s*$"
+)
 
 
 #: after a phase's label, its number and the other phase's label with its number ("PP 1713 TG 40"): the
@@ -1461,6 +1464,10 @@ def numbers(text: str) -> list[Number]:
     out = [replace(n, unit=None) if _setup_time(text, n) else n for n in out]
     # "doesn't fit the 16 GB", "a 12 GB card": a card's capacity, a specification, no measurement
     out = [replace(n, unit=None) if _card_capacity(text, n) else n for n in out]
+    # "I also set `timeout: 30s`": a setting's value in code after a verb of setting, no measurement
+    out = [
+        replace(n, unit=None) if _SET_IN_CODE.search(text, max(0, n.start - 80), n.start) else n for n in out
+    ]
     # "ISL/OSL = 512/128": a serving benchmark's lengths, settings (``draftwords``), no results
     pairs = [(m.start(1), m.end()) for m in LENGTH_PAIR.finditer(text)]
     if pairs:
@@ -1477,6 +1484,12 @@ def numbers(text: str) -> list[Number]:
     ]
 
 
+#: a verb of setting, then inline code opening with a key and ":" or "=" right before a number
+#: ("set `timeout: 30s`", "configured `max_wait=5s`")
+_SET_IN_CODE = re.compile(
+    r"(?i)\b(?:set|sets|setting|configured?|configuring|changed?|changing)\s+(?:the\s+|a\s+)?`"
+    r"\s*[\w.-]+\s*[:=]\s*$"
+)
 #: an "about" word of Chinese or Japanese between a number and its unit, 的/の joining them ("6000左右的
 #: token", "3000程度のトークン")
 _ABOUT_THEN_UNIT = re.compile(

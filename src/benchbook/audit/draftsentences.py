@@ -23,10 +23,12 @@ from dataclasses import dataclass, field, replace
 from .draftcommand import command_lines, has_path
 from .draftcontext import FLAGS_ONLY, named_once, names_drafting, parallel_count
 from .draftcore import (
+    LABELS,
     NAMED_CONDITION,
     Bounds,
     Entry,
     Num,
+    label_key,
     merged,
     number_fields,
     origin_at,
@@ -1064,9 +1066,12 @@ class Sentences(Sides):
                     _respective(text, s0, sentence, found, named, bounds, rels).get(n.start, {}).items()
                 ):
                     set_path(cond, path, value)
+            own_paren = re.match(r"\s*\(([^()]{1,40})\)", scanned[n.end : n.end + 44])
             if (
                 cond.get("decoding") in ("draft-self", "speculative", None)
                 and from_side(scanned, n.start)
+                # (not a side with its own drafting setting: "from 40 tok/s (K=3) to 55 tok/s (K=8)")
+                and not (own_paren and _drafting_count(own_paren.group(1)))
                 and (
                     cond.get("decoding")
                     or names_drafting(sentence)
@@ -1419,3 +1424,12 @@ class Sentences(Sides):
                 **source_fields(line, _sentence(text, nr.start, bounds)),
             }
             self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+
+
+def _drafting_count(remark: str) -> bool:
+    """Whether a number's remark in parentheses sets a drafting count ("K=3", "draft-max 8",
+    ``NAMED_CONDITION`` of ``block_max``)."""
+    return any(
+        LABELS.get(label_key(m.group("label")), ("", ""))[0] == "block_max"
+        for m in NAMED_CONDITION.finditer(remark)
+    )

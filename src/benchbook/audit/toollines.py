@@ -302,6 +302,8 @@ def label_unit(label: str) -> str | None:
             continue  # "Theoretical max (5.1 GB model)": the GB is the 5.1's, not the label's
         if k + 1 < len(words) and re.fullmatch(r"(?i)size:?|degree:?|rank:?", words[k + 1]):
             continue  # trtllm-bench's "PP Size:", "TP Size:": a parallelism's size, no pp rate
+        if len(words) == 1 and word.upper() in ("PP", "TG"):
+            continue  # "PP: 512", "TG: 128" alone: as often a test's sizes as its rates
         if len(word) >= 2 and word.lower() not in ("x", "s", "h", "min", "tok"):
             # "prompt_token/s": the unit after a word it is joined to by "_"
             u = unit_of(word) or (unit_of(word.rsplit("_", 1)[1]) if "_" in word and "/" in word else None)
