@@ -232,7 +232,7 @@ def test_a_serving_clients_results_are_the_servers_model(tmp_path):
     rate = next(c for c in cf.claims if c.value == 349.88)
     cond = _cond(cf, rate)
     assert cond["model"] == "Llama-3.1-8B-Instruct" and cond["engine"] == "SGLang"
-    assert cond["decoding"] == "speculative" and cond["other"]["num_prompts"] == "500"
+    assert cond["decoding"] == "speculative" and cond["other"]["num_prompts"] == 500
 
 
 def test_a_client_naming_its_model_keeps_its_own(tmp_path):
@@ -567,7 +567,7 @@ def test_a_serving_client_naming_the_servers_model_keeps_the_servers_flags(tmp_p
     (c,) = cf.claims
     cond = _cond(cf, c)
     assert (cond["ctx"], cond["type_k"], cond["cap"]) == (8192, "fp8", 256)
-    assert cond["other"] == {"tensor_parallel_size": "2", "num_prompts": "500"}
+    assert cond["other"] == {"tensor_parallel_size": 2, "num_prompts": 500}
 
 
 def test_first_token_latency_in_chinese_with_a_space(tmp_path):

@@ -424,7 +424,7 @@ def test_a_commands_numeric_flag_cites_the_command_line(tmp_path):
     post.write_text(_LAPTOP, encoding="utf-8")
     out, _, _ = draft_post(post)
     text = out.read_text(encoding="utf-8")
-    assert text.count('other.draft_min: ["1", "line 15, command"]') == 4  # the speculative rows, rate, memory
+    assert text.count('other.draft_min: [1, "line 15, command"]') == 4  # the speculative rows, rate, memory
     assert 'other.draft_min: ["1", "line 20' not in text
 
 

@@ -163,7 +163,7 @@ def test_an_lm_eval_command_names_its_backend_model_and_sampling(tmp_path):
         "engine": "vLLM",
         "model": "Qwen2-1.5B-Instruct",
         "sampling": "temperature 0",
-        "other": {"dtype": "auto", "tasks": "gsm8k_cot", "num_fewshot": "8", "seeds": "123"},
+        "other": {"dtype": "auto", "tasks": "gsm8k_cot", "num_fewshot": 8, "seeds": 123},
     }
     (cmd,) = command_lines([(1, "lm_eval --model hf --model_args pretrained=EleutherAI/pythia-160m")])
     assert (cmd.conditions["engine"], cmd.conditions["model"]) == ("Transformers", "pythia-160m")

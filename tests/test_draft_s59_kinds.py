@@ -440,7 +440,7 @@ def test_a_command_s_settings_are_its_own_engine_s_rows_only(tmp_path):
         99,
         True,
     )
-    assert lcpp["other"]["t"] == "8"
+    assert lcpp["other"]["t"] == 8
     assert (vllm["engine"], vllm["model"], vllm["quant"]) == ("vLLM", "Qwen2.5-7B", "AWQ")
     assert "offload" not in vllm and "flash_attn" not in vllm and "t" not in vllm.get("other", {})
 
