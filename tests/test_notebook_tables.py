@@ -65,7 +65,7 @@ def test_the_executed_report_notebooks_tables_have_no_nan_or_unrounded_float():
 
 
 def test_notebooks_show_the_site_cells_as_links_relative_to_the_notebook():
-    """The offload and depth notebooks display the reports' Markdown, whose published cells are
+    """The offload, depth and tool-gap notebooks display the reports' Markdown, whose published cells are
     ``{{< var KEY__v >}}`` for the site: rendered in ``reports/notebooks/`` the shortcode's link
     (``provenance/offload.qmd#n-KEY``, relative to the site root) was broken and failed the site build;
     ``link_cells`` writes the link from the notebook instead, and the executed copies keep no shortcode."""
@@ -81,6 +81,6 @@ def test_notebooks_show_the_site_cells_as_links_relative_to_the_notebook():
     )
     with pytest.raises(ValueError, match="names no number of the report"):
         link_cells("{{< var other__v >}}", [n])
-    for name in ("offload_report", "spec_depth_report"):
+    for name in ("offload_report", "spec_depth_report", "tool_gap_report"):
         tables = "".join(_tables(name))
         assert "{{< var" not in tables and "](../../provenance/" in tables, name

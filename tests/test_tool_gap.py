@@ -4,8 +4,10 @@ process), decomposed and published: every part's value and interval recomputed b
 
 from __future__ import annotations
 
+import html
 import json
 import math
+import re
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -24,6 +26,8 @@ from benchbook.experiments.tool_gap.plan import (
     plan,
     server_argv,
 )
+from benchbook.numtable import link_cells
+from benchbook.sitecheck import VAR, base_key
 from benchbook.stats import difference_interval, t_quantile
 
 FIXTURE = Path(__file__).parent / "fixtures" / "llama_bench_b11434.jsonl"
@@ -49,6 +53,17 @@ HTTP_MS = 2.0  # per request: the client's wall time beyond prompt_ms + predicte
 COLD = 1.0  # the first request of a server: its reported step this much slower
 #: the load snapshot the faked session records around each request: a quiet host
 QUIET = {"loadavg": [0.5, 0.5, 0.5], "governor": None, "cpu_mhz": None, "top_processes": []}
+
+
+def var_keys(md: str) -> list[str]:
+    """The registry keys ``md`` quotes as ``{{< var KEY >}}`` / ``{{< var KEY__v >}}``, in order."""
+    return [base_key(k) for k in VAR.findall(md)]
+
+
+def readable(md: str, numbers) -> str:
+    """``md`` as its reader reads it: each ``{{< var >}}`` as its number's text (``numtable.link_cells``:
+    value [interval] unit, as the site renders it), the links and HTML escapes removed."""
+    return html.unescape(re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", link_cells(md, numbers)))
 
 
 def test_defaults_and_plan_order():
@@ -399,30 +414,57 @@ def test_the_report_publishes_parts_chart_and_sentences(session):
     assert set(registry["numbers"]) == set(nums) and len(nums) == len(res.numbers)
     out = root / "reports" / EXPERIMENT
     assert (out / f"waterfall_{HOST[:8]}.svg").exists()
+    # every number of the sentences and tables is its registry entry's shortcode (a provenance link on
+    # the page): the sentences quote all 26, the two tables too (the verify ratio in its own table)
     words = (out / "sentences.md").read_text()
+    parts, verify = (out / "parts.md").read_text(), (out / "verify.md").read_text()
+    assert set(var_keys(words)) == set(nums) and len(nums) == 26
+    assert set(var_keys(parts)) == set(nums) - {f"tool_gap-{h}-verify-k4"}
+    assert (
+        var_keys(verify) == [f"tool_gap-{h}-verify-k4"]
+        and "{{< var tool_gap-habcd1234-verify-k4__v >}}" in verify
+    )
+    assert "| abcd1234 | depth | part | {{< var tool_gap-habcd1234-depth-ms__v >}} | 3 | " in parts
+    k = f"tool_gap-{h}"
     assert (
         f"Host `abcd1234` (session `{res.decompositions[HOST].session_id[:8]}`, 8 tokens, depth 32): "
-        "llama-bench tg 100.2 tok/s, llama-server 86.7 tok/s; the gap is 1.55 ms per token. The parts sum "
-        "to the measured total within 10%: the residual is 3% of it." in words
+        f"llama-bench tg {{{{< var {k}-start-tok_s >}}}}, llama-server {{{{< var {k}-end-tok_s >}}}}; "
+        f"the gap is {{{{< var {k}-total-ms >}}}} per token. The parts sum to the measured total within "
+        f"10%: the residual is {{{{< var {k}-residual-share__v >}}}} of it." in words
+    )
+    # as the page reads: each value with its interval (numfmt.fmt_interval), the unit where the words lack it
+    read = readable(words, res.numbers)
+    assert (
+        "llama-bench tg 100 [88, 113] tok/s, llama-server 86.7 [78.9, 95.2] tok/s; the gap is 1.6 [0.5, 2.6] "
+        "ms per token. The parts sum to the measured total within 10%: the residual is 0.0323 of it." in read
     )
     # an interval that spans 0 is said so; one that does not, with its direction
     assert (
-        "- Context depth (llama-bench -d 32 against an empty context): no measurable effect (1 ms per token: "
-        "65% of the gap; the 95% interval -0.133 to 2.13 ms spans 0)." in words
+        "- Context depth (llama-bench -d 32 against an empty context): no measurable effect (1.0 [-0.1, 2.1] "
+        "ms per token, 0.65 [-0.09, 1.38] of the gap; the 95% interval spans 0)." in read
     )
-    assert "- Slot reuse and the prompt cache: no measurable effect (0 ms per token: 0% of the gap;" in words
+    assert "- Slot reuse and the prompt cache: no measurable effect (0.00 [-0.99, 0.99] ms per token," in read
     assert (
-        "- First-token accounting (the server counts n tokens over n − 1 timed decode steps) removes 1.5 ms "
-        "per token: -97% of the gap (95% interval -1.66 to -1.34 ms)." in words
+        "- First-token accounting (the server counts n tokens over n − 1 timed decode steps) removes time: "
+        "-1.50 [-1.66, -1.34] ms per token, -0.97 [-1.07, -0.87] of the gap." in read
     )
-    assert "- n_probs (10 candidates returned per token): no measurable effect" in words
+    assert "- n_probs (10 candidates returned per token): no measurable effect" in read
     assert (
-        "- Residual (the factors' interactions and what the parts leave unexplained): 0.05 ms per token"
-        in words
+        "- Residual (the factors' interactions and what the parts leave unexplained): 0.0500 ms per token, "
+        "0.0323 of the gap." in read
     )
-    assert "takes 2.50× llama-bench's pass (95% interval 2.30 to 2.72)." in words
+    assert "takes 2.50 [2.30, 2.72] × llama-bench's pass." in read
     shown = list(report.sections(res, SimpleNamespace(reports_dir=root / "reports", to_root="../../")))
     assert shown[-1].text.startswith("ok: ")
+    # the notebook shows the same sentences and tables, each number a link to its provenance entry
+    assert "{{<" not in shown[1].text + shown[2].text
+    assert (
+        "removes time: [-1.50 &#91;-1.66, -1.34&#93; ms](../../provenance/tool_gap.html#n-tool_gap-habcd1234-"
+        "first_token-ms) per token" in shown[1].text
+    )
+    assert "| [1.0 &#91;-0.1, 2.1&#93;](../../provenance/tool_gap.html#n-tool_gap-habcd1234-depth-ms) |" in (
+        shown[2].text
+    )
 
 
 def test_the_report_without_a_session_says_so(tmp_path):
@@ -492,16 +534,24 @@ def test_the_committed_cpu_session_has_no_measurable_gap(tmp_path):
     assert not analysis.measurable(d.total) and analysis.measurable(d.parts[1])  # depth [0.25, 5.37]
     assert all(p.share is None for p in d.parts) and not any(n.key.endswith("-share") for n in res.numbers)
     words = res.sentences[host]
+    k = "tool_gap-h8b0c3265"
     assert words[0] == (
-        "Host `8b0c3265` (session `eccf2f6c`, 128 tokens, depth 256): llama-bench tg 88.7 tok/s, "
-        "llama-server 95.0 tok/s; no measurable gap to decompose: the total is -0.462 ms per token and its "
-        "95% interval -3.73 to 2.81 ms spans 0, so the parts are given in ms per token only, not as shares "
+        "Host `8b0c3265` (session `eccf2f6c`, 128 tokens, depth 256): llama-bench tg "
+        f"{{{{< var {k}-start-tok_s >}}}}, llama-server {{{{< var {k}-end-tok_s >}}}}; no measurable gap to "
+        f"decompose: the total is {{{{< var {k}-total-ms >}}}} per token and its 95% interval spans 0, so "
+        "the parts are given in ms per token only, not as shares of the gap (their sum leaves a residual of "
+        f"{{{{< var {k}-residual-ms >}}}} per token)."
+    )
+    assert readable(words[0], res.numbers) == (
+        "Host `8b0c3265` (session `eccf2f6c`, 128 tokens, depth 256): llama-bench tg 89 [76, 103] tok/s, "
+        "llama-server 95 [74, 122] tok/s; no measurable gap to decompose: the total is -0.5 [-3.7, 2.8] ms "
+        "per token and its 95% interval spans 0, so the parts are given in ms per token only, not as shares "
         "of the gap (their sum leaves a residual of -6.32 ms per token)."
     )
-    assert "% of the gap" not in " ".join(words) and "1370%" not in " ".join(words)
+    assert "% of the gap" not in " ".join(words) and "-share" not in " ".join(words)
     assert (
-        "Context depth (llama-bench -d 256 against an empty context) adds 2.81 ms per token (95% interval "
-        "0.25 to 5.37 ms)." in words
+        "Context depth (llama-bench -d 256 against an empty context) adds time: 2.8 [0.2, 5.4] ms per token."
+        in [readable(w, res.numbers) for w in words]
     )
     rows = report.waterfall_rows(d, res.configs[host])
     assert all(r["share"] == "" for r in rows)
@@ -541,3 +591,69 @@ def test_busy_host_fires_on_the_numbers_whose_records_ran_under_load(tmp_path):
     res = report.build(params, root=root, raw_dir=Path("data/raw"), reports_dir=tmp_path / "reports")
     busy = sorted(n.key for n in res.numbers if "busy_host" in n.caveats)
     assert busy == ["tool_gap-h8b0c3265-verify-k4"]
+
+
+def test_the_page_links_every_published_number(tmp_path, root):
+    """The page built from the committed session (issue: tool_gap.html showed its numbers with no
+    provenance link, its includes being plain text): the sentences, the parts table and the verify table
+    quote the 16 published numbers as ``{{< var >}}`` shortcodes, and the rendered page holds each use as
+    a link to its provenance entry (``site.render``: ``sitecheck.page_links``) — 4 in the gap sentence,
+    13 in the parts' sentences, 15 in the parts table (llama-bench's and the server's ms per token are
+    no registry numbers: their rates are), 1 in the verify table: 33 (before: 0)."""
+    import shutil
+
+    import yaml
+
+    from benchbook import site
+    from benchbook.sitecheck import page_vars
+    from conftest import committed_root
+
+    data = committed_root()
+    d = tmp_path / "site"
+    d.mkdir()
+    for name in ("tool_gap.qmd", "provenance.qmd"):
+        shutil.copy(root / name, d / name)
+    (d / "index.qmd").write_text("---\ntitle: t\n---\nThe gap, part by part: [tool_gap](tool_gap.qmd).\n")
+    pages = ["index.qmd", "tool_gap.qmd", "provenance.qmd"]
+    (d / "_quarto.yml").write_text(
+        yaml.safe_dump(
+            {
+                "project": {
+                    "type": "website",
+                    "output-dir": "_site",
+                    "render": [*pages, "provenance/*.qmd"],
+                    "resources": ["reports/**/*.svg", "reports/**/*.js"],
+                },
+                "website": {"title": "t", "navbar": {"left": [{"href": p} for p in pages]}},
+                "format": {"html": {"theme": "litera"}},
+            }
+        )
+    )
+    params = yaml.safe_load((data / "params.yaml").read_text())
+    res = report.build(params, root=data, raw_dir=Path("data/raw"), reports_dir=d / "reports")
+    keys = {n.key for n in res.numbers}
+    parts_ms = "depth server_loop first_token template sampler n_probs stream prompt_cache server_defaults"
+    assert keys == {
+        f"tool_gap-h8b0c3265-{x}"
+        for x in [
+            *(f"{p}-ms" for p in [*parts_ms.split(), "residual", "total", "http", "cold"]),
+            "start-tok_s",
+            "end-tok_s",
+            "verify-k4",
+        ]
+    }
+    out = d / "reports" / EXPERIMENT
+    sentences, parts, verify = ((out / f).read_text() for f in ("sentences.md", "parts.md", "verify.md"))
+    assert set(var_keys(sentences)) == keys  # every published number is said in words
+    assert (
+        set(var_keys(parts)) == keys - {"tool_gap-h8b0c3265-verify-k4"}
+        and "| 8b0c3265 | end | end | 10.9 | 5 | – | {{< var tool_gap-h8b0c3265-end-tok_s__v >}} |" in parts
+    )
+    assert var_keys(verify) == ["tool_gap-h8b0c3265-verify-k4"]
+    assert set(page_vars(d / "tool_gap.qmd", d)) == keys
+    built = site.render(d, raw_root=data)
+    assert ("tool_gap.qmd", 33, 33) in [(p.page, p.wanted, p.linked) for p in built.pages]
+    page = (d / "_site" / "tool_gap.html").read_text()
+    linked = re.findall(r'<a href="(?:\./)?provenance/tool_gap\.html#n-([a-z0-9_-]+)"', page)
+    assert len(linked) == 33 and set(linked) == keys
+    assert ">1.75 [1.52, 2.01] ×</a> llama-bench" in page  # the verify ratio in words, with its unit

@@ -57,15 +57,21 @@ def _cell(x, decimals: int) -> str:
     return fmt_fixed(x, decimals)
 
 
-def var_cell(key: str, published: Collection[str], text: str) -> str:
+def var_cell(key: str, published: Collection[str], text: str, *, unit: bool = False) -> str:
     """``{{< var KEY__v >}}`` (the site renders the registry value linked to its provenance entry; a
     notebook's ``link_cells`` the same link) when ``key`` is among the ``published`` keys, else ``text``
-    (a number the report does not publish).  The one writer of a published number's table cell.
+    (a number the report does not publish).  The one writer of a published number's table cell, and
+    with ``unit=True`` of a number quoted in prose: ``{{< var KEY >}}``, the value with its interval,
+    its unit and every caveat marker (``text`` then carries the unit too).
 
     >>> var_cell("offload-h1-d2d", {"offload-h1-d2d"}, "4,280"), var_cell("x", (), "4,280")
     ('{{< var offload-h1-d2d__v >}}', '4,280')
+    >>> var_cell("offload-h1-d2d", {"offload-h1-d2d"}, "4,280 GB/s", unit=True)
+    '{{< var offload-h1-d2d >}}'
     """
-    return f"{{{{< var {key}__v >}}}}" if key in published else text
+    if key not in published:
+        return text
+    return f"{{{{< var {key} >}}}}" if unit else f"{{{{< var {key}__v >}}}}"
 
 
 def md_table(

@@ -9,13 +9,15 @@ intervals), ``…-total-ms`` and ``…-verify-k<k>`` (the server's verify step �
 Published through the one report pipeline (``reporting.publish_report``): each number cites the records
 its part read (``reporting.cite``) and carries the shared caveat rules' findings on them
 (``CAVEAT_RULES``, table kind ``llama_bench``, the host's own thresholds: ``caveat_rows``).
+The page's sentences and tables quote every published number as its ``{{< var >}}`` shortcode
+(``numtable.var_cell``, ``md_table``), so each links to its provenance entry.
 Without a measured session the stage writes pages saying so and an empty registry file (the site then
 shows no number of this experiment rather than failing).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +27,8 @@ import polars as pl
 from benchbook import atomicfile, blocks, charts, measured
 from benchbook.experiments import reporting
 from benchbook.numbers import Number, Unit, make_key, publish
+from benchbook.numfmt import fmt_interval, fmt_number
+from benchbook.numtable import md_table, var_cell
 
 from ..drift import start_records
 from . import EXPERIMENT
@@ -60,41 +64,57 @@ def label(pid: str, cfg: dict) -> str:
     return LABELS[pid].format(depth=cfg.get("depth"), n_probs=cfg.get("n_probs"))
 
 
-def _ms(x: float) -> str:
-    return f"{x:.3g}"
+def part_key(host_id: str, pid: str, quantity: str | None = None) -> str:
+    """The registry key of part ``pid``'s ``quantity`` on host ``host_id`` (module doc): ``"ms"``,
+    ``"share"`` or ``"tok_s"``; None for a verify ratio (``verify-k<k>``, ×).
+
+    >>> part_key("8b0c3265623b43b7", "depth", "ms"), part_key("8b0c3265623b43b7", "verify-k4")
+    ('tool_gap-h8b0c3265-depth-ms', 'tool_gap-h8b0c3265-verify-k4')
+    """
+    return make_key(EXPERIMENT, f"h{host_id[:8]}", pid, *([quantity] if quantity else []))
 
 
-def sentence(p: Part, cfg: dict) -> str:
-    """One sentence from part ``p``'s number: what it adds or removes per token, its share of the gap and
-    its interval; "no measurable effect" when the interval spans 0; a verify ratio in ×.
+def quote(
+    key: str, published: Collection[str], value: float, ci: list[float] | None, unit: str | None
+) -> str:
+    """Registry number ``key`` in a sentence: its ``{{< var KEY >}}`` link where ``published`` (the site
+    shows ``value [interval] unit``, ``numtable.var_cell``), else that text; ``unit=None``: the value
+    and interval alone (``KEY__v``: a share, its unit in the words around it)."""
+    text = fmt_number({"value": value, "ci95": ci, "unit": unit}) if unit else fmt_interval(value, ci)
+    return var_cell(key, published, text, unit=unit is not None)
+
+
+def sentence(p: Part, cfg: dict, host_id: str = "", published: Collection[str] = ()) -> str:
+    """One sentence from part ``p``'s number: whether it adds or removes time, its ms per token and its
+    share of the gap, each with its interval; "no measurable effect" when the interval spans 0; a verify
+    ratio in ×.  The numbers of host ``host_id`` that are among the ``published`` keys are their
+    ``{{< var >}}`` links (``quote``), the others the same text.
 
     >>> sentence(Part("stream", "part", 0.5, [0.2, 0.8], "welch", 5, share=0.25), {})
-    'Streaming (server-sent events) adds 0.5 ms per token: 25% of the gap (95% interval 0.2 to 0.8 ms).'
+    'Streaming (server-sent events) adds time: 0.50 [0.20, 0.80] ms per token, 0.250 of the gap.'
+    >>> keys = {"tool_gap-habcd1234-stream-ms"}
+    >>> sentence(Part("stream", "part", 0.5, [0.2, 0.8], "welch", 5), {}, "abcd1234", keys)
+    'Streaming (server-sent events) adds time: {{< var tool_gap-habcd1234-stream-ms >}} per token.'
     """
     what = label(p.id, cfg)
     if "_" not in what.split()[0]:  # a parameter's name (n_probs) keeps its spelling
         what = what[0].upper() + what[1:]
     if p.kind == "verify":
-        ci = (
-            f" (95% interval {p.ci[0]:.2f} to {p.ci[1]:.2f})"
-            if p.ci
-            else " (no interval: fewer than 3 samples)"
-        )
-        return f"{what}: the server's verify step takes {p.ms:.2f}× llama-bench's pass{ci}."
-    share = f": {p.share:.0%} of the gap" if p.share is not None else ""
+        ratio = quote(part_key(host_id, p.id), published, round(p.ms, 4), p.ci, Unit.SPEEDUP)
+        none = "" if p.ci else " (no interval: fewer than 3 samples)"
+        return f"{what}: the server's verify step takes {ratio} llama-bench's pass{none}."
+    ms = quote(part_key(host_id, p.id, "ms"), published, round(p.ms, 5), p.ci, Unit.MS) + " per token"
+    if p.share is not None:
+        ms += f", {quote(part_key(host_id, p.id, 'share'), published, round(p.share, 4), p.share_ci, None)}"
+        ms += " of the gap"
     if p.kind == "residual":
-        return f"{what}: {_ms(p.ms)} ms per token{share}."
+        return f"{what}: {ms}."
+    how = "adds time" if p.ms > 0 else "removes time"
     if p.ci is None:
-        how = "adds" if p.ms > 0 else "removes"
-        return f"{what} {how} {_ms(abs(p.ms))} ms per token{share} (no interval: fewer than 3 repetitions)."
+        return f"{what} {how}: {ms} (no interval: fewer than 3 repetitions)."
     if p.ci[0] <= 0 <= p.ci[1]:
-        return (
-            f"{what}: no measurable effect ({_ms(p.ms)} ms per token{share}; the 95% interval "
-            f"{_ms(p.ci[0])} to {_ms(p.ci[1])} ms spans 0)."
-        )
-    how = "adds" if p.ms > 0 else "removes"
-    ci = f"95% interval {_ms(p.ci[0])} to {_ms(p.ci[1])} ms"
-    return f"{what} {how} {_ms(abs(p.ms))} ms per token{share} ({ci})."
+        return f"{what}: no measurable effect ({ms}; the 95% interval spans 0)."
+    return f"{what} {how}: {ms}."
 
 
 def waterfall_rows(d: Decomposition, cfg: dict) -> list[dict]:
@@ -163,12 +183,15 @@ def chart_waterfall(d: Decomposition, cfg: dict) -> alt.LayerChart:
 @dataclass
 class ToolGapReport:
     """What ``build`` computed: per host the ``sessions`` reported and their ``decompositions``, the
-    ``sentences`` per host, the published ``numbers`` and the ``skipped`` sessions."""
+    ``sentences`` and ``tables`` (the parts and verify tables) per host as the page shows them (Markdown,
+    each published number a ``{{< var >}}`` shortcode), the published ``numbers`` and the ``skipped``
+    sessions."""
 
     sessions: dict[str, measured.SessionCheck] = field(default_factory=dict)
     decompositions: dict[str, Decomposition] = field(default_factory=dict)
     configs: dict[str, dict] = field(default_factory=dict)
     sentences: dict[str, list[str]] = field(default_factory=dict)
+    tables: dict[str, str] = field(default_factory=dict)
     numbers: list[Number] = field(default_factory=list)
     skipped: list[measured.SessionCheck] = field(default_factory=list)
     charts: dict[str, str] = field(default_factory=dict)
@@ -284,7 +307,6 @@ REPORT = reporting.Report(
 def part_numbers(d: Decomposition, cfg: dict, t: Tables, toolchains: dict) -> list[Number]:
     """The registry numbers of one host's decomposition (module doc), each cited from the records its
     part read (``reporting.cite``); records in ``t.read`` which part each number read."""
-    host = f"h{d.host_id[:8]}"
     out = []
 
     def common(p: Part, key: str) -> dict:
@@ -298,7 +320,7 @@ def part_numbers(d: Decomposition, cfg: dict, t: Tables, toolchains: dict) -> li
 
     for p in [*d.parts, d.total, *d.extras]:
         if p.kind in ("start", "end"):
-            key = make_key(EXPERIMENT, host, p.id, "tok_s")
+            key = part_key(d.host_id, p.id, "tok_s")
             ci_method = "student-t on the log scale (delta method), n >= 3, over repetitions"
             out.append(
                 Number(
@@ -313,7 +335,7 @@ def part_numbers(d: Decomposition, cfg: dict, t: Tables, toolchains: dict) -> li
             )
             continue
         if p.kind == "verify":
-            key = make_key(EXPERIMENT, host, p.id)
+            key = part_key(d.host_id, p.id)
             out.append(
                 Number(
                     key=key,
@@ -328,7 +350,7 @@ def part_numbers(d: Decomposition, cfg: dict, t: Tables, toolchains: dict) -> li
             continue
         # a residual is total minus the parts: one value, no replicate interval
         no_ci = "none: the total minus the sum of the parts" if p.kind == "residual" else None
-        key = make_key(EXPERIMENT, host, p.id, "ms")
+        key = part_key(d.host_id, p.id, "ms")
         out.append(
             Number(
                 key=key,
@@ -341,7 +363,7 @@ def part_numbers(d: Decomposition, cfg: dict, t: Tables, toolchains: dict) -> li
             )
         )
         if p.share is not None:
-            key = make_key(EXPERIMENT, host, p.id, "share")
+            key = part_key(d.host_id, p.id, "share")
             share_read = Part(  # a share reads its part and the total
                 p.id,
                 p.kind,
@@ -381,40 +403,115 @@ def not_measured(rep: Path, skipped: list[measured.SessionCheck], root: Path) ->
     atomicfile.write_text(rep / EXPERIMENT / "skipped.md", measured.skipped_markdown(skipped, root))
 
 
-def gap_sentence(host: str, d: Decomposition) -> str:
+def gap_sentence(host: str, d: Decomposition, published: Collection[str] = ()) -> str:
     """The sentence before the parts: both rates, the measured total and whether the parts sum to it; a
     total whose interval spans 0 (``analysis.measurable``) is said to be no measurable gap, and the parts
-    follow in ms per token alone."""
+    follow in ms per token alone.  The published numbers are their ``{{< var >}}`` links (``quote``)."""
+    start, end, resid = d.parts[0], d.parts[-1], d.parts[-2]
+
+    def ms(p: Part) -> str:
+        return quote(part_key(host, p.id, "ms"), published, round(p.ms, 5), p.ci, Unit.MS)
+
+    def rate(p: Part) -> str:
+        return quote(part_key(host, p.id, "tok_s"), published, round(p.rate or 0.0, 3), p.rate_ci, Unit.TOK_S)
+
     head = (
         f"Host `{host[:8]}` (session `{d.session_id[:8]}`, {d.n_gen} tokens, depth {d.depth}): "
-        f"llama-bench tg {d.parts[0].rate:.1f} tok/s, llama-server {d.parts[-1].rate:.1f} tok/s; "
+        f"llama-bench tg {rate(start)}, llama-server {rate(end)}; "
     )
-    resid = d.parts[-2]
     if not measurable(d.total):
-        assert d.total.ci is not None
         return head + (
-            f"no measurable gap to decompose: the total is {_ms(d.total.ms)} ms per token and its 95% "
-            f"interval {_ms(d.total.ci[0])} to {_ms(d.total.ci[1])} ms spans 0, so the parts are given in "
-            f"ms per token only, not as shares of the gap (their sum leaves a residual of "
-            f"{_ms(resid.ms)} ms per token)."
+            f"no measurable gap to decompose: the total is {ms(d.total)} per token and its 95% interval "
+            "spans 0, so the parts are given in ms per token only, not as shares of the gap (their sum "
+            f"leaves a residual of {ms(resid)} per token)."
         )
+    assert resid.share is not None  # a measurable total gives every part its share (``decompose``)
+    share = quote(part_key(host, resid.id, "share"), published, round(resid.share, 4), None, None)
     bound = (
-        f"The parts sum to the measured total within {BOUND:.0%}: the residual is "
-        f"{abs(resid.ms / d.total.ms):.0%} of it."
+        f"The parts sum to the measured total within {BOUND:.0%}: the residual is {share} of it."
         if d.within_bound
-        else f"The parts do NOT sum to the measured total within {BOUND:.0%}: the residual is "
-        f"{abs(resid.ms / d.total.ms):.0%} of it (shown as its own bar)."
+        else f"The parts do NOT sum to the measured total within {BOUND:.0%}: the residual is {share} of "
+        "it (shown as its own bar)."
     )
     return (
         head
         + (
-            f"the gap is {d.total.ms:.3g} ms per token. "
+            f"the gap is {ms(d.total)} per token. "
             if d.total.ms >= 0
-            else f"here the server is faster by {-d.total.ms:.3g} ms per token (shares of a negative "
+            else f"here the server is faster: the gap is {ms(d.total)} per token (shares of a negative "
             "gap: a part that slows the server has a negative share). "
         )
         + bound
     )
+
+
+#: the parts table's columns (``md_table``): a published number's cell is its ``{{< var KEY__v >}}`` link
+PART_COLUMNS = {
+    "host": ("host", 0),
+    "id": ("part", 0),
+    "kind": ("kind", 0),
+    "ms": ("ms per token [95% interval]", 0),
+    "n": ("n", 0),
+    "share": ("share of the gap [95% interval]", 0),
+    "rate": ("tok/s [95% interval]", 0),
+}
+#: the verify table's columns
+VERIFY_COLUMNS = {
+    "host": ("host", 0),
+    "id": ("step", 0),
+    "ms": ("server ÷ llama-bench (×) [95% interval]", 0),
+    "n": ("n", 0),
+}
+
+
+def table_rows(d: Decomposition) -> pl.DataFrame:
+    """One row per bar, the total and each extra: ``host`` (8 hex), ``host_id``, ``id``, ``kind``, ``n``
+    and the texts of ``ms`` (a verify ratio: ×), ``share`` and ``rate`` with their intervals
+    (``numfmt.fmt_interval``, as the registry's values are rounded; None where the part has none)."""
+
+    def text(value: float | None, ci: list[float] | None, places: int) -> str | None:
+        return None if value is None else fmt_interval(round(value, places), ci)
+
+    rows = [
+        {
+            "host": d.host_id[:8],
+            "host_id": d.host_id,
+            "id": p.id,
+            "kind": p.kind,
+            "ms": text(p.ms, p.ci, 4 if p.kind == "verify" else 5),
+            "n": p.n,
+            "share": text(p.share, p.share_ci, 4),
+            "rate": text(p.rate, p.rate_ci, 3),
+        }
+        for p in [*d.parts, d.total, *d.extras]
+    ]
+    return pl.DataFrame(rows, schema={k: pl.Int64 if k == "n" else pl.String for k in rows[0]})
+
+
+def cell_key(row: dict, col: str) -> str | None:
+    """The registry key of a table cell's number (``md_table``'s ``key_of``): a part's ms and share, the
+    rates at both ends, a verify ratio; None for the ms per token at both ends (their rates are published)."""
+    start_end = row["kind"] in ("start", "end")
+    if col == "ms" and not start_end:
+        return part_key(row["host_id"], row["id"], None if row["kind"] == "verify" else "ms")
+    if col == "share":
+        return part_key(row["host_id"], row["id"], "share")
+    if col == "rate" and start_end:
+        return part_key(row["host_id"], row["id"], "tok_s")
+    return None
+
+
+def parts_markdown(d: Decomposition, published: Collection[str] = ()) -> tuple[str, str]:
+    """The parts table and the verify table of one host (``md_table``): every number among the
+    ``published`` keys is its ``{{< var KEY__v >}}`` link (``cell_key``); the verify table is empty
+    without a verify step."""
+    rows = table_rows(d)
+    parts = md_table(
+        rows.filter(pl.col("kind") != "verify"), PART_COLUMNS, key_of=cell_key, published=published
+    )
+    ver = rows.filter(pl.col("kind") == "verify")
+    verify = "" if ver.is_empty() else md_table(ver, VERIFY_COLUMNS, key_of=cell_key, published=published)
+    return parts, verify
 
 
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> ToolGapReport:
@@ -431,8 +528,6 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Tool
             fails the publish checks.
         records.RecordError: a raw line fails its kind's checks (file:line, field, fix).
     """
-    from benchbook.numtable import frame_table
-
     root = Path(root)
     rep = root / reports_dir
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
@@ -449,23 +544,24 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Tool
     res = ToolGapReport(
         sessions=done.inputs.selection.by_host(), skipped=done.inputs.selection.skipped, numbers=done.numbers
     )
+    published = {n.key for n in done.numbers}  # their table cells and sentences link to their entries
     parts_md, sentences_md, charts_md, verify_md, frames = [], [], [], [], []
     for host, d in t.decompositions.items():
         cfg = t.configs[host]
         res.decompositions[host], res.configs[host] = d, cfg
-        words = [sentence(p, cfg) for p in [*d.parts, *d.extras] if p.kind not in ("start", "end")]
-        gap = gap_sentence(host, d)
+        words = [
+            sentence(p, cfg, host, published) for p in [*d.parts, *d.extras] if p.kind not in ("start", "end")
+        ]
+        gap = gap_sentence(host, d, published)
         missing = f" Not measured in this session: {', '.join(d.missing)}." if d.missing else ""
         sentences_md.append(gap + missing + "\n\n" + "\n".join(f"- {s}" for s in words) + "\n")
         frame = d.frame().with_columns(pl.lit(host[:8]).alias("host"))
         frames.append(frame)
-        shown = frame.filter(pl.col("kind") != "verify").select(
-            "host", "id", "kind", "ms", "ci_low", "ci_high", "n", "share"
-        )
-        parts_md.append(frame_table(shown))
-        ver = frame.filter(pl.col("kind") == "verify").select("host", "id", "ms", "ci_low", "ci_high", "n")
-        if not ver.is_empty():
-            verify_md.append(frame_table(ver.rename({"ms": "server ÷ llama-bench (×)"})))
+        parts, verify = parts_markdown(d, published)
+        parts_md.append(parts)
+        if verify:
+            verify_md.append(verify)
+        res.tables[host] = "\n".join(x for x in (parts, verify) if x)
         name = f"waterfall_{host[:8]}"
         charts.save(chart_waterfall(d, cfg), rep / EXPERIMENT, name)
         res.charts[host] = name
@@ -489,17 +585,19 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Tool
 
 def sections(res: ToolGapReport, paths: blocks.Paths) -> Iterator[blocks.Block]:
     """What the report notebook shows (``notebooks/report.ipynb -p experiment tool_gap``): per host the
-    sentences, the parts and the waterfall, then the published numbers; the checks (``AssertionError``
-    on a failed one): each host's waterfall ends where its bars add up to, and every part has a share."""
-    from benchbook.numtable import frame_table, numbers_table
+    sentences, the parts and the waterfall, each published number linked to its provenance entry
+    (``numtable.link_cells``), then the published numbers; the checks (``AssertionError`` on a failed
+    one): each host's waterfall ends where its bars add up to, and every part has a share."""
+    from benchbook.numtable import link_cells, numbers_table
 
     yield blocks.Markdown("# Why llama-bench and llama-server disagree")
     if not res.sessions:
         yield blocks.Text("no tool_gap session published yet: `python -m benchbook.experiments tool_gap`")
         return
     for host, d in res.decompositions.items():
-        yield blocks.Markdown("\n".join(f"- {s}" for s in res.sentences[host]))
-        yield blocks.Markdown(frame_table(d.frame()))
+        words = "\n".join(f"- {s}" for s in res.sentences[host])
+        yield blocks.Markdown(link_cells(words, res.numbers, to_root=paths.to_root))
+        yield blocks.Markdown(link_cells(res.tables[host], res.numbers, to_root=paths.to_root))
         yield blocks.Svg(paths.reports_dir / EXPERIMENT / f"{res.charts[host]}.svg")
         summed = d.parts[0].ms + sum(p.ms for p in d.parts if p.kind in ("part", "residual"))
         assert abs(summed - d.parts[-1].ms) <= 1e-9 * max(1.0, abs(summed)), (summed, d.parts[-1].ms)
