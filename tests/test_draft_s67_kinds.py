@@ -349,3 +349,21 @@ def test_a_drafting_count_in_parentheses_after_a_number_is_that_numbers(tmp_path
     # a side with no setting of its own is where the change started: plain
     cf = _drafted("With a draft model, QAT+MTP hits 70 tok/s (from 41 tok/s).\n", tmp_path)
     assert {c.value: _cond(cf, c).get("decoding") for c in cf.claims}[41] == "plain"
+
+
+def test_n_bit_and_nbit_are_one_quantisation(tmp_path):
+    text = (
+        "Models tested:\n"
+        "- mlx-community/Qwen3.5-2B-4bit (2 billion parameters, 4-bit quantized)\n"
+        "- mlx-community/Qwen3.5-4B-4bit (4 billion parameters, 4-bit quantized)\n\n"
+        "| Model | tok/s |\n|---|---|\n| Qwen3.5-2B | 196 |\n| Qwen3.5-4B | 120 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [_cond(cf, c).get("quant") for c in cf.claims] == ["4-bit", "4-bit"]  # (before: none)
+    # two quantisations stay two: neither is given (before: the list's last item, "8-bit", was every
+    # row's, as the table's caption and as the last named)
+    text = text.replace(
+        "- mlx-community/Qwen3.5-4B-4bit (4 billion parameters, 4-bit", "- Qwen3.5-4B-8bit (8-bit"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [_cond(cf, c).get("quant") for c in cf.claims] == [None, None]

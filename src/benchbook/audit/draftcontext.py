@@ -1069,6 +1069,10 @@ def _distinct_of(path: str, values: list[object]) -> list[object]:
     "llama-cpp-python" are two engines, not one said short and in full."""
     if path == "engine":
         return list({_key(v): v for v in reversed(values)}.values())[::-1]
+    if path == "quant":
+        # "4bit" and "4-bit" (a repository's name and its card's words): one quantisation
+        bits = re.compile(r"(?i)^(\d{1,2})[\s-]?bits?$")
+        values = [bits.sub(r"\1bit", v) if isinstance(v, str) else v for v in values]
     return _distinct(values)
 
 
@@ -1734,6 +1738,20 @@ def aside_lead(post: Post, block: Block, after: Block | None) -> bool:
 _EMPHASIS_LABEL = re.compile(r"(\*{1,2}|_{1,2})(?=\S)[^*_\d]{2,80}(?<=\S)\1")
 
 
+def _models_listed(post: Post, before: Block, item: Block) -> bool:
+    """Whether ``item`` and the block ``before`` it are items of one list naming a model each, two
+    models (a list of the models tested, not a caption of the table after it)."""
+    if not (before.lines and item.lines and _LIST_ITEM.match(post.line(item.start))):
+        return False
+    if not _LIST_ITEM.match(post.line(before.start)):
+        return False
+    models = [
+        {_key(m.value) for m in mentions(" ".join(t for _, t in b.lines)) if m.path == "model"}
+        for b in (before, item)
+    ]
+    return all(models) and models[0] != models[1]
+
+
 def _caption(block: Block) -> bool:
     """Whether a block right before a table is its caption: a paragraph of one or two lines, short
     (200 characters at most) or ending in a colon, stating no number with a unit ("Approximate
@@ -2214,7 +2232,13 @@ class Context:
                 if block.lines:  # "**0.7.0:**" over the key/value lines of its run
                     _add(scope.head, _label_line(block.lines[0][1].strip("*_ ")))
                 prev = blocks[i - 1] if i else None
-                if prev is not None and _caption(prev):
+                if (
+                    prev is not None
+                    and _caption(prev)
+                    # (not the last item of a list of models over the table: "- Qwen3.5-4B-8bit
+                    # (8-bit)" after "- Qwen3.5-2B-4bit …" names one of them, not the table's)
+                    and not (i >= 2 and _models_listed(post, blocks[i - 2], prev))
+                ):
                     caption_commands, caption = _stated(prev.lines, "text", heading=True)
                     _add(scope.head, [*(x for _, got in caption_commands for x in got), *caption])
                     scope.first = min(scope.first, prev.start)

@@ -679,6 +679,9 @@ class DraftCore:
         self.suffix: dict[str, int] = {}
         #: conditions named in the section's prose so far (``draftnames``): path -> value
         self.named: dict[str, object] = {}
+        #: the list item read last: its last line, what the list's items named, the paths they name
+        #: apart, and what was named before the list (``draftsentences``' ``_list_names``)
+        self._list_item: tuple[int, dict[str, object], set[str], dict[str, object]] | None = None
         self.title_named: dict[str, object] | None = None
         #: the engines the post names anywhere: what an abbreviation in a table stands for ("LCP")
         self.engines_named = engines_in(post.text)

@@ -759,6 +759,29 @@ class Sentences(Sides):
     _about_drafting: bool | None = None
 
     # --- prose ------------------------------------------------------------------------------------
+    def _list_names(self, pieces: list[tuple[int, str]], said: dict[str, object], carried: dict) -> None:
+        """A list's items naming one model or quant each, another each, and stating no result
+        ("- Qwen3.5-2B-4bit …" / "- Qwen3.5-4B-8bit …"): none of them holds for what follows the
+        list (the last item's name was carried to the table below it); what the paragraphs before
+        the list named stands.  ``said``: what this paragraph named; ``carried``: ``self.named``
+        before it."""
+        first = pieces[0][0] if pieces else 0
+        item = bool(pieces) and _LIST_ITEM_LINE.match(self.post.line(first)) is not None
+        last = self._list_item
+        if not item:
+            self._list_item = None
+            return
+        if last is None or last[0] != first - 1:
+            last = (0, {}, set(), dict(carried))  # a new list
+        _, before, apart, outside = last
+        apart = apart | {p for p in _LIST_PATHS if p in said and p in before and before[p] != said[p]}
+        for path in apart:
+            if path in outside:
+                self.named[path] = outside[path]
+            else:
+                self.named.pop(path, None)
+        self._list_item = (pieces[-1][0], {**before, **said}, apart, outside)
+
     def prose(self, pieces: list[tuple[int, str]], read: list[str] | None = None) -> None:
         """The numbers and relations of one paragraph (``pieces``: its lines), read as one text so a
         sentence may run over lines; each number keeps the line it is on.  ``read``: the lines as
@@ -1161,6 +1184,8 @@ class Sentences(Sides):
                     self.named[path] = carried[path]
                 else:
                     self.named.pop(path, None)
+        if not here:  # (a list of results, "- `FP16` = 3.3GB", keeps its own names, as any paragraph)
+            self._list_names(pieces, {m.path: m.value for m in rest}, carried)
         if pieces and all(self.post.line(ln).startswith(">") for ln, _ in pieces):
             # a quoted paragraph is someone else's: its machine, engine, build and backend are not
             # the post's for the paragraphs after it ("> I tested it with my 3090 …")
@@ -1424,6 +1449,12 @@ class Sentences(Sides):
                 **source_fields(line, _sentence(text, nr.start, bounds)),
             }
             self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+
+
+#: a list item's line as written ("- x", "* x", "1. x")
+_LIST_ITEM_LINE = re.compile(r"\s*(?:[-*+•]|\d{1,2}[.)])\s")
+#: the names a list's items give one each (``_list_names``)
+_LIST_PATHS = ("model", "quant")
 
 
 def _drafting_count(remark: str) -> bool:
