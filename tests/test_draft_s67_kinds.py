@@ -367,3 +367,97 @@ def test_n_bit_and_nbit_are_one_quantisation(tmp_path):
     )
     cf = _drafted(text, tmp_path)
     assert [_cond(cf, c).get("quant") for c in cf.claims] == [None, None]
+
+
+# --- the breaker's cases of this session's changes (each a regression test with its right value) ----
+
+
+def test_list_items_differing_in_their_digits_are_no_runs(tmp_path):
+    cf = _drafted(
+        "llama.cpp on a 4090, Q4_K_M:\n\n- Llama-3-8B gives 95.2 t/s\n- Llama-3-70B gives 8.1 t/s\n", tmp_path
+    )
+    assert [(c.value, _cond(cf, c).get("run_index")) for c in cf.claims] == [(95.2, None), (8.1, None)]
+
+
+def test_a_benchmark_client_after_a_server_keeps_the_servers_settings(tmp_path):
+    text = (
+        "vLLM 0.6.3 with EAGLE on H100:\n\n```\nvllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-model "
+        "yuhuili/EAGLE-LLaMA3-Instruct-8B --num-speculative-tokens 5\nguidellm benchmark --target "
+        "http://localhost:8000 --rate-type synchronous --max-requests 50\nOutput token throughput: 142.5 tok/s\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    (c,) = cf.claims
+    cond = _cond(cf, c)
+    assert (cond["model"], cond["decoding"], cond["block_max"]) == ("Llama-3.1-8B-Instruct", "speculative", 5)
+
+
+def test_a_hugging_face_snapshot_path_names_its_repository():
+    path = "~/.cache/huggingface/hub/models--mlx-community--Qwen2.5-7B-Instruct-4bit/snapshots/8f6ac3e6a1b2"
+    assert model_and_quant(path) == ("Qwen2.5-7B-Instruct", "4bit")
+
+
+def test_a_size_model_is_not_an_engines_a_drafts_or_a_named_ones(tmp_path):
+    def models(text: str) -> list[object]:
+        cf = _drafted(text, tmp_path)
+        return [_cond(cf, c).get("model") for c in cf.claims]
+
+    assert models("Running llama.cpp with a 13B model on my 4090 I get 62 tokens/s.\n") == ["13B"]
+    assert models("用 llama.cpp 跑 13B 模型，4090 上大概 60 tokens/s。\n") == ["13B"]
+    assert models("Speculative decoding in llama.cpp (draft model: 1B) gives me 60 tokens/s.\n") == [None]
+    assert models("Running Miqu 70B model Q4_K_M with llama.cpp, I get 14.2 tokens/s.\n") == [None]
+
+
+def test_pp_and_tg_with_a_rates_value_are_rates_their_sizes_none(tmp_path):
+    cf = _drafted("```\n$ ./bench.sh Qwen3-8B-Q4_K_M.gguf\nPP: 1534.21\nTG: 45.67\n```\n", tmp_path)
+    got = [(c.metric, c.value, _cond(cf, c).get("model")) for c in cf.claims]
+    assert got == [("prefill_tps", 1534.21, "Qwen3-8B"), ("decode_tps", 45.67, "Qwen3-8B")]
+    cf = _drafted("Settings:\nPP: 512\nTG: 128\n\nI get 45 t/s generation.\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [("decode_tps", 45)]
+
+
+def test_two_bare_types_name_no_models_quant(tmp_path):
+    cf = _drafted("Mistral 7B q4 vs q8 on llama.cpp: 30 t/s vs 20 t/s on my 3060.\n", tmp_path)
+    assert [_cond(cf, c).get("quant") for c in cf.claims] == [None, None]  # (before: "q4" on both)
+
+
+def test_a_short_sentence_going_on_with_a_change_is_a_change(tmp_path):
+    cf = _drafted("Flash attention gave me a 12% speedup with llama.cpp. On the M2 Max, only 7%.\n", tmp_path)
+    assert [(c.metric.endswith("change"), c.value) for c in cf.claims] == [(True, 12), (True, 7)]
+
+
+def test_tokens_a_second_about_a_number(tmp_path):
+    cf = _drafted("4090 跑 Qwen2.5-14B，用 llama.cpp，速度大概每秒 30左右的token。\n", tmp_path)
+    assert [(c.metric, c.value, c.unit, c.about) for c in cf.claims] == [("decode_tps", 30, "tok/s", True)]
+
+
+def test_a_samplers_zero_top_k_beside_draft_tokens_drafts(tmp_path):
+    text = (
+        "SGLang, Llama-3.1-8B with EAGLE:\n\n| num_draft_tokens | topk | tok/s |\n|---|---|---|\n"
+        "| 4 | 0 | 180.2 |\n| 4 | 40 | 150.9 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [_cond(cf, c).get("decoding") for c in cf.claims] == ["speculative", "speculative"]
+
+
+def test_a_margin_of_latency_won_is_a_drop_and_a_cost_of_a_share_is_a_share(tmp_path):
+    cf = _drafted(
+        "The draft model costs you 20% of your VRAM but vLLM wins single-user latency by 35%.\n", tmp_path
+    )
+    assert sorted((c.metric, c.value) for c in cf.claims) == [("latency_change", -35), ("share", 20)]
+
+
+def test_remarks_on_several_rows_of_a_headerless_table(tmp_path):
+    rows = "AR     14.8 tok/s   1.00x  baseline\nD1     21.3 tok/s   1.44x\nD2     21.4 tok/s   1.45x  BEST\n"
+    cf = _drafted("mtplx tune results:\n\n```\n" + rows + "```\n", tmp_path)
+    assert sorted(s.value for s in cf.statements) == [1.44, 1.45]
+    labels = {c.value: _cond(cf, c).get("other", {}).get("row") for c in cf.claims}
+    assert labels == {14.8: "AR", 21.3: "D1", 21.4: "D2"}
+
+
+def test_tenstorrent_galaxy():
+    from benchbook.audit.draftnames import mentions
+
+    assert [m.value for m in mentions("on a Tenstorrent Galaxy") if m.path == "hardware"] == [
+        "Tenstorrent Galaxy"
+    ]
+    assert [m.value for m in mentions("on the Galaxy S24") if m.path == "hardware"] == ["Samsung Galaxy S24"]

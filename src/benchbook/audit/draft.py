@@ -58,7 +58,15 @@ from ..ingest.scan import scan
 from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from . import schema
-from .draftcommand import command_lines, kobold_console, plain_rows, plain_run, serving_batch, serving_client
+from .draftcommand import (
+    command_lines,
+    kobold_console,
+    plain_rows,
+    plain_run,
+    serving,
+    serving_batch,
+    serving_client,
+)
 from .draftcontext import (
     ANY_COMMAND,
     LLAMA_TOOL_NAMED,
@@ -554,7 +562,13 @@ class _Drafter(Tables, Sentences):
                 block_command = of_block(self.command)
                 # a second command in the block ("mlx_lm generate …", its output, "mtplx tune …", its
                 # output): each output under its own command, an unknown tool's setting nothing
-                starts += [(n, {}) for n, t in pieces if ANY_COMMAND.match(t) and not _log_line(t)]
+                # (not after a server's launch line: "vllm serve …" then "guidellm benchmark …" measures it)
+                servers = [c.line for c in commands if serving(c.tool)]
+                starts += [
+                    (n, {})
+                    for n, t in pieces
+                    if ANY_COMMAND.match(t) and not _log_line(t) and not any(s < n for s in servers)
+                ]
                 starts.sort(key=lambda s: s[0])
                 for r in stated:
                     if not (timed and r in timed):
@@ -1003,8 +1017,11 @@ class _Drafter(Tables, Sentences):
         written = (
             m.group("size") or m.group("size2")
             for m in _SIZE_MODEL.finditer(text)
-            # (not a named model's size: "Llama 3.1 8B q4_k_m")
+            # (not a named model's size, "Llama 3.1 8B q4_k_m", "Miqu 70B model"; not a draft's, "draft
+            # model: 1B")
             if not _FAMILY_BEFORE.search(text, max(0, m.start() - 24), m.start())
+            and not _NAME_BEFORE.search(text, max(0, m.start() - 24), m.start())
+            and not re.search(r"(?i)draft", text[max(0, m.start() - 20) : m.start()])
         )
         sizes = {w.upper(): w for w in written}
         if len(sizes) != 1:
@@ -1429,8 +1446,22 @@ _SIZE_MODEL = re.compile(
 )
 
 
+def _pasted(block: Block) -> bool:
+    """Whether a block is a tool's output pasted: a code block, or lines every one of which is a
+    timing or log line (``TIMING_LINE``, ``_log_line``: llama_print_timings pasted as text); a
+    paragraph or a list item of prose is none ("- Llama-3-8B gives 95.2 t/s")."""
+    return block.kind == "code" or all(TIMING_LINE.search(t) or _log_line(t) for _, t in block.lines)
+
+
 #: a model family and its version right before a size (``size_model``: "Llama 3.1 8B" is a name)
-_FAMILY_BEFORE = re.compile(rf"(?i)(?:{MODEL_FAMILIES})[\w.]*(?:[\s-]+[\w.]+){{0,2}}[\s-]+$")
+_FAMILY_BEFORE = re.compile(rf"(?i)(?:{MODEL_FAMILIES})(?![\w.]*\.cpp)[\w.]*(?:[\s-]+[\w.]+){{0,2}}[\s-]+$")
+#: a capitalised word right before a size, no word of a sentence's ("Miqu 70B", not "For 70B" or "A 13B"):
+#: a name no list of families knows, whose size alone is not the model's name
+_NAME_BEFORE = re.compile(
+    r"(?<![\w.-])(?!(?i:a|an|the|my|our|this|that|for|with|on|of|in|at|to|and|or|vs|using|run|ran|"
+    r"running|test|tested|testing|benchmark|model|models|both|each|one|same|new|old|big|small)\b)"
+    r"[A-Z][\w-]*[\s-]$"
+)
 
 
 def _adjacent_blocks(post: Post) -> list[list[tuple[int, str]]]:
@@ -1441,7 +1472,7 @@ def _adjacent_blocks(post: Post) -> list[list[tuple[int, str]]]:
     out: list[list[tuple[int, str]]] = []
     last = -1
     for block in post.blocks:
-        if block.kind == "table" or block.heading or not block.lines:
+        if block.kind == "table" or block.heading or not block.lines or not _pasted(block):
             last = -1
             continue
         first = block.lines[0][0]

@@ -267,6 +267,13 @@ def serving_client(tool: str) -> bool:
     return _CLIENT.search(tool) is not None
 
 
+def serving(tool: str) -> bool:
+    """Whether ``tool`` (a command line's, ``Command.tool``) starts a server (llama-server, ``vllm
+    serve``, SGLang's launch_server): the results after it are a client's measurements of it, whatever
+    client the post ran."""
+    return re.search(r"server|\bserve\b|launch_server", tool) is not None and not serving_client(tool)
+
+
 def engine_of(tool: str) -> str | None:
     """llama.cpp | vLLM | SGLang | LMDeploy | MLX | MLC LLM | torchchat | Ollama: the engine a tool
     belongs to; None for a benchmark client of any server (``evalscope perf``)."""
@@ -329,6 +336,10 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
     bits (``Qwen3.5-9B-4bit``) are its quantisation.  An Ollama tag as a path (``-m
     llama3.1\\:8b-instruct-q8_0``, the shell's escaped colon) keeps its name and tag, the quantisation
     apart: ``("llama3.1:8b-instruct", "q8_0")``."""
+    # Hugging Face's cache: ".../models--Org--Name/snapshots/<commit>": the repository's folder names it
+    cached = re.search(r"(?:^|[/\\])models--([^/\\]+)[/\\]snapshots(?:[/\\][0-9a-f]{6,40})?[/\\]?$", path)
+    if cached is not None:
+        path = cached.group(1)
     name = PureWindowsPath(PurePosixPath(path.replace("\\:", ":")).name).name
     if name.lower() == "params":
         # MLC LLM's compiled model folder ("dist/Llama-2-7b-chat-hf-q4f16_ft/params"): the folder names it

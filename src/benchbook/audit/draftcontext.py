@@ -51,6 +51,7 @@ from .draftcommand import (
     kobold_model,
     model_and_quant,
     put_path,
+    serving,
     serving_client,
 )
 from .draftcore import LABELS, label_key, origin_of
@@ -468,7 +469,12 @@ def _stated(
         # a command of a tool the drafter does not know after a known one in the fence ("mlx_lm
         # generate …", its output, "mtplx tune --model …", its output): the output after it is its
         # run, with the model its flag names, none of the known command's settings
-        unknown = [(n, _flag_models([(n, t)])) for n, t in rest if ANY_COMMAND.match(t) and n > found[0].line]
+        servers = [c.line for c in found if serving(c.tool)]  # (a server's client measures it)
+        unknown = [
+            (n, _flag_models([(n, t)]))
+            for n, t in rest
+            if ANY_COMMAND.match(t) and n > found[0].line and not any(s < n for s in servers)
+        ]
         if unknown:
             commands = sorted([*commands, *unknown], key=lambda c: c[0])
     if kind == "code" and not found and rest and all(FLAGS_ONLY.match(t) for _, t in rest if t.strip()):

@@ -120,7 +120,8 @@ _HARDWARE = re.compile(
     # AWS's own accelerators ("AWS Trainium", "Trainium2", "Inferentia2")
     r"|(?:AWS\s+)?(?P<aws>Trainium\d?|Inferentia\d?)(?![\w.-])"
     # Tenstorrent's machines and cards ("QuietBox", "TT-LoudBox", "Wormhole n300", "Blackhole p150a")
-    r"|(?:Tenstorrent\s+)?(?P<tt>(?:TT-)?(?:QuietBox|LoudBox)|Wormhole\s[nN]\d{3}[sd]?|Blackhole\s[pP]\d{3}[ab]?)(?![\w.-])"
+    r"|(?:Tenstorrent\s+)?(?P<tt>(?:TT-)?(?:QuietBox|LoudBox)|Wormhole\s[nN]\d{3}[sd]?|Blackhole\s[pP]\d{3}[ab]?"
+    r"|(?<=Tenstorrent\s)Galaxy)(?![\w.-])"
     # a MacBook by its screen size, no chip named ("macbook pro 14", "MacBook Air 13-inch")
     r"|(?P<mbook>MacBook\s(?:Pro|Air)\s1[3-6])(?:-?inch\b|″|\")?(?![\w.-])"
     # Apple's phones and tablets ("iPhone 15 Pro", "iPhone 16 Pro Max", "iPad M4", "iPad Pro (M4)")
@@ -710,12 +711,13 @@ def hardware_name(m: re.Match) -> str:
     elif g.get("tt"):  # "QuietBox" -> "Tenstorrent QuietBox", "wormhole n300" -> "Tenstorrent Wormhole n300"
         word = re.sub(r"(?i)^TT-", "", g["tt"])
         name = "Tenstorrent " + re.sub(
-            r"(?i)^(quietbox|loudbox|wormhole|blackhole)",
+            r"(?i)^(quietbox|loudbox|wormhole|blackhole|galaxy)",
             lambda m: {
                 "quietbox": "QuietBox",
                 "loudbox": "LoudBox",
                 "wormhole": "Wormhole",
                 "blackhole": "Blackhole",
+                "galaxy": "Galaxy",
             }[m.group(1).lower()],
             word,
         )
@@ -771,6 +773,7 @@ _HF_REPO_LINK = re.compile(
 
 #: a llama.cpp type by its bits alone ("q8", "Q4"), in parentheses or not, right after a model's name
 _BARE_QUANT_AFTER = re.compile(r"\s*\(?\s*(?P<q>[qQ][2-8])\s*\)?(?![\w.+-])")
+_BARE_QUANT = re.compile(r"(?<![\w.-])[qQ][2-8](?![\w.+-])")
 
 
 def mentions(text: str) -> list[Mention]:
@@ -886,7 +889,9 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     # "gemma 3 12b (q8)", "Llama 3 8B q4": a type by its bits alone right after a model's name (a
     # bare "Q4" elsewhere is as often a quarter of a year)
     quants = {x.start for x in out if x.path == "quant"}
-    for _, b in spans:
+    # (one such type in the text only: "Mistral 7B q4 vs q8" names two, neither the model's own)
+    bare = len(_BARE_QUANT.findall(text)) == 1
+    for _, b in spans if bare else ():
         bare = _BARE_QUANT_AFTER.match(text, b)
         if bare is not None and bare.start("q") not in quants:
             out.append(Mention(bare.start("q"), "quant", bare.group("q")))

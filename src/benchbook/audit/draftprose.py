@@ -466,7 +466,7 @@ def number_text(raw: str) -> str:
 
 #: what follows a capitals-only unit word when it opens the next label, not a rate ("PP Size:", "PP
 #: degree")
-_LABEL_NEXT = re.compile(r"\s+(?:size|degree|rank|parallel\w*)\b", re.IGNORECASE)
+_LABEL_NEXT = re.compile(r"\s+(?:size|degree|rank|parallel\w*)\b|\s*[:=]\s*\d", re.IGNORECASE)
 #: units that are words of the field only in capitals: "296.96 PP", "42.91 TG" (prompt processing,
 #: text generation, llama-bench's test names, as rates); "512 pp" is no rate
 CAPITALS_ONLY = frozenset(("PP", "TG"))
@@ -1506,6 +1506,8 @@ def _about_then_unit(text: str, n: Number) -> Number:
     unit = _unit(m.group("u")) if m else None
     if m is None or unit is None:
         return n
+    if unit == "tokens" and re.search(r"每秒|毎秒", text[max(0, n.start - 8) : n.start]):
+        unit = "tok/s"  # "每秒 30左右的token": tokens a second, no count
     return replace(n, unit=unit, about=True, end=m.end(), unit_written=m.group("u"))
 
 

@@ -254,6 +254,13 @@ def word_multiples(text: str) -> list[Number]:
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9])|[。！？]")
 
 
+#: a sentence going on with the change before it, up to its percentage: a few words, "only", "just",
+#: "about" or "another" right before the number ("On the M2 Max, only 7%.", "Just 3% on the 3060.")
+_ELLIPTIC = re.compile(
+    r"(?i)\s*(?:[\w.+-]+[\s,]+){0,5}?(?:only|just|merely|about|around|roughly|another|a further)\s*[~≈]?\s*"
+)
+
+
 def relations(text: str, found: list[Number]) -> list[Relation]:
     """The relating phrases of ``text`` among its ``found`` numbers (module doc): a multiple
     (``2.1× faster``, ``roughly 3×``, ``7 times faster``; not "ran it 3 times": ``repetitions``), a
@@ -310,6 +317,8 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
                 verb is not None
                 and re.match(r"\s*of\b", tail, re.IGNORECASE)
                 and not re.fullmatch(r"(?:up|down)\W*(?:by\W*)?(?:of\W*)?", verb.group(0), re.IGNORECASE)
+                # ("costs you 20% of your VRAM": a share it takes)
+                and not re.search(r"(?i)\b(?:you|us|me|them)\s*$", verb.group(0))
             ):
                 # "saves 30% of the wall time", "cuts 40% of the memory": a change of what follows
                 # (not "takes up 30% of the VRAM": a share)
@@ -362,6 +371,12 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
                 out.append(Relation("percent_change", n, sign, _side_words(other), n.start))
             elif verb or (signed and n.range is None):
                 sign = -1 if (verb and verb.group("less")) or text[n.start] in "-−" else 1
+                if (
+                    verb
+                    and re.match(r"(?i)w[io]n", verb.group(0))
+                    and re.search(_LOWER_BETTER, verb.group(0), re.I)
+                ):
+                    sign = -1  # "wins single-user latency by 35%": the latency 35% lower
                 other = re.sub(r"^\s*(?:than|over|vs\.?|versus|compared (?:to|with))\s+", "", tail)
                 out.append(Relation("percent_change", n, sign, _side_words(other), n.start))
             elif (
@@ -376,9 +391,13 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
                 and out[-1].kind == "percent_change"
                 and out[-1].pair is None  # after "(A → B, +88%)" a bare percentage is its own
                 and not _ACCEPT.search(text[max(0, n.start - 40) : n.end + 20])
-                # (in the same sentence: "Ollama costs 18% speed. Ollama offloads 40% to system
-                # RAM." states a share after the change)
-                and not _SENTENCE_END.search(text, out[-1].number.end, n.start)
+                # (in the same sentence, or a short one going on with it: "a 12% speedup. On the M2
+                # Max, only 7%."; "Ollama costs 18% speed. Ollama offloads 40% to system RAM." states
+                # a share after the change)
+                and (
+                    not (end := _SENTENCE_END.search(text, out[-1].number.end, n.start))
+                    or _ELLIPTIC.fullmatch(text[end.end() : n.start]) is not None
+                )
             ):
                 out.append(Relation("percent_change", n, out[-1].sign, _side_words(tail), n.start))
         elif family(n.unit) in _DIFFERENCE_FAMILIES and n.range is None and n.of is None:

@@ -2189,6 +2189,13 @@ class Tables(Sides):
                     and _spec_count_column(header, j)
                     and cell.strip().strip("*_`") == "0"
                     and any(j < len(r) and re.fullmatch(r"\s*[1-9]\d*\s*", r[j]) for r in body)
+                    # (every drafter's size of the row 0: a sampler's top-k of 0 beside 4 draft
+                    # tokens drafts)
+                    and all(
+                        row[k].strip().strip("*_`") == "0"
+                        for k in range(min(width, len(row)))
+                        if _spec_count_column(header, k)
+                    )
                 ):
                     # "| steps | topk | num_draft_tokens |" over 0 beside 3, 4: the row that drafts
                     # nothing, its settings kept as written

@@ -405,12 +405,10 @@ def aligned_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[in
         del rows[0], at[0]  # a caption over the table ("llama-benchy Results")
     if len(rows) < 3:
         return None
-    lengths = sorted(len(r) for r in rows)
-    common = lengths[len(lengths) // 2]
-    if all(
-        len(r) in (common, common + 1) and (len(r) == common or not re.search(r"\d", r[-1])) for r in rows
-    ):
-        # a remark after some rows' values ("D2  21.4 tok/s  1.45x  BEST"): no column of the table
+    common = min(len(r) for r in rows)
+    values = len(rows[0]) > 1 and all(re.search(r"\d", c) for c in rows[0][1:common])
+    if values and all(len(r) == common or len(r) == common + 1 and not re.search(r"\d", r[-1]) for r in rows):
+        # rows of values, no header, a remark after some ("D2  21.4 tok/s  1.45x  BEST"): no column
         rows = [r[:common] for r in rows]
     width = max(len(r) for r in rows[1:])
     if width < 2 or any(len(r) < 2 for r in rows[1:]):

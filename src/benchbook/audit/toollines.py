@@ -279,6 +279,17 @@ PLURAL = re.compile(
 )
 
 
+#: a label that is a phase's two letters alone ("PP", "TG", llama.cpp's and KoboldCpp's words)
+_PHASE_ALONE = re.compile(r"\s*[*_]*(?:PP|TG|pp|tg)[*_]*\s*")
+
+
+def _test_size(value: str) -> bool:
+    """Whether a value after "PP:" or "TG:" is as likely a test's size as a rate: a whole power of
+    two from 16 on (llama-bench's -p 512, -n 128)."""
+    v = value.replace(",", "")
+    return v.isdigit() and int(v) >= 16 and int(v) & (int(v) - 1) == 0
+
+
 def label_unit(label: str) -> str | None:
     """The unit a label names: in parentheses or brackets of any script (``TTFT (ms)``, ``吞吐（tokens/s）``),
     as a word of two or more characters (``Prompt tok/s``, ``Decode TPS``), or a rate of tokens in
@@ -303,7 +314,7 @@ def label_unit(label: str) -> str | None:
         if k + 1 < len(words) and re.fullmatch(r"(?i)size:?|degree:?|rank:?", words[k + 1]):
             continue  # trtllm-bench's "PP Size:", "TP Size:": a parallelism's size, no pp rate
         if len(words) == 1 and word.upper() in ("PP", "TG"):
-            continue  # "PP: 512", "TG: 128" alone: as often a test's sizes as its rates
+            continue  # "PP: 512" alone: the caller reads the value (``_phase_size``)
         if len(word) >= 2 and word.lower() not in ("x", "s", "h", "min", "tok"):
             # "prompt_token/s": the unit after a word it is joined to by "_"
             u = unit_of(word) or (unit_of(word.rsplit("_", 1)[1]) if "_" in word and "/" in word else None)
@@ -620,6 +631,8 @@ def _labelled(n: int, text: str, section: str | None = None) -> list[Result]:
         if counted is not None:
             return [Result(n, counted[1], value, counted[0], m.start("v"), m.end(), None, _stat(label))]
         unit = label_unit(_TAG.sub("", label)) or section
+        if unit is None and _PHASE_ALONE.fullmatch(_TAG.sub("", label)) and not _test_size(value):
+            unit = "t/s"  # "PP: 1534.21", "TG: 45.67": a phase's rate ("PP: 512" is a test's size)
         if re.fullmatch(r"(?:n_?)?toks", _TAG.sub("", label), re.IGNORECASE) and "." not in value:
             unit = "tokens"  # "toks: 956" (a script's count of the tokens generated): no rate's unit
         if unit is None and re.search(r"\btokens?\b|\bcount\b", label, re.IGNORECASE):
