@@ -381,9 +381,11 @@ def test_list_items_differing_in_their_digits_are_no_runs(tmp_path):
 
 def test_a_benchmark_client_after_a_server_keeps_the_servers_settings(tmp_path):
     text = (
-        "vLLM 0.6.3 with EAGLE on H100:\n\n```\nvllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-model "
-        "yuhuili/EAGLE-LLaMA3-Instruct-8B --num-speculative-tokens 5\nguidellm benchmark --target "
-        "http://localhost:8000 --rate-type synchronous --max-requests 50\nOutput token throughput: 142.5 tok/s\n```\n"
+        "vLLM 0.6.3 with EAGLE on H100:\n\n```\n"
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-model "
+        "yuhuili/EAGLE-LLaMA3-Instruct-8B --num-speculative-tokens 5\n"
+        "guidellm benchmark --target http://localhost:8000 --rate-type synchronous --max-requests 50\n"
+        "Output token throughput: 142.5 tok/s\n```\n"
     )
     cf = _drafted(text, tmp_path)
     (c,) = cf.claims
@@ -447,7 +449,8 @@ def test_a_margin_of_latency_won_is_a_drop_and_a_cost_of_a_share_is_a_share(tmp_
 
 
 def test_remarks_on_several_rows_of_a_headerless_table(tmp_path):
-    rows = "AR     14.8 tok/s   1.00x  baseline\nD1     21.3 tok/s   1.44x\nD2     21.4 tok/s   1.45x  BEST\n"
+    rows = "AR     14.8 tok/s   1.00x  baseline\nD1     21.3 tok/s   1.44x\n"
+    rows += "D2     21.4 tok/s   1.45x  BEST\n"
     cf = _drafted("mtplx tune results:\n\n```\n" + rows + "```\n", tmp_path)
     assert sorted(s.value for s in cf.statements) == [1.44, 1.45]
     labels = {c.value: _cond(cf, c).get("other", {}).get("row") for c in cf.claims}

@@ -890,8 +890,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     # bare "Q4" elsewhere is as often a quarter of a year)
     quants = {x.start for x in out if x.path == "quant"}
     # (one such type in the text only: "Mistral 7B q4 vs q8" names two, neither the model's own)
-    bare = len(_BARE_QUANT.findall(text)) == 1
-    for _, b in spans if bare else ():
+    one_bare = len(_BARE_QUANT.findall(text)) == 1
+    for _, b in spans if one_bare else ():
         bare = _BARE_QUANT_AFTER.match(text, b)
         if bare is not None and bare.start("q") not in quants:
             out.append(Mention(bare.start("q"), "quant", bare.group("q")))
