@@ -464,3 +464,22 @@ def test_tenstorrent_galaxy():
         "Tenstorrent Galaxy"
     ]
     assert [m.value for m in mentions("on the Galaxy S24") if m.path == "hardware"] == ["Samsung Galaxy S24"]
+
+
+def test_full_width_parentheses_after_a_number_hold_its_own_count(tmp_path):
+    cf = _drafted("用草稿模型（llama.cpp 投机解码）测试：45 tok/s（K=3），52 tok/s（K=8）。\n", tmp_path)
+    assert [(c.value, _cond(cf, c).get("block_max")) for c in cf.claims] == [(45, 3), (52, 8)]
+
+
+def test_a_tools_separator_between_pastes_keeps_them_runs(tmp_path):
+    run = "```\n==========\nPrompt: 9 tokens, {p} tokens-per-sec\n"
+    run += "Generation: 256 tokens, {g} tokens-per-sec\n```\n"
+    cf = _drafted(
+        "Two runs (mlx_lm, M2 Max):\n\n"
+        + run.format(p="85.112", g="61.204")
+        + "\n"
+        + run.format(p="88.340", g="60.877"),
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("run_index") for c in cf.claims if c.unit == "tok/s"}
+    assert got == {85.112: 1, 61.204: 1, 88.34: 2, 60.877: 2}

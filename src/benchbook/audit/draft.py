@@ -1071,7 +1071,9 @@ class _Drafter(Tables, Sentences):
             runs = _repeated_lines(joined, rest)
             # only results between the printings (prose between them, "I then turned FA off and
             # got", changed the arm)
-            if runs and all(n in lines for n, _ in joined if min(runs) < n < max(runs)):
+            if runs and all(
+                n in lines or _RULE_LINE.fullmatch(t) for n, t in joined if min(runs) < n < max(runs)
+            ):
                 found.update(runs)
         for ln, k in found.items():
             for e in by_line[ln]:
@@ -1444,6 +1446,10 @@ _SIZE_MODEL = re.compile(
     r"benchmark|[Ff][Pp]?16\b|[Qq]\d))"
     r"|(?i:\bmodels?\s?[,:，]\s?)(?P<size2>\d+(?:\.\d+)?[Bb])(?![\w.])"
 )
+
+
+#: a line of one character repeated, a tool's separator between its runs (mlx_lm's "==========")
+_RULE_LINE = re.compile(r"\s*([=\-*#~_])\1{4,}\s*")
 
 
 def _pasted(block: Block) -> bool:

@@ -264,15 +264,15 @@ NAMED_CONDITION = re.compile(
 
 
 #: a number and the unit written after it, right before an opening parenthesis ("45 tok/s (", "0.52 t/s (")
-_NUMBER_BEFORE_PAREN = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(?:[^\s\d()]{1,12}\s*)?\($")
+_NUMBER_BEFORE_PAREN = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(?:[^\s\d()（）]{1,12}\s*)?[(（]$")
 
 
 def paren_owner(text: str, pos: int) -> int | None:
     """Where the number starts whose parenthesis holds offset ``pos`` of ``text``: "(K=8)" right after
     "52 tok/s" is that number's remark (``DraftCore.named_conditions``); None where ``pos`` is in
     no parenthesis or one after no number."""
-    opened = text.rfind("(", max(0, pos - 40), pos + 1)
-    if opened < 0 or ")" in text[opened:pos]:
+    opened = max(text.rfind("(", max(0, pos - 40), pos + 1), text.rfind("（", max(0, pos - 40), pos + 1))
+    if opened < 0 or ")" in text[opened:pos] or "）" in text[opened:pos]:
         return None
     m = _NUMBER_BEFORE_PAREN.search(text, max(0, opened - 30), opened + 1)
     return m.start(1) if m else None
