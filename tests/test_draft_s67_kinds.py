@@ -20,27 +20,28 @@ def _timing(what: str, ms: str, n: str, of: str, per: str, tps: str) -> str:
 
 
 LOAD = "llama_print_timings:        load time = 28606.21 ms"
-TIMINGS = (
-    "\n".join(
-        [
-            LOAD,
-            _timing("sample", "15.31", "31", "runs", "0.49", "2024.56"),
-            _timing("prompt eval", "10514.60", "11", "tokens", "955.87", "1.05"),
-            _timing("eval", "49937.32", "30", "runs", "1664.58", "0.60"),
-        ]
-    )
-    + "\n"
+
+
+def _paste(sample: tuple, prompt: tuple, gen: tuple) -> str:
+    """One llama_print_timings paste: the load time, then the sampling, prompt eval and eval lines
+    (each ``(ms, n, per, tps)``)."""
+    lines = [LOAD]
+    for what, of, (ms, n, per, tps) in (
+        ("sample", "runs", sample),
+        ("prompt eval", "tokens", prompt),
+        ("eval", "runs", gen),
+    ):
+        lines.append(_timing(what, ms, n, of, per, tps))
+    return "\n".join(lines) + "\n"
+
+
+TIMINGS = _paste(
+    ("15.31", "31", "0.49", "2024.56"),
+    ("10514.60", "11", "955.87", "1.05"),
+    ("49937.32", "30", "1664.58", "0.60"),
 )
-TIMINGS_2 = (
-    "\n".join(
-        [
-            LOAD,
-            _timing("sample", "16.67", "36", "runs", "0.46", "2159.44"),
-            _timing("prompt eval", "0.00", "1", "tokens", "0.00", "inf"),
-            _timing("eval", "54622.37", "36", "runs", "1517.29", "0.66"),
-        ]
-    )
-    + "\n"
+TIMINGS_2 = _paste(
+    ("16.67", "36", "0.46", "2159.44"), ("0.00", "1", "0.00", "inf"), ("54622.37", "36", "1517.29", "0.66")
 )
 
 

@@ -994,17 +994,7 @@ class _Drafter(Tables, Sentences):
             for e in self.out.entries
             if e.group is not None and "hardware" in (e.fields.get("conditions") or {})
         }
-        for g in self.out.groups:
-            if "hardware" not in (g.fields.get("conditions") or {}) and g.id not in rows_named:
-                g.fields.setdefault("conditions", {})["hardware"] = cpu
-                g.origins["hardware"] = origin
-        grouped = {g.id for g in self.out.groups}
-        for e in self.out.entries:
-            if e.kind != "claim" or e.group in grouped or "origin" in e.fields:
-                continue
-            if "hardware" not in (e.fields.get("conditions") or {}):
-                e.fields.setdefault("conditions", {})["hardware"] = cpu
-                e.origins["hardware"] = origin
+        self.where_unset("hardware", cpu, origin, rows_named)
 
     def size_model(self) -> None:
         """A post that names its model by a size alone ("benchmark for 70B model", "a 13B GPTQ
@@ -1032,18 +1022,25 @@ class _Drafter(Tables, Sentences):
         of_size = re.compile(rf"(?i)(?<![\d.]){re.escape(size)}(?![\w.])")
         if any(not of_size.search(m) for m in named):
             return  # a model of another size named: the size alone may be either's
-        origin = "the one size the post names its model by"
-        grouped = {g.id for g in self.out.groups}
+        self.where_unset("model", size, "the one size the post names its model by")
+
+    def where_unset(
+        self, path: str, value: object, origin: str, rows_named: set | frozenset = frozenset()
+    ) -> None:
+        """Give ``path`` the post-wide ``value`` (its ``origin`` as the audit page shows it) on each
+        group and each ungrouped claim that has none: not a group one of whose rows names its own
+        (``rows_named``: group ids), not a claim quoting someone else (``origin``)."""
         for g in self.out.groups:
-            if "model" not in (g.fields.get("conditions") or {}):
-                g.fields.setdefault("conditions", {})["model"] = size
-                g.origins["model"] = origin
+            if path not in (g.fields.get("conditions") or {}) and g.id not in rows_named:
+                g.fields.setdefault("conditions", {})[path] = value
+                g.origins[path] = origin
+        grouped = {g.id for g in self.out.groups}
         for e in self.out.entries:
             if e.kind != "claim" or e.group in grouped or "origin" in e.fields:
                 continue
-            if "model" not in (e.fields.get("conditions") or {}):
-                e.fields.setdefault("conditions", {})["model"] = size
-                e.origins["model"] = origin
+            if path not in (e.fields.get("conditions") or {}):
+                e.fields.setdefault("conditions", {})[path] = value
+                e.origins[path] = origin
 
     def repeated_runs(self) -> None:
         """The same result line printed again in one block with new numbers ("total  19.72 ms,
