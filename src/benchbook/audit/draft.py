@@ -298,6 +298,8 @@ class _Drafter(Tables, Sentences):
         fields: dict = {"metric": r.metric, "value": Num(r.value), "unit": r.unit}
         if machine_float(r.value):
             fields["decimals"] = None
+        elif r.decimals is not None:
+            fields["decimals"] = r.decimals
         if r.spread is not None:
             fields["spread"] = Num(r.spread)
         if r.about:

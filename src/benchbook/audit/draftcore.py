@@ -604,6 +604,8 @@ def number_fields(n: Number) -> dict:
         fields["value"] = Num(n.text)
         if machine_float(n.text):
             fields["decimals"] = None
+        elif n.decimals is not None:
+            fields["decimals"] = n.decimals  # "10k": 10000 to the thousand (``draftprose.scaled``)
     if n.about:
         fields["about"] = True
     fields["unit"] = n.unit

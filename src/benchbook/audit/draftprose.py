@@ -23,6 +23,7 @@ import bisect
 import math
 import re
 from dataclasses import dataclass, replace
+from decimal import Decimal
 
 #: words (lower case) or signs that make the next number approximate ("about" in a claims file)
 ABOUT = (
@@ -128,6 +129,12 @@ UNITS: dict[str, str] = {
     "ms per token": "ms",
     "s/token": "s",
     "s/tok": "s",
+    "sec/token": "s",
+    "sec/tok": "s",
+    # (in Chinese and Japanese posts: "1.2 秒/token", "35 毫秒/token")
+    "秒/token": "s",
+    "秒/tok": "s",
+    "毫秒/token": "ms",
     "s/it": "s",
     # a time per request ("Mean latency: 2.09s/req"): a request's latency
     "s/req": "s",
@@ -299,6 +306,9 @@ _NUMBER = re.compile(
     # (a sign of approximation glued to a word before it, "Q4_K_M~40 GB" of a table copied without its
     # cell borders, is one too: only a word must stand apart)
     rf"(?P<about>(?:(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})(?:\s+an?(?=\s))?|[~≈∼])\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+])|(?:多|余)(?=\s*[A-Za-z]))?"
+    # (a sign of approximation after the number, before its unit: "3100~ tokens/sec", "about 700~
+    # tokens/second"; "60~80" is a range)
+    rf"(?P<about_after>[~〜～](?=\s*(?:{_UNIT})))?"
     rf"(?:(?:\s*|{_HYPHENED})(?P<ua>{_UNIT}))?"
     # (a spread in parentheses after the unit: "180.28ms (± 54.44)", as a script prints a mean and its
     # standard deviation)
@@ -434,6 +444,9 @@ class Number:
     of: str | None = None
     of_unit: str | None = None
     unit_written: str | None = None
+    #: the decimals where the digits of ``text`` do not give them: a number written in thousands
+    #: ("10k": ``text`` "10000", decimals -3; ``scaled``)
+    decimals: int | None = None
 
     @property
     def range(self) -> tuple[str, str] | None:
@@ -1160,6 +1173,32 @@ def _test_sizes(a: str, after: str) -> bool:
     return sized(a) and (nxt is None or sized(nxt.group(1)))
 
 
+#: a number written in thousands or millions ("10k", "1.5K", "2M"): its digits and the letter
+_THOUSANDS = re.compile(r"(?P<n>\d+(?:\.\d+)?)(?P<k>[kKM])")
+#: a unit after such a number, a space or none between ("10k tok/s", "12k req/s")
+_UNIT_AFTER = re.compile(rf"\s?(?P<u>{_UNIT})(?![A-Za-z])", re.IGNORECASE)
+#: the units a number in thousands is a claim in: rates, requests, IOPS, bandwidths (not tokens: "128k
+#: tokens" is most often a context's size, a setting)
+_SCALED_FAMILIES = frozenset({"rate", "requests", "iops", "images", "bandwidth"})
+
+
+def scaled(digits: str, letter: str) -> tuple[str, int]:
+    """A number written with a thousands or millions letter as a claims file states it: the value's
+    digits and its decimals, negative where the last written digit stands for thousands ("10k" ->
+    ("10000", -3): 9,500–10,500; "1.5k" -> ("1500", -2); "2.25M" -> ("2250000", -4); the decimals
+    convention of ``precision.decimals_of``, a digit's place)."""
+    power = 6 if letter == "M" else 3
+    value = Decimal(digits).scaleb(power)
+    frac = len(digits.split(".")[1]) if "." in digits else 0
+    return f"{value:f}".split(".")[0] if value == value.to_integral() else f"{value:f}", frac - power
+
+
+def _about(m: re.Match) -> bool:
+    """Whether a ``_NUMBER`` match is approximate: a word or sign before it ("about 700", "~700") or
+    a sign after it, before its unit ("3100~ tokens/sec")."""
+    return bool(m.group("about") or m.group("about_after"))
+
+
 def numbers(text: str) -> list[Number]:
     """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
     ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
@@ -1175,7 +1214,7 @@ def numbers(text: str) -> list[Number]:
             break
         pos = m.end()
         timed = _COUNT_IN_TIME.match(text, m.start("a"))
-        if timed is not None and not m.group("about"):
+        if timed is not None and not _about(m):
             # "pp 6.7K/5.7s", "out 335/4.5s": a token count and the seconds it took; the time is a
             # stated number, the count the run's size (no claim)
             out.append(
@@ -1208,20 +1247,40 @@ def numbers(text: str) -> list[Number]:
                 pos = glued.start("n")
                 continue
             token = text[name_start:name_end]
-            if re.fullmatch(r"\d+(?:\.\d+)?[kKM]", token) and re.match(rf"\s+(?:{_UNIT})", text[name_end:]):
-                # "850k IOPS", "12k req/s": thousands of a unit (no precision a claim can state yet):
-                # its digits, no unit, listed as not placed rather than dropped
+            thousands = _THOUSANDS.fullmatch(token)
+            after_unit = _UNIT_AFTER.match(text, name_end) if thousands is not None else None
+            unit = _unit(after_unit.group("u")) if after_unit is not None else None
+            if thousands is not None and family(unit) in _SCALED_FAMILIES:
+                # "10k tok/s", "12k req/s", "850k IOPS": thousands (millions) of a unit, with the
+                # precision written (``scaled``: "1.5k" stands for 1450–1550)
+                value, decimals = scaled(thousands.group("n"), thousands.group("k"))
+                out.append(
+                    Number(
+                        value,
+                        unit,
+                        _about(m),
+                        m.start(),
+                        after_unit.end(),  # type: ignore[union-attr]
+                        unit_written=after_unit.group("u"),  # type: ignore[union-attr]
+                        decimals=decimals,
+                    )
+                )
+                pos = after_unit.end()  # type: ignore[union-attr]
+                continue
+            if thousands is not None and after_unit is not None:
+                # "128k tokens": a count in thousands of a unit no claim takes so (a context's size,
+                # read as a setting): its digits, no unit, listed as not placed rather than dropped
                 out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
             pos = max(name_end, m.start("a") + 1)
             continue  # a name (H200, Q4_K_M, 35B-A3B, pp512, V4.1): not a stated number
         # a window before the number, and the character before or after it: slicing or searching the
         # whole rest of the line for each number made drafting quadratic in the line's length
         before = text[max(0, m.start("a") - _WINDOW) : m.start("a")]
-        glued_before = before[-1:] in _GLUE and before != "" and not m.group("about")
+        glued_before = before[-1:] in _GLUE and before != "" and not _about(m)
         after = text[m.end("a") : m.end("a") + 1]
         if (
             re.match(r"[A-Za-z]", before[-1:])
-            and not m.group("about")
+            and not _about(m)
             and m.group("a")[0].isdigit()
             # (a rate's unit glued to the next number, "42 t/s68 t/s": a table copied without its
             # cell borders, the unit no name's part)
@@ -1322,7 +1381,7 @@ def numbers(text: str) -> list[Number]:
         ):
             # "12GB × 2 cards", "5 ms x", "38.16 seconds" over "Min Response Time" read as one text: the
             # second unit is no unit of this number (no range, no spread between them); read it alone
-            about = bool(m.group("about"))
+            about = _about(m)
             out.append(
                 Number(
                     number_text(m.group("a")), ua, about, m.start(), m.end("ua"), unit_written=m.group("ua")
@@ -1349,7 +1408,7 @@ def numbers(text: str) -> list[Number]:
                     Number(
                         a_text if b_text is None else f"{a_text}–{b_text}",
                         _unit(u) if q.re is _QUALIFIED_RATE else "tokens",
-                        bool(m.group("about")),
+                        _about(m),
                         m.start(),
                         m.end(last) if q.re is _LENGTH_AFTER else q.end(),  # its words after it name it
                         a_text if b_text is not None else None,
@@ -1366,7 +1425,7 @@ def numbers(text: str) -> list[Number]:
             if ua and ub and ua != ub or (m.group("ua") and not m.group("unit") and ua != "%"):
                 # "6 GB to 8 tok/s", "12 tokens - 3": no range; read the first number alone
                 out.append(
-                    Number(number_text(m.group("a")), ua, bool(m.group("about")), m.start(), m.end("ua"))
+                    Number(number_text(m.group("a")), ua, _about(m), m.start(), m.end("ua"))
                 )
                 pos = m.end("ua")
                 continue
@@ -1394,7 +1453,7 @@ def numbers(text: str) -> list[Number]:
                 # the first number alone; after "from", with the unit of the pair ("from 310 to 1420 t/s")
                 first = ua or (ub if worded else None)
                 end = m.end("ua") if m.group("ua") else m.end("a")
-                about = bool(m.group("about")) and first is not None
+                about = _about(m) and first is not None
                 text_a = number_text(m.group("a"))
                 out.append(Number(text_a, first, about, m.start(), end, unit_written=written))
                 pos = end
@@ -1423,7 +1482,7 @@ def numbers(text: str) -> list[Number]:
                     Number(
                         of,
                         of_unit or unit,
-                        bool(m.group("about")),
+                        _about(m),
                         m.start(),
                         end,
                         None,
@@ -1440,7 +1499,7 @@ def numbers(text: str) -> list[Number]:
             Number(
                 number_text(m.group("a")) if low is None else f"{low}–{high}",
                 unit,
-                bool(m.group("about")),
+                _about(m),
                 m.start(),
                 end,
                 low,
@@ -1818,6 +1877,8 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     # a model's score on a benchmark of tasks ("71.5% vs 69.4% MMLU", "GSM8K 82.4%", "pass@1",
     # 准确率/正确率), as ``drafttable``'s score columns name it
     ("ratio", ACCURACY_WORDS, "accuracy"),
+    # a quality evaluation's score in percent ("80.6% quality", "quality score 71%")
+    ("ratio", r"\bquality\b", "quality_score"),
     # how much repeated runs differ ("run-to-run spread was under 2%", "CV=0.6%", "±3% variation",
     # "noise of 1.5%"): a coefficient of variation where named so, else the variation
     ("ratio", r"\bcv\b|coefficient\s+of\s+variation", "cv"),

@@ -1140,7 +1140,10 @@ class Sentences(Sides):
                     near = n.end <= a <= n.end + _COUNTS_NEAR or n.start - _COUNTS_NEAR <= b <= n.start
                     # counts in parentheses right after the rate are its own whatever they give
                     # ("81% (181 of 250 drafted tokens accepted)": the audit then says it is wrong)
-                    adjacent = re.fullmatch(r"\s*[(（]\s*", scanned[n.end : a]) is not None
+                    # (and a rate in parentheses right after them: "acceptance: 164/269 tokens (61%)")
+                    adjacent = re.fullmatch(r"\s*[(（]\s*", scanned[n.end : a]) is not None or (
+                        b <= n.start and re.fullmatch(r"\s*[(（]\s*", scanned[b : n.start]) is not None
+                    )
                     if k not in counts_used and near and s0 <= a and b <= s_end:
                         if adjacent or _counts_fit(n, accepted, drafted):
                             cfields["counts"] = {"accepted": accepted, "drafted": drafted}

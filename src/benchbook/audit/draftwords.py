@@ -664,6 +664,16 @@ _DRAFTED_FIRST = re.compile(
 )
 
 
+#: "k/n" (of tokens) right before a share in parentheses, under an acceptance's label ("MTP draft
+#: acceptance: 164/269 tokens (61%)", "Draft acceptance: 164/269 (61%)"): the accepted and drafted
+#: counts of that share (``accept_counts`` takes them only after an acceptance's word)
+_COUNTS_THEN_SHARE = re.compile(
+    rf"(?<![\w.,/]){_N}\s*/\s*{_N}(?:\s+(?:{_DRAFTED}\s+)?tokens?)?(?=\s*[(（]\s*\d+(?:\.\d+)?\s*%\s*[)）])",
+    re.IGNORECASE,
+)
+_ACCEPT_BEFORE = re.compile(r"accept\w*\W{0,4}(?:[^\W\d]+\W{1,3}){0,3}$", re.IGNORECASE)
+
+
 def accept_counts(text: str) -> list[tuple[int, int, int, int]]:
     """The acceptance counts ``text`` writes out in words, ``(start, end, accepted, drafted)`` each
     (offsets of the whole phrase): "181 of 250 drafted tokens accepted", "333 drafts accepted / 531
@@ -678,6 +688,15 @@ def accept_counts(text: str) -> list[tuple[int, int, int, int]]:
             accepted, drafted = (a, b) if accepted_first else (b, a)
             if 0 <= accepted <= drafted and drafted > 0:
                 found.append((m.start(), m.end(), accepted, drafted))
+    for m in _COUNTS_THEN_SHARE.finditer(text):
+        accepted, drafted = (int(g.replace(",", "")) for g in m.groups() if g)
+        if (
+            0 <= accepted <= drafted
+            and drafted > 0
+            and _ACCEPT_BEFORE.search(text, max(0, m.start() - 50), m.start())
+            and not any(a <= m.start() < b for a, b, _, _ in found)
+        ):
+            found.append((m.start(), m.end(), accepted, drafted))
     return sorted(found)
 
 

@@ -263,6 +263,10 @@ def written(
     its own; None without a number, and ``"{v:.10g}"`` where the decimals are unknown (an exact number)."""
 
     def one(v: float, d: int | None) -> str:
+        if d is not None and d < 0:
+            # written in thousands or millions ("10k", "1.5k", "2M": decimals -3, -2, -6)
+            power, letter = (6, "M") if d <= -6 else (3, "k")
+            return f"{v / 10**power:.{max(0, d + power)}f}{letter}"
         return f"{v:.10g}" if d is None else f"{v:.{d}f}"
 
     if value is not None:

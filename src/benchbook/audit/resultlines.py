@@ -74,6 +74,9 @@ class Result:
     spread: str | None = None
     #: "about" written before the value ("prompt_token/s: around 303.8")
     about: bool = False
+    #: the decimals where the value's digits do not give them: a value written in thousands ("88k":
+    #: "88000", -3; ``draftprose.scaled``)
+    decimals: int | None = None
 
 
 def owned(text: str) -> bool:

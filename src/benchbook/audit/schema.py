@@ -309,7 +309,11 @@ class Claim(_Strict):
     value: Number | None = None
     range: tuple[Number, Number] | None = None
     decimals: int | None = Field(
-        default=None, ge=0, le=15, description="digits after the point as stated (from the YAML text)"
+        default=None,
+        ge=-15,
+        le=15,
+        description="digits after the point as stated (from the YAML text); negative for a number "
+        "written in thousands or millions: 10k is 10000 with decimals -3",
     )
     range_decimals: tuple[Annotated[int, Field(ge=0, le=15)], Annotated[int, Field(ge=0, le=15)]] | None = (
         Field(default=None, description="digits after the point of each end of a range (from the YAML text)")
@@ -396,7 +400,7 @@ class Statement(_Strict):
     relation: Literal["below", "above"] | None = None
     value: Number | None = None
     range: tuple[Number, Number] | None = None
-    decimals: int | None = Field(default=None, ge=0, le=15)
+    decimals: int | None = Field(default=None, ge=-15, le=15)
     range_decimals: tuple[int, int] | None = None
     about: bool = False
     unit: str | None = Field(
@@ -446,7 +450,7 @@ class Todo(_Strict):
     of: list[str] = Field(default_factory=list, description="the candidate claims (any number)")
     value: Number | None = None
     range: tuple[Number, Number] | None = None
-    decimals: int | None = Field(default=None, ge=0, le=15)
+    decimals: int | None = Field(default=None, ge=-15, le=15)
     range_decimals: tuple[int, int] | None = None
     about: bool = False
     unit: str | None = None

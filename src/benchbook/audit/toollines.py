@@ -68,6 +68,7 @@ from .draftprose import (
     family,
     metric_of,
     numbers,
+    scaled,
     unit_of,
 )
 from .draftwords import settings_in_words
@@ -1020,6 +1021,35 @@ def _stat_card(n: int, text: str) -> list[Result]:
     return [Result(n, metric, m.group("v").replace(",", ""), unit, m.start("v"), m.end(), None, cond)]
 
 
+#: a stat card copied from a page over two lines: the value alone, in thousands or not ("88k",
+#: "4,108"), then what it is with its unit word ("Peak tok/s", "TTFT ms")
+_CARD_VALUE = re.compile(rf"^\s*[*_#]*\s*(?P<v>{_GROUPED})(?P<k>[kKM])?[*_]*\s*$")
+_CARD_LABEL = re.compile(
+    r"^\s*[*_]*(?P<label>(?:[A-Za-z][\w.+-]*\s+){0,3}?)(?P<unit>TPS|tok/s|t/s|tokens/s|RPS|req/s|ms)[*_]*\s*$",
+    re.IGNORECASE,
+)
+
+
+def _split_cards(lines: list[tuple[int, str]]) -> dict[int, Result]:
+    """value line -> its result, for a stat card copied over two lines (``_CARD_VALUE`` right over
+    ``_CARD_LABEL``: "88k" over "Peak tok/s"): the unit from the unit word, the metric from the label
+    and the unit (``label_metric``), a value in thousands with its precision (``scaled``)."""
+    out: dict[int, Result] = {}
+    for (n, value), (m, label) in zip(lines, lines[1:], strict=False):
+        v, lab = _CARD_VALUE.match(value), _CARD_LABEL.match(label)
+        if m != n + 1 or v is None or lab is None:
+            continue
+        unit = unit_of(lab.group("unit")) or unit_of(lab.group("unit").lower())
+        metric = label_metric(f"{lab.group('label')}{lab.group('unit')}", unit) if unit else None
+        if unit is None or metric is None:
+            continue
+        digits, decimals = v.group("v").replace(",", ""), None
+        if v.group("k"):
+            digits, decimals = scaled(digits, v.group("k"))
+        out[n] = Result(n, metric, digits, unit, v.start("v"), v.end(), decimals=decimals)
+    return out
+
+
 #: a line listing every run's value under one label ("Throughput values: 62.75, 63.09, 62.81"): three
 #: or more bare numbers, the unit on another line of the block
 _VALUE_LIST = re.compile(
@@ -1247,6 +1277,7 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
     lines = [(n, _is_as_colon(_CLOCK_PREFIX.sub(lambda m: " " * len(m.group()), t))) for n, t in lines]
     pasted = set() if code else _pasted(lines)
     stacked = _stacked(lines)
+    cards = {} if code else _split_cards(lines)
     section: str | None = None
     keys: list[str] = []  # the JSON objects open at this line ("ttft_ms": {)
     listed = _value_lists(lines) if code else {}
@@ -1273,6 +1304,9 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
             continue
         if len(t) > 400 and not (_TRT_BENCHMARK.match(t) and len(t) < 2000):
             continue  # no tool prints a result line this long (but TensorRT-LLM's one line of all)
+        if n in cards:  # "88k" over "Peak tok/s": a page's stat card, a line each
+            out.append(cards[n])
+            continue
         if n in stacked:  # "Mean TTFT (ms)" over "24437.27": the value read under its label
             lead = len(t) - len(t.lstrip())
             got = _labelled(n, f"{stacked[n]}: {t.strip()}")
