@@ -1096,7 +1096,10 @@ def _key(v: object) -> object:
 _DECLARATION_LABEL = (
     r"(?:(?:my|our|the|test(?:ing)?|benchmark|compute|host|inference)\s+)?(?:hardware|gpus?|cpu|system|set-?up|rig|machine|"
     r"environment|env|platform|build|engine|inference\s+engine|backend|runtime|software|"
-    r"config(?:uration)?|device|specs?|host|model|quant(?:i[sz]ation)?|test\s?bed|(?:[\w.]+\s+)?version)"
+    r"config(?:uration)?|device|specs?|host|model|quant(?:i[sz]ation)?|test\s?bed|(?:[\w.]+\s+)?version|"
+    # the run's settings ("Settings: …"; "Context: 131,072 tokens · Flash Attention · …", a context's
+    # size first: "Context: I was testing …" is a story's background)
+    r"settings|context(?=[*_]*\s*[:：=]\s*[*_]*\s*\d))"
     r"|all\s+(?:tests?|benchmarks?|runs?|numbers|results|measurements)(?:\s+(?:were\s+)?(?:run|done|made))?"
     r"(?:\s+(?:on|with))?"
     r"|硬件|环境|测试环境|测试平台|平台|配置|显卡|引擎|后端|ハードウェア|環境|検証環境|実行環境|マシン"
@@ -1325,6 +1328,8 @@ _INLINE_FLAGS = re.compile(
 _INLINE_PATHS = CARRIED - {"engine", "model", "quant", "hardware", "build", "backend", "prompt"}
 
 
+#: words of a comparison in a setup's line ("plain vs MTP", "with and without a draft"): no one decoding
+_COMPARED = re.compile(r"(?i)\bvs\.?\b|\bversus\b|\bbaseline\b|\bwithout\b|\bcompar\w*|\band\s+no\b|对比|比较")
 #: the separators of a setup listed on one line ("A | B | C", "A, B, C", "A · B")
 _LIST_SEPARATOR = re.compile(r"\s[|·•]\s|,\s|;\s|[:：]\s")
 #: a number format alone as a listed item ("FP8", "BF16", "INT4", "W8A8")
@@ -1341,6 +1346,19 @@ def _features(text: str) -> list[tuple[str, object]]:
     out: list[tuple[str, object]] = []
     if _DECODING_OFF.search(text):
         out.append(("decoding", "plain"))
+    elif not _COMPARED.search(text):
+        # the drafting a setup lists as one of its features ("Context: 131,072 tokens · Flash
+        # Attention · … · vision + Q4 MTP", "Serving: vLLM, MTP speculative decoding"): the runs'
+        # decoding, where it names one kind (not a model file's "-MTP" variant, not two arms)
+        kinds = {
+            "draft-self" if m.group("self") else "speculative"
+            for m in DECODING_PHRASE.finditer(text)
+            if not m.group("plain")
+            and not DRAFT_COUNT.fullmatch(m.group(0))
+            and (m.start() == 0 or text[m.start() - 1] not in "-_/.")
+        }
+        if len(kinds) == 1:
+            out.append(("decoding", kinds.pop()))
     items = [x.strip(" *_`") for x in _LIST_SEPARATOR.split(text)]
     for k, item in enumerate(items):
         if _LISTED_FORMAT.fullmatch(item) and not (k and _CACHE_WORD.search(items[k - 1])):

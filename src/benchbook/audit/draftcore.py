@@ -250,13 +250,15 @@ _TRAINED_ON = re.compile(r"(?i)\b(?:train|fine[- ]?tun|distill|calibrat|pretrain
 #: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99", "K=3"
 NAMED_CONDITION = re.compile(
     # (a speculative run's K or γ only with "=": "3.15ms (K=3)"; "ngl 1" as a table's row writes it)
-    r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-?ngl|n_gpu_layers|ctx|context|"
+    # (a whole word: "microbatch 2048" is no batch)
+    r"(?<![A-Za-z])(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-?ngl|n_gpu_layers|ctx|context|"
     r"(?<![\w-])[Kγ](?=\s*=)|"
     r"batch(?:[ _-]size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)"
     r"\s*(?:=|:|of|is)?\s*"
     # a count in thousands written with K ("ctx 37K", "depth 4k")
     # (its K kept: "context of 65k tokens" is 65536, never 65)
-    r"(?P<n>\d+(?:\.\d+)?(?=[kK]\b)|\d+)(?P<k>[kK]\b)?(?![kK])"
+    # (thousands grouped: "Context: 131,072 tokens")
+    r"(?P<n>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?(?=[kK]\b)|\d+)(?P<k>[kK]\b)?(?![kK])"
     # (not a rate or size after it: "batch 8 tok/s"; a count of tokens is the setting's own unit)
     r"(?![\d.]|\s*(?:tok(?:en)?s?\s*/|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
     re.IGNORECASE,
@@ -282,7 +284,7 @@ def named_count(m: re.Match) -> int:
     """The whole count a ``NAMED_CONDITION`` match states, K read as ``draftwords.count`` reads it:
     "ctx 37K" -> 37000, "depth 4k" -> 4096, "-ngl 99" -> 99."""
     got = count(m.group("n"), m.group("k")) if m.group("k") else None
-    return got if got is not None else int(float(m.group("n")))
+    return got if got is not None else int(float(m.group("n").replace(",", "")))
 
 
 _STOP = frozenset(

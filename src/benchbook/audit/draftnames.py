@@ -750,6 +750,9 @@ _COUNT_AFTER = re.compile(r"\s*[*×xX]\s?([1-8])(?![\w.])|(?:\s*GPU)?\s*[(（]\s
 
 
 #: a drafter named right after a quant ("Q8_0 DFlash2", "Q4_0 draft", "BF16 EAGLE-3 head")
+#: a cache's words right after a GGUF type ("Q4_0 KV", "q8_0 K/V cache", "Q8_0 K and V"): the type is
+#: the KV cache's (``draftwords``' cache types), no quantisation of the weights
+_CACHE_AFTER_QUANT = re.compile(r"\s*(?:K/V|KV|K\s?(?:and|&|\+)\s?V)\b|\s*(?:kv[ _-]?)?cache\b", re.IGNORECASE)
 _DRAFT_AFTER_QUANT = re.compile(r"\s*(?:DFlash\w*|EAGLE[\w-]*|drafter|draft(?:\s+model)?)\b", re.IGNORECASE)
 
 
@@ -921,6 +924,9 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if not any(a <= m.start() < b for a, b in spans):  # not the quant of a model name above
             if _DRAFT_AFTER_QUANT.match(text, m.end()):
                 continue  # "IQ4_XS + Q8_0 DFlash2": the drafter's weights, not the model measured
+            if _CACHE_AFTER_QUANT.match(text, m.end()):
+                continue  # "Q4_0 KV", "q8_0 K/V cache": the cache's type, not the weights'
+
             out.append(Mention(m.start(), "quant", m.group(0)))
     for m in _BITS_QUANT.finditer(text):  # "At 4-bit quantization", "vLLM AWQ"
         if not any(a <= m.start() < b for a, b in spans):

@@ -898,8 +898,10 @@ class Sentences(Sides):
                 # "Still pulling +65% at 250W", "a 450 W power limit": the card's setting, no draw
                 self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
-            if n.unit is None and any(a <= n.start < b for a, b in spans):
-                continue  # "block size 4", "-ncmoe 26": a condition of the numbers near it
+            if n.unit in (None, "tokens") and n.of is None and any(a <= n.start < b for a, b in spans):
+                # "block size 4", "-ncmoe 26", "Context: 131,072 tokens": a condition of the numbers
+                # near it (in tokens, the setting's own unit)
+                continue
             if not stateable(n):
                 self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue

@@ -530,6 +530,11 @@ def _row_unit(label: str) -> str | None:
 
 
 #: a statistic's name alone in a cell or header ("avg", "min", "P99", "median", "std")
+#: a row's label saying it is the mean of the rows above ("**Average**", "Avg.", "Mean", "平均", "Ø")
+_MEAN_ROW = re.compile(
+    r"[\s*_`]*(?:average|avg\.?|mean|平均(?:值|値)?|durchschnitt|moyenne|promedio|média|среднее|ø)[\s*_`:]*",
+    re.IGNORECASE,
+)
 _STAT_CELL = re.compile(r"(?i)min|max|avg|average|mean|median|std|stdev|p\d{2}(?:\.\d)?")
 
 
@@ -2595,6 +2600,7 @@ class Tables(Sides):
             of = [cell_ids.get((r, k)) for r in range(len(body)) for k in of_cols]
             self.mean_cells(header[j], body, block, j, of)
         self.named_changes(header, body, block, cell_ids, row_labels)
+        self.mean_rows(header, body, block, cell_ids, row_labels)
         for r, j, n, line in changes:
             rows_of = [cell_ids[k, j] for k in range(len(body)) if (k, j) in cell_ids]
             if len(rows_of) != 2:
@@ -2646,6 +2652,48 @@ class Tables(Sides):
             **source_fields(line, f"{header}: {cell} — {self.post.line(line)}"),
         }
         self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+
+    def mean_rows(
+        self,
+        header: list[str],
+        body: list[list[str]],
+        block: Block,
+        cell_ids: dict[tuple[int, int], str],
+        row_labels: list[str],
+    ) -> None:
+        """A row labelled as the mean of the rows above it (``_MEAN_ROW``: "| **Average** | **40.7** |"
+        under runs 1, 2 and 3): each of its cells a statement of kind mean over the same column's
+        claims of the rows since the table's start or the last such row (two or more; the audit
+        then checks the mean); the cell stays a claim too, as a post's printed mean is one."""
+        first = 0
+        for r, label in enumerate(row_labels):
+            if not _MEAN_ROW.fullmatch(label):
+                continue
+            above = range(first, r)
+            first = r + 1
+            if len(above) < 2:
+                continue
+            for j in range(len(header)):
+                if (r, j) not in cell_ids or any((q, j) not in cell_ids for q in above):
+                    continue
+                found = numbers(body[r][j])
+                if not found or not stateable(found[0]) or found[0].range is not None:
+                    continue
+                cid = cell_ids[r, j]
+                unit = self.claims[cid].fields.get("unit") or self.groups[str(self.claims[cid].group)].fields.get(
+                    "unit"
+                )
+                line = block.line_of(r + 1, j)
+                sid = self.new_id(f"s-l{line}")
+                fields = {
+                    "kind": "mean",
+                    "statement": f"{label.strip().strip('*_')} {header[j]}: {body[r][j].strip().strip('*_')}",
+                    "of": [self.first_stated(cell_ids[q, j]) for q in above],
+                    "value": Num(found[0].text),
+                    "unit": unit,
+                    **source_fields(line, f"{header[j]}: {body[r][j]} — {self.post.line(line)}"),
+                }
+                self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
     def named_changes(
         self,

@@ -708,12 +708,26 @@ _OTHER_TOKENS = re.compile(r"(?:input|prompt|context|ctx|draft\w*|prefill)\W*(?:
 _BS_SIZES = re.compile(r"(?i)(?<![\w-])bs\s*[=:]?\s*(\d{1,5})(?![\d.])")
 
 
+#: llama.cpp's two batch sizes written as a pair ("batch/microbatch 2048/512", "b/ub 4096/1024",
+#: "batch/ubatch: 2048/512"): the logical batch (``-b``), then the physical one (``-ub``)
+_BATCH_PAIR = re.compile(
+    r"(?<![\w-])(?:n_)?(?:batch|b)(?:[ _-]size)?\s*/\s*(?:n_)?(?:u-?batch|micro-?batch|ub)(?:[ _-]size)?"
+    r"\s*[:=]?\s*(?P<b>\d{1,5})\s*/\s*(?P<u>\d{1,5})(?![\d.])",
+    re.IGNORECASE,
+)
+
+
 def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
     """Append to ``out`` the ``(path, value)`` settings ``text`` writes in words (``_SETTINGS``: a
     context size, cache types, a temperature, a cap, the tokens generated, a concurrency, a draft
     size, llama.cpp's ubatch, an engine's version or commit) and a draft size a list picks
     (``_picked_size``)."""
     counted = [(a, b) for a, b, _, _ in accept_counts(text)] if re.search(r"accept", text, re.I) else []
+    if "/" in text:
+        for m in _BATCH_PAIR.finditer(text):
+            out += [("batch", int(m.group("b"))), ("ubatch", int(m.group("u")))]
+        # (blanked, offsets kept: "microbatch 2048/512" is no ubatch of 2048)
+        text = _BATCH_PAIR.sub(lambda m: " " * len(m.group(0)), text)
     for pat, kind in _SETTINGS:
         for m in pat.finditer(text):
             if kind in ("block", "generated") and any(a < m.end() and m.start() < b for a, b in counted):
