@@ -260,7 +260,8 @@ NAMED_CONDITION = re.compile(
     # (thousands grouped: "Context: 131,072 tokens")
     r"(?P<n>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?(?=[kK]\b)|\d+)(?P<k>[kK]\b)?(?![kK])"
     # (not a rate or size after it: "batch 8 tok/s"; a count of tokens is the setting's own unit)
-    r"(?![\d.]|\s*(?:tok(?:en)?s?\s*/|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
+    # (a sentence's full stop after it is no decimal: "at n-max 7.")
+    r"(?!\d|\.\d|\s*(?:tok(?:en)?s?\s*/|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
     re.IGNORECASE,
 )
 

@@ -424,6 +424,11 @@ _UNLIKE_AFTER = re.compile(
 _DECODE_LEAD = re.compile(r"(?i)decod|generat|\btg\b")
 _AND_SEP = re.compile(r",|\sand\s|\s&\s")
 _COMMA = re.compile(r",\s")
+#: a number and its unit right before a name, a preposition between or none ("71.9 tok/s baseline",
+#: "40 t/s with Qwen3"): the name is written after it
+_AFTER_NUMBER = re.compile(
+    r"\d(?:[\d.,]*\d)?[ \t]?(?:%|×|[A-Za-z]+(?:/[A-Za-z]+)?)[ \t]+(?:(?:with|on|using|for|at|via|in)[ \t]+)?$"
+)
 
 
 def _in_clause(
@@ -459,6 +464,16 @@ def _in_clause(
             continue
         if m.start > at and any(at < x <= m.start for x in labelled):
             # past the start of a line opening with a label: that line's ("TG: 40 t/s" over "[Q8_0]")
+            continue
+        if (
+            m.start < at
+            and _AFTER_NUMBER.search(text, max(0, m.start - 24), m.start)
+            and (after := _AND_SEP.search(text, m.start, at)) is not None
+            # ("and" next, no number of the name's own between: "SGLang 0.4.3 (it/s): [69.22, …")
+            and not re.search(r"(?<![\w.-])\d", text[m.start : after.start()])
+        ):
+            # right after the number before, then "and" or a comma: that number's label ("71.9 tok/s
+            # baseline and 170.3 tok/s at n-max 7")
             continue
         if _UNLIKE_BEFORE.search(text, max(0, m.start - 20), m.start) or _UNLIKE_AFTER.match(text, m.start):
             continue  # "ollama で推論した場合と異なり … 9.41 tps", "unlike Ollama, …": the other setup's
