@@ -530,6 +530,14 @@ def _row_unit(label: str) -> str | None:
 
 
 #: a statistic's name alone in a cell or header ("avg", "min", "P99", "median", "std")
+def _per_token_cells(column: list[str]) -> bool:
+    """Whether every filled cell of a column writes its time per token ("1.2 秒/token", "45 ms/tok")."""
+    said = [numbers(c)[:1] for c in column if not _EMPTY.match(c)]
+    return bool(said) and all(
+        x and re.search(r"/\s*tok|per\s+tok", x[0].unit_written or "", re.IGNORECASE) for x in said
+    )
+
+
 #: a row's label saying it is the mean of the rows above ("**Average**", "Avg.", "Mean", "平均", "Ø")
 _MEAN_ROW = re.compile(
     r"[\s*_`]*(?:average|avg\.?|mean|平均(?:值|値)?|durchschnitt|moyenne|promedio|média|среднее|ø)[\s*_`:]*",
@@ -739,7 +747,9 @@ def _headerless(rows: list[list[str]]) -> bool:
 
 #: what separates the numbers of one cell: a slash or a middle dot between spaces ("116.9 / 120.7",
 #: "Ollama 28 tok/s · vLLM 32 tok/s"; never "tok/s", "12/19/32")
-_PIECES = re.compile(r"\s+/\s+|\s*[·•]\s*")
+_PIECES = re.compile(r"\s+/\s+|\s*[·•、]\s*")
+#: a device's name before its busy share in a cell of several ("CPU 60%、GPU 45%"): each its own metric
+_PIECE_DEVICE = re.compile(r"(?i)cpu|gpu|npu")
 #: a statistic written after its number ("41.3 mean / 41.4 median")
 _PIECE_STAT = re.compile(r"(?i)(mean|median|avg|average|min|max|p\d{2})")
 
@@ -821,6 +831,8 @@ def cell_pieces(cell: str, header: str, unit: str | None) -> list[tuple[Number, 
             extra = {"other": {"stat": stat_name(word)}}
         elif len(engines := engines_in(word)) == 1 and re.fullmatch(r"[\w.\- ]+", word):
             extra = {"engine": engines.pop()}
+        elif _PIECE_DEVICE.fullmatch(word) and (n.unit or carried) == "%":
+            extra = {"metric": metric_of("%", word)}  # "CPU 60%、GPU 45%": each device's busy share
         else:
             return []
         out.append((replace(n, unit=n.unit or carried), extra))
@@ -1456,6 +1468,31 @@ _SETTINGS_HEADER = (
 _FILE_ROW = re.compile(r"(?i)\b(?:format|file|weights|gguf|checkpoint)\b|模型文件|ファイル")
 
 
+#: the units a machine's specification is given in: its memory, bandwidth, compute and power
+_SPEC_FAMILIES = frozenset({"size", "bandwidth", "compute", "power"})
+
+
+#: words of a measurement in a table's labels ("| cap | theory | copy |": a probe's copy bandwidth
+#: beside the card's theoretical one; "measured", "achieved", 实测)
+_MEASURED_LABEL = re.compile(
+    r"(?i)\b(?:copy|measured|achieved|actual|observed|bench\w*|probe\w*|tested|result\w*|peak\s+used)\b"
+    r"|实测|测得|測定|実測"
+)
+
+
+def _spec_table(header: list[str], body: list[list[str]]) -> bool:
+    """Whether a table's cells state only specifications of machines: every number with a unit in a
+    size, bandwidth, compute or power (``_SPEC_FAMILIES``), at least one so; no rate, time, share or
+    multiple (a result), and no label naming a measurement (``_MEASURED_LABEL``)."""
+    units = [n.unit for row in body for cell in row for n in numbers(cell) if n.unit]
+    labels = [*header, *(row[0] for row in body if row)]
+    return (
+        bool(units)
+        and all(family(u) in _SPEC_FAMILIES for u in units)
+        and not any(_MEASURED_LABEL.search(x) for x in labels)
+    )
+
+
 def _settings_table(header: list[str], body: list[list[str]]) -> bool:
     """Whether a table lists settings, not results: two columns under a settings header
     (``_SETTINGS_HEADER``: "| Setting | Value |") and no row naming a metric ("| Decode | 41 t/s |"
@@ -1630,6 +1667,14 @@ class Tables(Sides):
         header, body = rows[0], rows[1:]
         header, runs = _spanned_header(header, body)
         width = len(header)
+        if self.setup_section and _spec_table(header, body):
+            # "## 硬件配置概览" over "| 内存 | 16GB 统一内存 |", "| 内存带宽 | 120GB/s |": the machines'
+            # specifications (docs/claims.md: ``systems``, no claims), listed as not placed
+            for r, row in enumerate(body):
+                for j, cell in enumerate(row):
+                    line = block.line_of(r + 1, j)
+                    self.out.unplaced += [(line, n.text, self.post.line(line)[:300]) for n in numbers(cell)]
+            return
         if _settings_table(header, body):
             # "| GPU | A100 40GB |", "| n_ctx | 2048 |": the setup a post ran, no result
             for r, row in enumerate(body):
@@ -1698,6 +1743,10 @@ class Tables(Sides):
             if (
                 sent
                 or j in test_columns
+                # a table of metrics as rows: its first column was the header, the configurations'
+                # names ("DeepSeek-R1:14B（32GB）": a size in parentheses names the machine's memory)
+                or j == 0
+                and shape == "rows"
                 # "| Engine (output tok/s) |" over "vLLM", "SGLang": the rows' labels, the unit the
                 # other columns' (``first_unit``)
                 or j == 0
@@ -1970,6 +2019,8 @@ class Tables(Sides):
                 if unit
                 else None
             )
+            if family(unit) == "time" and _per_token_cells(column):
+                metric = label_metric(f"{h} per token", unit)  # "| 1.2 秒/token |": a time per token
             if metric is None:
                 kinds[j] = "unplaced"  # its numbers are listed, not dropped
                 continue
@@ -2523,7 +2574,9 @@ class Tables(Sides):
                     for k, (piece, extra) in enumerate(pieces):
                         fields = number_fields(piece)
                         fields.pop("unit", None)
-                        fields["conditions"] = merged(cond, extra)
+                        if "metric" in extra:  # "CPU 60%、GPU 45%": each piece's own metric
+                            fields["metric"] = extra["metric"]
+                        fields["conditions"] = merged(cond, {p: v for p, v in extra.items() if p != "metric"})
                         quote = f"{header[j]}: {row[j]} — {self.post.line(line)}"
                         fields.update(source_fields(line, quote))
                         cid = self.add_claim(

@@ -248,7 +248,8 @@ def _counted(label: str) -> tuple[str, str] | None:
     ``draft_proposals``); None for another label or a workload's size (``_WORKLOAD_NOUNS``: "Number
     of prompts" is a condition)."""
     m = _COUNT_LABEL.match(label) or _COUNT_LABEL.match(
-        re.sub(r"^num_(?=[a-z])", "number of ", label).replace("_", " ")
+        # (vLLM's spec_decode.py: "num_drafts", "total_num_output_tokens": "total number of output tokens")
+        re.sub(r"^(total_)?num_(?=[a-z])", r"\1number of ", label).replace("_", " ")
     )
     if m is None:
         return None
