@@ -696,7 +696,10 @@ _QUALIFIED_RATE = re.compile(
 #: rate ("draft tokens/s") nor per step (``_ACCEPTED_PER``); a number of draft tokens with no accepted
 #: ones beside it is a setting ("I tried 4, 5, and 6 draft tokens")
 _QUALIFIED_COUNT = re.compile(
-    r"\s+(?:draft|drafted)(?=\s+tokens?\s*(?:,|and)\s*\d[\d,]*\s+accepted\b)"
+    r"\s+(?:(?:draft|drafted)(?=\s+tokens?\s*(?:,|and)\s*\d[\d,]*\s+accepted\b)"
+    # a count of the tokens a run made or read, then the time it took ("128 generated tokens → 1.93
+    # s", "512 prompt tokens in 0.8 s"): a count stated with its time
+    r"|(?:generated|output|new|decoded|prompt|input)(?=\s+tokens?\s*(?:in\s+|→|->|=>|⟶)\s*[\d.]+\s?(?:s|sec|secs|seconds|ms)\b))"
     r"\s+(?P<u>tokens?)\b(?!\s*(?:/|per\b))",
     re.IGNORECASE,
 )

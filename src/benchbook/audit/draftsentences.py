@@ -1449,7 +1449,8 @@ class Sentences(Sides):
             kinds = (three[0][0].unit, family(three[1][0].unit), family(three[2][0].unit))
             if kinds == ("tokens", "time", "rate"):
                 (nt, ct), (ns, cs), (nr, cr) = three
-                if not re.fullmatch(r"\s+in\s+", text[nt.end : ns.start]) or nr.start - ns.end > 40:
+                # ("N tokens in T s", or an arrow between: "256 tokens → 3.14 s = ~81 tokens/s")
+                if not _TOKENS_TO_TIME.fullmatch(text[nt.end : ns.start]) or nr.start - ns.end > 40:
                     continue
             else:
                 listed = _listed_rate(three, text)
@@ -1471,6 +1472,8 @@ class Sentences(Sides):
             self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
 
+#: what joins a count of tokens to the time they took: "in", or an arrow ("256 tokens → 3.14 s")
+_TOKENS_TO_TIME = re.compile(r"\s+in\s+|\s*(?:→|->|=>|⟶|⇒)\s*")
 #: a list item's line as written ("- x", "* x", "1. x")
 _LIST_ITEM_LINE = re.compile(r"\s*(?:[-*+•]|\d{1,2}[.)])\s")
 #: the names a list's items give one each (``_list_names``)
