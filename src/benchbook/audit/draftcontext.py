@@ -1329,7 +1329,9 @@ _INLINE_PATHS = CARRIED - {"engine", "model", "quant", "hardware", "build", "bac
 
 
 #: words of a comparison in a setup's line ("plain vs MTP", "with and without a draft"): no one decoding
-_COMPARED = re.compile(r"(?i)\bvs\.?\b|\bversus\b|\bbaseline\b|\bwithout\b|\bcompar\w*|\band\s+no\b|对比|比较")
+_COMPARED = re.compile(
+    r"(?i)\bvs\.?\b|\bversus\b|\bbaseline\b|\bwithout\b|\bcompar\w*|\band\s+no\b|对比|比较"
+)
 #: the separators of a setup listed on one line ("A | B | C", "A, B, C", "A · B")
 _LIST_SEPARATOR = re.compile(r"\s[|·•]\s|,\s|;\s|[:：]\s")
 #: a number format alone as a listed item ("FP8", "BF16", "INT4", "W8A8")

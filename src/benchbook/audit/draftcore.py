@@ -251,7 +251,8 @@ _TRAINED_ON = re.compile(r"(?i)\b(?:train|fine[- ]?tun|distill|calibrat|pretrain
 NAMED_CONDITION = re.compile(
     # (a speculative run's K or γ only with "=": "3.15ms (K=3)"; "ngl 1" as a table's row writes it)
     # (a whole word: "microbatch 2048" is no batch)
-    r"(?<![A-Za-z])(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-?ngl|n_gpu_layers|ctx|context|"
+    r"(?<![A-Za-z])(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-?ngl|n_gpu_layers|"
+    r"ctx|context|"
     r"(?<![\w-])[Kγ](?=\s*=)|"
     r"batch(?:[ _-]size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)"
     r"\s*(?:=|:|of|is)?\s*"

@@ -1427,9 +1427,7 @@ def numbers(text: str) -> list[Number]:
         if m.group("b") is not None:
             if ua and ub and ua != ub or (m.group("ua") and not m.group("unit") and ua != "%"):
                 # "6 GB to 8 tok/s", "12 tokens - 3": no range; read the first number alone
-                out.append(
-                    Number(number_text(m.group("a")), ua, _about(m), m.start(), m.end("ua"))
-                )
+                out.append(Number(number_text(m.group("a")), ua, _about(m), m.start(), m.end("ua")))
                 pos = m.end("ua")
                 continue
             low, high = number_text(m.group("a")), number_text(m.group("b"))

@@ -730,14 +730,15 @@ def _headerless(rows: list[list[str]]) -> bool:
     ("Llama2 | EXL2 4.0 bpw | 7B | 164 t/s | 197 t/s" over "-- | --"; rows of "| Llama 3.3 70B Q4 ·
     2× RTX 5090 | Ollama 28 tok/s · vLLM 32 tok/s | vLLM +14% |" with no rule): a cell after the
     first states a number with its unit, and every other row states one in the same column."""
-    # a number in parentheses is the header's qualifier ("Theoretical max (5.1 GB model)"), no value
+    # a number in parentheses is the header's qualifier ("Theoretical max (5.1 GB model)",
+    # "DeepSeek-R1:14B（32GB）"), no value
     cols = [
         j
         for j, c in enumerate(rows[0])
-        if j and any(n.unit for n in numbers(re.sub(r"\([^)]*\)", "", c))[:1])
+        if j and any(n.unit for n in numbers(re.sub(r"[(（][^)）]*[)）]", "", c))[:1])
     ]
-    if not cols:
-        return False
+    if not cols or _METRIC_CORNER.fullmatch(_unmarked(rows[0][0])):
+        return False  # (a corner saying the rows are metrics, "| 指标 |", heads the table)
     if len(rows) == 1:
         return True
     if label_key(rows[0][0]) in LABELS:
@@ -2019,7 +2020,7 @@ class Tables(Sides):
                 if unit
                 else None
             )
-            if family(unit) == "time" and _per_token_cells(column):
+            if unit is not None and family(unit) == "time" and _per_token_cells(column):
                 metric = label_metric(f"{h} per token", unit)  # "| 1.2 秒/token |": a time per token
             if metric is None:
                 kinds[j] = "unplaced"  # its numbers are listed, not dropped
@@ -2733,9 +2734,9 @@ class Tables(Sides):
                 if not found or not stateable(found[0]) or found[0].range is not None:
                     continue
                 cid = cell_ids[r, j]
-                unit = self.claims[cid].fields.get("unit") or self.groups[str(self.claims[cid].group)].fields.get(
-                    "unit"
-                )
+                unit = self.claims[cid].fields.get("unit") or self.groups[
+                    str(self.claims[cid].group)
+                ].fields.get("unit")
                 line = block.line_of(r + 1, j)
                 sid = self.new_id(f"s-l{line}")
                 fields = {

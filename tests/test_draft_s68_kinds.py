@@ -1,0 +1,261 @@
+"""Kinds fixed in issue 29's session 68 (the forty-sixth held-out set's misses, read after a
+forty-seventh set replaced it as the clean one), each with controls."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook.audit import schema
+from benchbook.audit.draftprose import numbers, scaled
+from benchbook.audit.draftwords import accept_counts, settings_in_words
+from benchbook.audit.precision import interval_of, written
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+def _claims(cf: schema.ClaimsFile) -> list[tuple]:
+    """(metric, value or range, unit, about, decimals) of each claim, in post order."""
+    return [
+        (c.metric, c.value if c.value is not None else c.range, c.unit, c.about, c.decimals)
+        for c in cf.claims
+    ]
+
+
+def test_a_sign_of_approximation_after_the_number_is_about():
+    """ "3100~ tokens/sec" (h531): about 3100 tok/s; "60~80 tok/s" stays a range."""
+    got = [
+        (n.text, n.unit, n.about, n.range) for n in numbers("at 3100~ tokens/sec, about 700~ tokens/second")
+    ]
+    assert got == [("3100", "tok/s", True, None), ("700", "tok/s", True, None)]
+    (r,) = numbers("and 60~80 tok/s")
+    assert (r.range, r.unit, r.about) == (("60", "80"), "tok/s", False)
+
+
+def test_a_number_in_thousands_keeps_its_precision(tmp_path):
+    """ "10k tok/s" (h535) is 10000 to the thousand: decimals -3, standing for 9,500–10,500; "1.5K
+    t/s" 1500 to the hundred; "128k tokens" (a context's size) stays unplaced."""
+    assert scaled("10", "k") == ("10000", -3)
+    assert scaled("1.5", "K") == ("1500", -2)
+    assert scaled("2.25", "M") == ("2250000", -4)
+    cf = _drafted(
+        "The server did 10k tok/s on one GPU and ~1.5K t/s on two, with 128k tokens of context.", tmp_path
+    )
+    assert _claims(cf) == [("decode_tps", 10000, "tok/s", False, -3), ("decode_tps", 1500, "t/s", True, -2)]
+    assert [u.number for u in cf.draft.unplaced] == ["128"]
+    got = interval_of(10000, None, -3, None, False, "tok/s")
+    assert (got.lo, got.hi) == (9500, 10500)
+    assert written(10000, None, -3, None) == "10k" and written(1500, None, -2, None) == "1.5k"
+
+
+def test_negative_decimals_load_and_stay_bounded(tmp_path):
+    """The schema takes decimals down to -15 (a number in thousands), not below."""
+    base = "schema: benchbook.claims\nschema_version: 1\nsource: {kind: blog}\nclaims:\n"
+    ok = tmp_path / "ok.yaml"
+    ok.write_text(base + "  - {id: a, metric: throughput, value: 88000, decimals: -3, unit: tok/s}\n")
+    assert schema.load(ok).claims[0].decimals == -3
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(base + "  - {id: a, metric: throughput, value: 88000, decimals: -16, unit: tok/s}\n")
+    with pytest.raises(Exception, match="decimals"):
+        schema.load(bad)
+
+
+def test_a_stat_card_over_two_lines_is_one_claim(tmp_path):
+    """ "88k" over "Peak tok/s" (h535, a page's headline figure): the peak rate 88000 to the thousand;
+    a number alone over a line naming no unit is none."""
+    cf = _drafted("# Work\n\n88k\nPeak tok/s\n\n42\nModels tested\n", tmp_path)
+    assert _claims(cf) == [("peak_throughput", 88000, "tok/s", False, -3)]
+    assert cf.claims[0].source_line == 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MTP draft acceptance: 164/269 tokens (61%).",
+        "Draft acceptance: 164/269 (61%).",
+        "Accepted 164/269 draft tokens (61%).",
+        "Acceptance was 61% (164/269 tokens accepted).",
+    ],
+)
+def test_acceptance_counts_beside_their_share_are_its_counts(tmp_path, text):
+    """The counts before or after the share in parentheses (h530) are the share's counts: one claim."""
+    cf = _drafted(text, tmp_path)
+    assert [
+        (c.metric, c.value, c.counts.model_dump(exclude_none=True) if c.counts else None) for c in cf.claims
+    ] == [("acceptance_rate", 61, {"accepted": 164, "drafted": 269})]
+
+
+def test_counts_before_a_share_they_do_not_give_are_still_its_own(tmp_path):
+    """ "164/269 tokens (45%)": the counts in the share's sentence are its counts (the audit then
+    finds 61% ≠ 45%); a proportion not of acceptance ("5/6 runs (83%)") stays apart."""
+    cf = _drafted("Acceptance: 164/269 tokens (45%).", tmp_path)
+    assert [(c.value, c.counts.accepted, c.counts.drafted) for c in cf.claims] == [(45, 164, 269)]
+    assert accept_counts("We got 5/6 runs (83%) passing.") == []
+
+
+def test_times_per_token_in_any_spelling():
+    """ "1.2 秒/token", "1.2 sec/token", "35 毫秒/token" (h533): a time per token."""
+    got = [
+        (n.text, n.unit, n.unit_written)
+        for t in ("~1.2 秒/token", "1.2 sec/token", "35 毫秒/token")
+        for n in numbers(t)
+    ]
+    assert got == [("1.2", "s", "秒/token"), ("1.2", "s", "sec/token"), ("35", "ms", "毫秒/token")]
+
+
+def test_a_hit_rate_is_no_slowdown(tmp_path):
+    """ "a 60–68% hit rate" (h529): a cache's hit rate; "a 20% hit in speed" is a drop."""
+    cf = _drafted("The prefix cache achieves a 60–68% hit rate.\n\nIt takes a 20% hit in speed.", tmp_path)
+    assert [(c.metric, c.value if c.value is not None else c.range) for c in cf.claims] == [
+        ("cache_hit_rate", (60, 68)),
+        ("speed_change", -20),
+    ]
+
+
+def test_a_quality_score_in_percent(tmp_path):
+    """ "80.6% quality, 100% multi-turn" (h535): quality scores, not shares."""
+    cf = _drafted("qwen2.5:7b wins on value — 80.6% quality, 100% multi-turn.", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [("quality_score", 80.6), ("quality_score", 100)]
+
+
+def test_a_setup_line_of_settings_after_context(tmp_path):
+    """ "**Context:** 131,072 tokens · Flash Attention · Q4_0 KV · batch/microbatch 2048/512 · vision +
+    Q4 MTP" (h530): the runs' ctx, flash attention, cache types, both batches and MTP drafting; no
+    claim of 131072 tokens, and "Q4_0 KV" no quant of the weights."""
+    cf = _drafted(
+        "**Model:** Unsloth Dynamic UD-Q4_K_XL\n"
+        "**Context:** 131,072 tokens · Flash Attention · Q4_0 KV · batch/microbatch 2048/512"
+        " · vision + Q4 MTP\n\n"
+        "Decode ran at 40.1 tok/s.\n",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    got = _cond(cf, c)
+    assert {
+        k: got.get(k)
+        for k in ("ctx", "flash_attn", "type_k", "type_v", "batch", "ubatch", "decoding", "quant")
+    } == {
+        "ctx": 131072,
+        "flash_attn": True,
+        "type_k": "q4_0",
+        "type_v": "q4_0",
+        "batch": 2048,
+        "ubatch": 512,
+        "decoding": "draft-self",
+        "quant": "UD-Q4_K_XL",
+    }
+
+
+def test_batch_pairs_and_a_context_label_in_words():
+    """The pair "batch/ubatch N/M" in any of its spellings; "microbatch 2048" alone is a ubatch, never a
+    batch; a setup naming two decodings ("plain vs MTP") names none."""
+    for text in ("batch/microbatch 2048/512", "b/ub 2048/512", "batch/ubatch: 2048/512"):
+        out: list = []
+        settings_in_words(text, out)
+        assert sorted(out) == [("batch", 2048), ("ubatch", 512)], text
+    out = []
+    settings_in_words("microbatch 1024", out)
+    assert out == [("ubatch", 1024)]
+
+
+def test_a_setup_comparing_decodings_names_none(tmp_path):
+    """ "Settings: 32k context, plain vs MTP" names no one decoding of the runs."""
+    cf = _drafted("Settings: flash attention on, plain vs MTP\n\nDecode ran at 40.1 tok/s.\n", tmp_path)
+    assert _cond(cf, cf.claims[0]).get("decoding") != "draft-self"
+
+
+def test_a_table_average_row_is_a_mean_of_the_rows_above(tmp_path):
+    """ "| **Average** | **40.7** |" under runs 1–3 (h530): a mean statement of the three; a table with no
+    such row has none."""
+    cf = _drafted(
+        "| Run | Decode tok/s |\n|---:|---:|\n| 1 | 40.1 |\n| 2 | 41.0 |\n| 3 | 40.9 |\n"
+        "| **Average** | **40.7** |\n",
+        tmp_path,
+    )
+    (s,) = cf.statements
+    runs = [c.id for c in cf.claims if c.value in (40.1, 41.0, 40.9)]
+    assert (s.kind, s.value, s.unit, s.of) == ("mean", 40.7, "tok/s", runs)
+    cf = _drafted("| Run | Decode tok/s |\n|---:|---:|\n| 1 | 40.1 |\n| 2 | 41.0 |\n", tmp_path)
+    assert cf.statements == []
+
+
+def test_a_count_named_before_a_full_stop_and_a_label_after_a_number(tmp_path):
+    """ "at n-max 7." names block_max 7 (the full stop is no decimal); "71.9 tok/s baseline and 170.3
+    tok/s at n-max 7" (h534): the baseline is the first number's, the draft size the second's."""
+    cf = _drafted(
+        "# MTP bench\n\n- records 71.9 tok/s baseline and 170.3 tok/s at n-max 7 (+136.9%, 2.37x)\n", tmp_path
+    )
+    got = [(c.value, _cond(cf, c).get("decoding"), _cond(cf, c).get("block_max")) for c in cf.claims]
+    assert got == [(71.9, "plain", None), (170.3, "draft-self", 7)]
+    cf = _drafted("# MTP bench\n\nWe got 170.3 tok/s at n-max 7.\n", tmp_path)
+    assert _cond(cf, cf.claims[0]).get("block_max") == 7
+
+
+def test_vllm_spec_decode_total_output_tokens(tmp_path):
+    """vLLM's spec_decode.py prints "total_num_output_tokens: 16990" (h526): a count of tokens."""
+    cf = _drafted(
+        "```\ntotal_num_output_tokens: 16990\nnum_drafts: 4816\nnum_draft_tokens: 33712\n```\n", tmp_path
+    )
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("tokens", 16990, "tokens"),
+        ("draft_proposals", 4816, "proposals"),
+        ("draft_tokens", 33712, "tokens"),
+    ]
+
+
+def test_a_table_of_metrics_as_rows_keeps_its_configurations_names(tmp_path):
+    """Column heads "DeepSeek-R1:14B（32GB）" over metric rows (h533): each column's model; the size in
+    parentheses no claim; "CPU 60%、GPU 45%" two busy shares; "1.2 秒/token" a time per token."""
+    cf = _drafted(
+        "| 指标 | DeepSeek-R1:14B（32GB） | DeepSeek-R1:32B（64GB） |\n|---|---|---|\n"
+        "| 推理速度 | 10-12 tokens/s | 4.8-5 tokens/s |\n"
+        "| 代码生成 | 1.2 秒/token | 3.5 秒/token |\n"
+        "| 硬件负载 | CPU 60%、GPU 45% | CPU 85%、GPU 72% |\n",
+        tmp_path,
+    )
+    got = [
+        (c.metric, c.value if c.value is not None else c.range, _cond(cf, c).get("model")) for c in cf.claims
+    ]
+    assert sorted(got, key=str) == sorted(
+        [
+            ("decode_tps", (10, 12), "DeepSeek-R1-14B"),
+            ("decode_tps", (4.8, 5), "DeepSeek-R1-32B"),
+            ("ms_per_token", 1.2, "DeepSeek-R1-14B"),
+            ("ms_per_token", 3.5, "DeepSeek-R1-32B"),
+            ("cpu_utilization", 60, "DeepSeek-R1-14B"),
+            ("gpu_utilization", 45, "DeepSeek-R1-14B"),
+            ("cpu_utilization", 85, "DeepSeek-R1-32B"),
+            ("gpu_utilization", 72, "DeepSeek-R1-32B"),
+        ],
+        key=str,
+    )
+
+
+def test_a_setup_sections_table_of_specifications_states_no_claims(tmp_path):
+    """Under "## Hardware configuration", a table of memory and bandwidth is the machines' specs (h533);
+    a probe's measured bandwidth ("copy") under a hardware heading is a result (p188)."""
+    spec = (
+        "## Hardware configuration\n\n| Item | Base | Pro |\n|---|---|---|\n"
+        "| Memory | 16GB | 32GB |\n| Bandwidth | 120GB/s | 200GB/s |\n"
+    )
+    cf = _drafted(spec, tmp_path)
+    assert cf.claims == [] and sorted(u.number for u in cf.draft.unplaced) == ["120", "16", "200", "32"]
+    probe = "## Hardware tested\n\n| cap | theory | copy |\n|---|---|---|\n| 200 W | 936 GB/s | 391 GB/s |\n"
+    cf = _drafted(probe, tmp_path)
+    assert 391 in [c.value for c in cf.claims]
+
+
+def test_tokens_then_an_arrow_to_their_time_and_rate(tmp_path):
+    """ "256 tokens → 3.14 s = ~81 tokens/s" and "128 generated tokens → 1.93 s = ~67 tokens/s" (h529):
+    the rate is a ratio of the count and the time; "256 generated tokens each" stays a setting."""
+    cf = _drafted(
+        "Short prompt, 256 tokens        → 3.14 s  = ~81 tokens/s\n\n"
+        "128 generated tokens            → 1.93 s  = ~67 tokens/s end-to-end\n\n"
+        "Three runs, 256 generated tokens each.\n",
+        tmp_path,
+    )
+    by_id = {c.id: c for c in cf.claims}
+    assert [(s.kind, s.value, [by_id[x].value for x in s.of]) for s in cf.statements] == [
+        ("ratio", 81, [256, 3.14]),
+        ("ratio", 67, [128, 1.93]),
+    ]
+    assert "256" in [u.number for u in cf.draft.unplaced if u.line == 5]
