@@ -271,10 +271,11 @@ def test_a_claims_file_with_aliases_is_refused_before_it_expands(tmp_path):
             "c.yaml:5: claims.0.about: an approximate value needs the digits it was written with, and "
             "`decimals: null` says it is exact; drop one of the two; fix: see docs/claims.md for the field",
         ),
-        # negative decimals crashed the number's display ("Format specifier missing precision")
+        # negative decimals crashed the number's display ("Format specifier missing precision"); a
+        # number in thousands is -3 now ("6.2k": ``precision.written``), past a double's digits none
         (
-            "claims:\n  - {id: a, metric: decode_tps, value: 6200, decimals: -3,\n     unit: tok/s}\n",
-            "c.yaml:5: claims.0.decimals: Input should be greater than or equal to 0; "
+            "claims:\n  - {id: a, metric: decode_tps, value: 6200, decimals: -16,\n     unit: tok/s}\n",
+            "c.yaml:5: claims.0.decimals: Input should be greater than or equal to -15; "
             "fix: see docs/claims.md for the field",
         ),
     ],
@@ -289,3 +290,22 @@ def test_values_that_crashed_the_audit_are_named(tmp_path, body, line):
     with pytest.raises(schema.ClaimsError) as e:
         run.audit_file(f, here=Here())
     assert str(e.value).endswith(line)
+
+
+def test_a_number_written_in_thousands_is_audited_with_its_digits(tmp_path):
+    """ "6.2k tok/s" stated as value 6200, decimals -2 (6,150–6,250): the audit reads and writes it
+    so (it crashed on negative decimals before they were allowed)."""
+    from benchbook.audit import run
+    from benchbook.audit.precision import written
+    from benchbook.audit.verdicts import Here
+
+    f = tmp_path / "c.yaml"
+    f.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: synthetic test}\n"
+        "claims:\n  - {id: a, metric: decode_tps, value: 6200, decimals: -2, unit: tok/s}\n"
+    )
+    run.audit_file(f, here=Here())
+    c = schema.load(f).claims[0]
+    assert (c.decimals, written(c.value, None, c.decimals, None)) == (-2, "6.2k")
+    got = schema.stated_interval_of(c)
+    assert got is not None and (got.lo, got.hi) == (6150, 6250)
