@@ -572,15 +572,17 @@ def test_named_changes_against_columns_of_a_metrics_as_rows_table(tmp_path):
     assert got == [(30, [39.2, 51]), (39, [11069, 15359]), (112, [24.1, 51]), (142, [6352, 15359])]
 
 
-def test_thousands_glued_to_k_before_a_unit_are_listed_not_lost(tmp_path):
+def test_thousands_glued_to_k_before_a_unit_are_claims_with_their_precision(tmp_path):
     """ "The storage does 850k IOPS", "served 12k req/s" (the breaker's, session 51): the number was
-    neither a claim nor listed; now listed as not placed (a claim cannot state a thousands' precision
-    yet); "128k context" and names ("H200") stay none (control)."""
-    assert [(n.text, n.unit) for n in numbers("The storage does 850k IOPS.")] == [("850", None)]
-    assert [(n.text, n.unit) for n in numbers("served 12k req/s")] == [("12", None)]
+    neither a claim nor listed; since session 68 a claim in thousands (decimals -3, its precision as
+    written); "128k context" and names ("H200") stay none (control)."""
+    assert [(n.text, n.unit, n.decimals) for n in numbers("The storage does 850k IOPS.")] == [
+        ("850000", "IOPS", -3)
+    ]
+    assert [(n.text, n.unit, n.decimals) for n in numbers("served 12k req/s")] == [("12000", "req/s", -3)]
     assert numbers("with 128k context on the H200 GPU") == []
     cf = _drafted("# Storage\n\nThe storage does 850k IOPS.\n", tmp_path)
-    assert cf.claims == [] and [(u.line, u.number) for u in cf.draft.unplaced] == [(3, "850")]
+    assert [(c.metric, c.value, c.decimals) for c in cf.claims] == [("iops", 850000, -3)]
 
 
 def test_worded_changes_of_a_metrics_as_rows_table(tmp_path):

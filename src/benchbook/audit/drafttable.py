@@ -1491,6 +1491,8 @@ def _spec_table(header: list[str], body: list[list[str]]) -> bool:
         bool(units)
         and all(family(u) in _SPEC_FAMILIES for u in units)
         and not any(_MEASURED_LABEL.search(x) for x in labels)
+        # (a row of the weights' file states its size: "| Ollama format | GGUF Q6_K (6.7 GB) |")
+        and not any(row and _FILE_ROW.search(row[0]) for row in body)
     )
 
 
