@@ -132,6 +132,10 @@ _LOG = re.compile(
 )
 
 
+#: an Apple desktop named alone ("on a single Mac Studio", "my mac mini"): ``_Drafter.mac_machine``
+_BARE_MAC = re.compile(r"(?<![\w-])(?P<m>Mac\s?Studio|Mac\s?mini)(?![\w-])", re.IGNORECASE)
+
+
 class _Drafter(Tables, Sentences):
     """The drafter: reads a post's blocks in order (``run``) and hands each to the part that
     drafts it (tables, sentences, logs and tool output), then cleans up."""
@@ -641,6 +645,7 @@ class _Drafter(Tables, Sentences):
         self.cpu_machine()  # "Ryzen 7 5700G" and no GPU: the CPU ran them
         self.apu_names()  # "Strix Halo", "Ryzen AI Max+ 395", "Radeon 8060S": one chip, one name
         self.size_model()  # "benchmark for 70B model" and no model named: the model is "70B"
+        self.mac_machine()  # "on a single Mac Studio" and no machine named: the machine is it
         stated_repeats(self.post, self.out.entries, self.out.groups)  # "median of 3 runs"
         self.repeated_runs()
         settle_rates(self.out.entries, self.out.groups, self.code_block_of)  # one stream's rate or many
@@ -1025,6 +1030,23 @@ class _Drafter(Tables, Sentences):
         if any(not of_size.search(m) for m in named):
             return  # a model of another size named: the size alone may be either's
         self.where_unset("model", size, "the one size the post names its model by")
+
+    def mac_machine(self) -> None:
+        """A post that names one Apple desktop by its name alone ("Complete evaluation infrastructure
+        on a single Mac Studio", ``_BARE_MAC``) and no machine otherwise (no chip, card or CPU named:
+        "Mac Studio M2 Ultra" names its chip, read by ``mentions``): that desktop is the ``hardware``
+        of each claim that has none ("Apple Mac Studio", the vendor's full name).  Issue 29's corpus:
+        h535."""
+        names = {
+            "Apple Mac Studio" if "studio" in m.group("m").lower() else "Apple Mac mini"
+            for m in _BARE_MAC.finditer(self.post.text)
+        }
+        if len(names) != 1 or context_of(self.post).machines_named:
+            return
+        said = [x.fields for x in self.out.groups] + [e.fields for e in self.out.entries if e.kind == "claim"]
+        if any((f.get("conditions") or {}).get("hardware") for f in said):
+            return
+        self.where_unset("hardware", names.pop(), "the one Apple desktop the post names, no chip named")
 
     def where_unset(
         self, path: str, value: object, origin: str, rows_named: set | frozenset = frozenset()
