@@ -259,3 +259,24 @@ def test_tokens_then_an_arrow_to_their_time_and_rate(tmp_path):
         ("ratio", 67, [128, 1.93]),
     ]
     assert "256" in [u.number for u in cf.draft.unplaced if u.line == 5]
+
+
+def test_one_apple_desktop_named_alone_is_the_machine(tmp_path):
+    """ "on a single Mac Studio" and no chip or card named (h535): the claims' hardware; with its chip
+    named elsewhere ("My Mac Studio has an M2 Ultra") the chip's reading stands."""
+    cf = _drafted("Evaluation on a single Mac Studio.\n\nMLX did 42 tok/s.\n", tmp_path)
+    assert _cond(cf, cf.claims[0]).get("hardware") == "Apple Mac Studio"
+    cf = _drafted("My Mac Studio has an M2 Ultra.\n\nMLX did 42 tok/s.\n", tmp_path)
+    assert _cond(cf, cf.claims[0]).get("hardware") != "Apple Mac Studio"
+
+
+def test_a_label_line_in_a_block_names_its_engine_with_no_command_above(tmp_path):
+    """ "minivllm:" and "vLLM:" over their key: value results (h532), no command in the post: each
+    block part is its label's engine."""
+    cf = _drafted(
+        "Compare vllm speed vs. minivllm:\n\n```\nminivllm:\n  tokens: 335.0000\n  tps: 63.7527\n"
+        "vLLM:\n  tokens: 335.0000\n  tps: 660.5919\n```\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("engine")) for c in cf.claims if c.unit == "tok/s"]
+    assert got == [(63.7527, "MinivLLM"), (660.5919, "vLLM")]

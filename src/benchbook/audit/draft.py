@@ -1336,15 +1336,16 @@ def _arm_of_label(text: str, command: dict) -> dict:
     draft size (``draftcontext.header_settings``: "k=2", "n_max=0" plain).  A copy with the label's
     arm where it differs from the command's (plain: none of the command's drafting,
     ``draftcommand.plain_run``), else ``command`` itself.  A label naming one engine other than the
-    command's ("SGLang 0.4.5 (same client command, …):", its colon within 80 characters) gives that
-    engine and its version, none of the command's build or backend."""
+    command's, or where no command named one ("SGLang 0.4.5 (same client command, …):", "vLLM:" over
+    its results; its colon within 80 characters) gives that engine and its version, none of the
+    command's build or backend."""
     label = text.split(":", 1)[0]
     # (a label ends at its colon and opens with the engine: a sentence with no colon, "unlike ollama,
     # …", or "Unlike Ollama, the GPU was busy: …" names no arm)
     named = [m for m in mentions(label) if m.path == "engine"] if ":" in text[:81] else []
     engines = {str(m.value) for m in named}
     lead = len(label) - len(label.lstrip(" *_#`>-"))  # the label's own start, past its markup
-    if len(engines) == 1 and named[0].start <= lead and command.get("engine") not in (None, *engines):
+    if len(engines) == 1 and named[0].start <= lead and command.get("engine") not in engines:
         # "SGLang 0.4.5 (same client command, `--backend sglang`):" over a serving benchmark's output,
         # a vLLM command above: the engine the label names ran these numbers, at the version it names
         engine = engines.pop()

@@ -249,7 +249,7 @@ _ENGINES = {
     "llama2.c": "llama2.c",
     # more runtimes as their projects spell them: PyTorch's own (torchchat, gpt-fast), NVIDIA's for
     # Jetson (TensorRT-Edge-LLM), phones' and NPUs' (MNN-LLM, mllm, LiteRT-LM, PowerServe), small
-    # servers and forks (openinfer, nano-vllm, LightLLM, GPUStack, distributed-llama, AirLLM)
+    # servers and forks (openinfer, nano-vllm, MinivLLM, LightLLM, GPUStack, distributed-llama, AirLLM)
     "torchchat": "torchchat",
     "gpt-fast": "gpt-fast",
     "tensorrt-edge-llm": "TensorRT-Edge-LLM",
@@ -259,6 +259,8 @@ _ENGINES = {
     "powerserve": "PowerServe",
     "openinfer": "openinfer",
     "nano-vllm": "nano-vllm",
+    "minivllm": "MinivLLM",
+    "mini-vllm": "MinivLLM",
     "lightllm": "LightLLM",
     "gpustack": "GPUStack",
     "distributed-llama": "distributed-llama",
