@@ -112,9 +112,16 @@ def test_a_hit_rate_is_no_slowdown(tmp_path):
 
 
 def test_a_quality_score_in_percent(tmp_path):
-    """ "80.6% quality, 100% multi-turn" (h535): quality scores, not shares."""
+    """ "80.6% quality" (h535): a quality score; "quality" elsewhere in the sentence names none (the
+    breaker's: "At high quality the GPU was at 95% utilization", "a 2.1% quality drop")."""
     cf = _drafted("qwen2.5:7b wins on value — 80.6% quality, 100% multi-turn.", tmp_path)
-    assert [(c.metric, c.value) for c in cf.claims] == [("quality_score", 80.6), ("quality_score", 100)]
+    assert [(c.metric, c.value) for c in cf.claims] == [("quality_score", 80.6), ("share", 100)]
+    for text in (
+        "At high quality the GPU was at 95% utilization.",
+        "The high-quality Q6_K quant used 85% of VRAM.",
+        "IQ3_XXS shows a 2.1% quality drop versus Q8_0.",
+    ):
+        assert "quality_score" not in [c.metric for c in _drafted(text, tmp_path).claims], text
 
 
 def test_a_setup_line_of_settings_after_context(tmp_path):
@@ -280,3 +287,120 @@ def test_a_label_line_in_a_block_names_its_engine_with_no_command_above(tmp_path
     )
     got = [(c.value, _cond(cf, c).get("engine")) for c in cf.claims if c.unit == "tok/s"]
     assert got == [(63.7527, "MinivLLM"), (660.5919, "vLLM")]
+
+
+# --- the breaker's cases of this session's changes ------------------------------------------------
+
+
+def test_a_heading_of_the_setup_keeps_its_tables_of_what_the_runs_used(tmp_path):
+    """Only a heading naming hardware or specs makes a size-only table the machines' specifications;
+    "## Setup", "# VRAM by configuration", "## 测试环境" over what runs used stay claims, and so does a
+    "VRAM used"/"Peak power" table under "## Hardware"."""
+    for text, value in (
+        (
+            "## Setup\n\n| GPU | VRAM used | Peak power |\n|---|---|---|\n| RTX 3090 | 21.3 GB | 348 W |\n",
+            21.3,
+        ),
+        ("# VRAM by configuration\n\n| Config | VRAM |\n|---|---|\n| Q4_K_M, 8k ctx | 6.1 GB |\n", 6.1),
+        ("## 测试环境\n\n| 模型 | 显存占用 |\n|---|---|\n| Qwen3-8B | 6.2 GB |\n", 6.2),
+        (
+            "## Hardware\n\n| GPU | VRAM used | Peak power |\n|---|---|---|\n| RTX 3090 | 21.3 GB | 348 W |\n",
+            21.3,
+        ),
+    ):
+        assert value in [c.value for c in _drafted(text, tmp_path).claims], text
+
+
+def test_labels_over_their_values_are_no_stat_cards_and_no_runs(tmp_path):
+    """ "Output tok/s" over "1234.5" over "Peak tok/s" over "2000": each value its own label's, no run
+    index; a title under a number ("88" over "Settings for max TPS") is no card."""
+    cf = _drafted("# Results\n\nOutput tok/s\n1234.5\nPeak tok/s\n2000\nMean TTFT ms\n350\n", tmp_path)
+    got = [(c.metric, c.value, _cond(cf, c).get("run_index")) for c in cf.claims]
+    assert got == [("throughput", 1234.5, None), ("peak_throughput", 2000, None), ("ttft", 350, None)]
+    cf = _drafted("# Thread\n\n88\nSettings for max TPS\n\nI run Qwen3-8B at 45 tok/s.\n", tmp_path)
+    assert [c.value for c in cf.claims] == [45]
+
+
+def test_a_mean_row_over_statistics_or_a_total(tmp_path):
+    """An "Average" row under Min/Max rows states no mean of them; a "Total" row above it is left out."""
+    cf = _drafted(
+        "| Stat | TTFT (ms) |\n|---|---|\n| Min | 120 |\n| Max | 480 |\n| Mean | 210 |\n| Median | 190 |\n",
+        tmp_path,
+    )
+    assert cf.statements == []
+    cf = _drafted(
+        "| Prompt | Time (s) |\n|---|---|\n| code | 2.0 |\n| prose | 4.0 |\n"
+        "| Total | 6.0 |\n| Average | 3.0 |\n",
+        tmp_path,
+    )
+    by_id = {c.id: c.value for c in cf.claims}
+    assert [(s.kind, s.value, [by_id[x] for x in s.of]) for s in cf.statements] == [("mean", 3.0, [2.0, 4.0])]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("I swept ubatch 128,256,512 and the best prefill was 1450 t/s.", {"ubatch": 128}),
+        ("With batch 256,512 (both) prefill was about 1450 t/s.", {}),
+        ("Ran with nctx 8192: 45.2 tok/s.", {"ctx": 8192}),
+        ("The maxctx 8192 run gave 45.2 tok/s.", {"ctx": 8192}),
+        ("At ctx 65,536, decode was 40.1 tok/s.", {"ctx": 65536}),
+        ("With batch/ubatch 2048/512 I got 40 tok/s.", {"batch": 2048, "ubatch": 512}),
+        ("With -b/-ub 4096/1024 I got 40 tok/s.", {"batch": 4096, "ubatch": 1024}),
+        ("I ran -b/-ub 4096/1024 for 40 tok/s, and b/ub 2048/512 gave 41 tok/s.", {}),
+    ],
+)
+def test_grouped_counts_and_batch_pairs_in_a_sentence(tmp_path, text, want):
+    """Thousands grouping only for a count that is one (a power of two or of thousands: "65,536", not
+    the sweep "128,256,512"); "nctx"/"maxctx" glued names; one batch pair per sentence, or none."""
+    cf = _drafted(text, tmp_path)
+    got = _cond(cf, cf.claims[0])
+    keys = ("ctx", "batch", "ubatch", "concurrency")
+    assert {k: got[k] for k in keys if k in got} == want
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Settings: defaults, except I could not get MTP to load.",
+        "Settings: everything default. Next week I will try speculative decoding.",
+        "**Setup:** RTX 3090, llama.cpp b6400 (MTP not supported in this build)",
+        "**Model:** Qwen3-8B Q4_K_M (draft model comes in part 2)",
+        "**Model:** GLM-4.5-Air Q4_K_M (MTP layers stripped)",
+        "**Settings:** ctx 32768 · FA on · no MTP",
+    ],
+)
+def test_a_setup_line_naming_a_drafting_it_did_not_run(tmp_path, line):
+    """A drafting a setup line says is off, missing or to come drafts nothing of the runs."""
+    cf = _drafted(f"{line}\n\nDecode ran at 40.1 tok/s.\n", tmp_path)
+    assert _cond(cf, cf.claims[0]).get("decoding") in (None, "plain")
+
+
+def test_a_draft_size_after_a_number_then_a_comma_is_that_numbers(tmp_path):
+    """ "70.1 tok/s at n-max 4, 65.0 tok/s at n-max 8": each its own block_max."""
+    cf = _drafted("# MTP\n\nMTP: 70.1 tok/s at n-max 4, 65.0 tok/s at n-max 8.\n", tmp_path)
+    assert [(c.value, _cond(cf, c).get("block_max")) for c in cf.claims] == [(70.1, 4), (65.0, 8)]
+
+
+def test_a_feature_said_off_in_parentheses_and_a_word_beginning_with_kv(tmp_path):
+    """ "Flash Attention (not supported on this GPU)" is off; "the Q4_K_M KV-cache-heavy build" keeps
+    its quant (only "Q4_0 KV" names the cache's type)."""
+    cf = _drafted(
+        "**Context:** 32,768 tokens · Flash Attention (not supported on this GPU)\n\nDecode 40 tok/s.\n",
+        tmp_path,
+    )
+    assert _cond(cf, cf.claims[0]).get("flash_attn") is False
+    cf = _drafted("I run the Q4_K_M KV-cache-heavy build of Qwen3-8B at 40 tok/s.\n", tmp_path)
+    assert _cond(cf, cf.claims[0]).get("quant") == "Q4_K_M"
+
+
+def test_acceptance_counts_only_under_an_acceptances_label(tmp_path):
+    """ "The draft acceptance was high; context 4096/8192 (50%) used.": no acceptance counts of 50%."""
+    assert accept_counts("The draft acceptance was high; context 4096/8192 (50%) used.") == []
+    assert accept_counts("MTP acceptance (n-max 3): 164/269 drafted tokens (61.0%)") == [(26, 48, 164, 269)]
+
+
+def test_a_table_cell_in_thousands_keeps_its_precision(tmp_path):
+    """ "| 64 | 4.2k tok/s |": a claim of its own (a table row writes no decimals), 4200 to the hundred."""
+    cf = _drafted("| Batch | Throughput |\n|---|---|\n| 64 | 4.2k tok/s |\n| 128 | 980 tok/s |\n", tmp_path)
+    assert sorted((c.value, c.decimals) for c in cf.claims) == [(980, 0), (4200, -2)]

@@ -81,6 +81,7 @@ from .draftcontext import (
     parallel_rows,
     run_label,
     setup_heading,
+    spec_heading,
 )
 from .draftcore import (
     Drafted,
@@ -436,6 +437,7 @@ class _Drafter(Tables, Sentences):
                     carried, tool = {}, None  # "## Ollama results" after a vLLM setup command
                 self.command, self.command_tool = carried, tool
                 self.setup_section = setup_heading(title)
+                self.spec_section = spec_heading(title)
                 self.section_run = run_label(title + ":")  # "### Run 2": its section's runs
                 self.section_commands = set()
                 self.section_start = len(self.claim_ids)
@@ -1539,7 +1541,9 @@ def _repeated_lines(lines: list[tuple[int, str]], claimed: set[int]) -> dict[int
         text = re.sub(r"\s+", " ", re.sub(r"^\s*(?:>\s*)+", "", t)).strip()  # its numbers' padding none
         label, colon, rest = text.partition(":")
         shape = label + colon + _A_NUMBER.sub("#", rest) if colon else _A_NUMBER.sub("#", text)
-        if "#" in shape:
+        # (a value alone on its line is no printing of one result line: labels stacked over their
+        # values, "Output tok/s" over "1234.5" over "Peak tok/s" over "2000", state other quantities)
+        if "#" in shape and shape.strip() != "#":
             seen.setdefault(shape, []).append((n, text))
     setting = [(n, t.strip()) for n, t in lines if n not in claimed and re.search(r"\d", t)]
     at = [n for n, _ in setting]  # (in line order: the setting line before a printing by bisection)

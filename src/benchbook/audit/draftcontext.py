@@ -1121,6 +1121,20 @@ _SETUP_HEADING = re.compile(
 )
 
 
+#: a heading over the machines' specifications ("Hardware", "Specs", "Mac mini 硬件配置概览", "スペック")
+_SPEC_HEADING = re.compile(
+    r"\b(?:hardware|specs?|specifications?)\b|硬件|ハードウェア|スペック|사양|하드웨어|оборудован",
+    re.IGNORECASE,
+)
+
+
+def spec_heading(title: str) -> bool:
+    """Whether a heading is over the machines' specifications (``_SPEC_HEADING``): a short title of
+    at most five words naming hardware or specs ("## Hardware", "## 一、Mac mini 硬件配置概览"; not
+    "## Setup" or "## Environment", whose tables state what the runs used)."""
+    return bool(_SPEC_HEADING.search(title)) and len(title.split()) <= 5
+
+
 def setup_heading(title: str) -> bool:
     """Whether a heading is over the setup (``_SETUP_HEADING``): a short title of at most five words
     ("Test setup", "## 2. Hardware and software", "测试环境与模型配置"), not a longer one using the word
@@ -1306,7 +1320,10 @@ _NOT_USED = re.compile(
 #: "Flash Attention, CUDA graphs"); "no"/"without"/"off"/"disabled" around it names it off
 _FEATURE_FA = re.compile(r"(?<![\w-])(?:--)?flash[\s_-]?att(?:ention|n)\b", re.IGNORECASE)
 _FEATURE_OFF = re.compile(
-    r"\b(?:no|not|without|w/o)\s+$|^\s*[:=]?\s*(?:off|disabled|0|false)\b", re.IGNORECASE
+    r"\b(?:no|not|without|w/o)\s+$|^\s*[:=]?\s*(?:off|disabled|0|false)\b"
+    # (a remark in parentheses after it saying so: "Flash Attention (not supported on this GPU)")
+    r"|^\s*[(（][^()（）]{0,12}\b(?:not|no|off|disabled|unsupported|n't)\b",
+    re.IGNORECASE,
 )
 
 
@@ -1328,6 +1345,22 @@ _INLINE_FLAGS = re.compile(
 _INLINE_PATHS = CARRIED - {"engine", "model", "quant", "hardware", "build", "backend", "prompt"}
 
 
+#: the items of a setup's line ("A · B · vision + Q4 MTP", "A, B; C"), "+" joining two of them
+_ITEMS = re.compile(r"\s[·•|]\s|[,;，；]\s*|\s\+\s|[:：]\s")
+#: an item that is a drafting and nothing else: "MTP", "Q4 MTP", "MTP speculative decoding",
+#: "speculative decoding", "EAGLE-3", "DFlash", "n-gram drafting", "MTP on"
+_DRAFTING_ITEM = re.compile(
+    r"(?i)(?:(?:I?Q\d\w*|FP8|BF16|INT8)\s+)?(?:MTP(?:\s+(?:speculative\s+decoding|speculation|drafting))?"
+    r"|speculative\s+decoding|spec(?:ulative)?\s+decode|EAGLE[- ]?\d?|DFlash\d?"
+    r"|n-?gram\s+(?:drafting|speculation))"
+    r"(?:\s+(?:on|enabled))?"
+)
+#: words saying a drafting is not what ran ("MTP not supported", "could not get MTP to load", "a
+#: draft model would not fit", "comes in part 2", "MTP layers stripped", "heads ignored")
+_NOT_DRAFTED = re.compile(
+    r"(?i)\b(?:not|no|n't|without|w/o|off|disabled|unsupported|stripped|ignored|removed|later|next|will|"
+    r"try|tried|plan\w*|part\s+\d|ships?|module|layers|heads)\b"
+)
 #: words of a comparison in a setup's line ("plain vs MTP", "with and without a draft"): no one decoding
 _COMPARED = re.compile(
     r"(?i)\bvs\.?\b|\bversus\b|\bbaseline\b|\bwithout\b|\bcompar\w*|\band\s+no\b|对比|比较"
@@ -1348,16 +1381,17 @@ def _features(text: str) -> list[tuple[str, object]]:
     out: list[tuple[str, object]] = []
     if _DECODING_OFF.search(text):
         out.append(("decoding", "plain"))
-    elif not _COMPARED.search(text):
-        # the drafting a setup lists as one of its features ("Context: 131,072 tokens · Flash
-        # Attention · … · vision + Q4 MTP", "Serving: vLLM, MTP speculative decoding"): the runs'
-        # decoding, where it names one kind (not a model file's "-MTP" variant, not two arms)
+    elif not _COMPARED.search(text) and not _NOT_DRAFTED.search(text):
+        # the drafting a setup lists as one of its items ("Context: 131,072 tokens · Flash Attention
+        # · … · vision + Q4 MTP", "Serving: vLLM, MTP speculative decoding"): the runs' decoding,
+        # where the items name one kind (not a model file's "-MTP" variant, not two arms, not a
+        # drafting said to be off, missing or to come)
         kinds = {
             "draft-self" if m.group("self") else "speculative"
-            for m in DECODING_PHRASE.finditer(text)
-            if not m.group("plain")
-            and not DRAFT_COUNT.fullmatch(m.group(0))
-            and (m.start() == 0 or text[m.start() - 1] not in "-_/.")
+            for item in _ITEMS.split(text)
+            if _DRAFTING_ITEM.fullmatch(item.strip(" *_`."))
+            for m in DECODING_PHRASE.finditer(item)
+            if not m.group("plain") and not DRAFT_COUNT.fullmatch(m.group(0))
         }
         if len(kinds) == 1:
             out.append(("decoding", kinds.pop()))

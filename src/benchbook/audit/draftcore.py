@@ -30,7 +30,7 @@ from typing import Any
 from .draftcommand import plain_run
 from .draftnames import builds_engine, engines_in, mentions
 from .draftprose import Number
-from .draftwords import count
+from .draftwords import count, grouped_count
 from .post import Post
 from .resultlines import Result
 
@@ -250,16 +250,19 @@ _TRAINED_ON = re.compile(r"(?i)\b(?:train|fine[- ]?tun|distill|calibrat|pretrain
 #: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99", "K=3"
 NAMED_CONDITION = re.compile(
     # (a speculative run's K or γ only with "=": "3.15ms (K=3)"; "ngl 1" as a table's row writes it)
-    # (a whole word: "microbatch 2048" is no batch)
-    r"(?<![A-Za-z])(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-?ngl|n_gpu_layers|"
+    r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-?ngl|n_gpu_layers|"
     r"ctx|context|"
     r"(?<![\w-])[Kγ](?=\s*=)|"
-    r"batch(?:[ _-]size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)"
+    # ("microbatch 2048" is no batch; "nbatch 512", "nctx 8192", "maxctx" are)
+    r"(?<!micro)(?<!micro-)batch(?:[ _-]size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max"
+    r"|--spec-draft-n-max)"
     r"\s*(?:=|:|of|is)?\s*"
     # a count in thousands written with K ("ctx 37K", "depth 4k")
     # (its K kept: "context of 65k tokens" is 65536, never 65)
     # (thousands grouped: "Context: 131,072 tokens")
-    r"(?P<n>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?(?=[kK]\b)|\d+)(?P<k>[kK]\b)?(?![kK])"
+    r"(?P<n>\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d+(?:\.\d+)?(?=[kK]\b)|\d+)(?P<k>[kK]\b)?(?![kK])"
+    # (one of a pair is no count of its own: "ubatch 2048/512" names two settings)
+    r"(?!/\d)"
     # (not a rate or size after it: "batch 8 tok/s"; a count of tokens is the setting's own unit)
     # (a sentence's full stop after it is no decimal: "at n-max 7.")
     r"(?!\d|\.\d|\s*(?:tok(?:en)?s?\s*/|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
@@ -282,11 +285,26 @@ def paren_owner(text: str, pos: int) -> int | None:
     return m.start(1) if m else None
 
 
-def named_count(m: re.Match) -> int:
+#: a number and its unit right before a name, a preposition between or none ("71.9 tok/s baseline",
+#: "40 t/s with Qwen3", "70.1 tok/s at n-max 4"): the name is written after that number, its label
+AFTER_NUMBER = re.compile(
+    r"\d(?:[\d.,]*\d)?[ \t]?(?:%|×|[A-Za-z]+(?:/[A-Za-z]+)?)[ \t]+(?:(?:with|on|using|for|at|via|in)[ \t]+)?$"
+)
+#: what ends one number's part of a sentence before the next ("…, 65.0 tok/s", "… and 170.3 tok/s")
+_PART_END = re.compile(r",|;|\sand\s|\s&\s")
+
+
+def named_count(m: re.Match) -> int | None:
     """The whole count a ``NAMED_CONDITION`` match states, K read as ``draftwords.count`` reads it:
-    "ctx 37K" -> 37000, "depth 4k" -> 4096, "-ngl 99" -> 99."""
+    "ctx 37K" -> 37000, "depth 4k" -> 4096, "-ngl 99" -> 99; thousands grouped ("ctx 131,072") only
+    where the count is a power of two or of thousands (``grouped_count``), else None ("ubatch
+    128,256,512" lists a sweep)."""
     got = count(m.group("n"), m.group("k")) if m.group("k") else None
-    return got if got is not None else int(float(m.group("n").replace(",", "")))
+    if got is not None:
+        return got
+    if "," in m.group("n"):
+        return grouped_count(m.group("n"))
+    return int(float(m.group("n")))
 
 
 _STOP = frozenset(
@@ -653,6 +671,7 @@ class DraftCore:
         #: "Setup", "Commands"), the command lines read in it, and the one command line of such a
         #: section, which the sections after it keep (``draft._Drafter.run``)
         self.setup_section = False
+        self.spec_section = False  # under a heading of the machines' specifications (``spec_heading``)
         #: the run a heading names ("### Run 2"): its section's code blocks' (``draft._run_of_block``)
         self.section_run: int | None = None
         self.section_commands: set[str] = set()
@@ -762,9 +781,14 @@ class DraftCore:
     def add_claim(self, fields: dict, base: str, group: str | None = None, label: str = "") -> str:
         """A claim of ``fields`` (a row of ``group`` where given) with a new id from ``base``,
         indexed by line, value, number and words; its id.  A machine's float (``decimals: None``,
-        ``machine_float``) is a claim of its own with the group's metric, unit and conditions: a
-        table row cannot state an exact number (a null cell is the group's)."""
-        if group is not None and "decimals" in fields and fields["decimals"] is None:
+        ``machine_float``) or a number in thousands ("4.2k": decimals -2) is a claim of its own with
+        the group's metric, unit and conditions: a table row states no decimals but its digits' (a
+        null cell is the group's)."""
+        if (
+            group is not None
+            and "decimals" in fields
+            and (fields["decimals"] is None or fields["decimals"] < 0)
+        ):
             shared = self.groups[group].fields
             own = merged(shared.get("conditions") or {}, fields.get("conditions") or {})
             fields = {k: shared[k] for k in ("metric", "unit") if k in shared} | fields
@@ -831,8 +855,14 @@ class DraftCore:
 
         def offer(path: str, pos: int, value: object) -> None:
             score = abs(rel - pos) + (pos > rel)  # the nearest; before it on a tie
-            if not lo <= pos < hi:
+            if not lo <= pos < hi or value is None:
                 return
+            if (
+                pos < rel
+                and AFTER_NUMBER.search(sentence, max(0, pos - 24), pos)
+                and _PART_END.search(sentence, pos, rel)
+            ):
+                return  # "70.1 tok/s at n-max 4, 65.0 tok/s at n-max 8": the 4 is the first number's
             if score <= _NEAR and (path not in found or score < found[path][0]):
                 found[path] = (score, value)
 

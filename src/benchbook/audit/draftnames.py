@@ -755,7 +755,9 @@ _COUNT_AFTER = re.compile(r"\s*[*×xX]\s?([1-8])(?![\w.])|(?:\s*GPU)?\s*[(（]\s
 #: a cache's words right after a GGUF type ("Q4_0 KV", "q8_0 K/V cache", "Q8_0 K and V"): the type is
 #: the KV cache's (``draftwords``' cache types), no quantisation of the weights
 _CACHE_AFTER_QUANT = re.compile(
-    r"\s*(?:K/V|KV|K\s?(?:and|&|\+)\s?V)\b|\s*(?:kv[ _-]?)?cache\b", re.IGNORECASE
+    # (not a word it begins: "the Q4_K_M KV-cache-heavy build" is the weights')
+    r"\s*(?:K/V|KV|K\s?(?:and|&|\+)\s?V)(?![\w-])|\s*(?:kv[ _-]?)?cache\b(?!-)",
+    re.IGNORECASE,
 )
 _DRAFT_AFTER_QUANT = re.compile(r"\s*(?:DFlash\w*|EAGLE[\w-]*|drafter|draft(?:\s+model)?)\b", re.IGNORECASE)
 

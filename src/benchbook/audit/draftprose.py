@@ -1976,6 +1976,10 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     speculative decoding's posts report acceptance per dataset; a size of no kind named under a word
     of a peak ("peak GB") is the memory the run used at most (``memory_used``)."""
     metric = _metric_of(unit, before, after)
+    if metric == "quality_score" and not _QUALITY_AFTER.match(after):
+        # only "80.6% quality" names a score: "at high quality the GPU was at 95%", "a 2.1% quality
+        # drop" do not
+        metric = "share"
     if metric == "size" and _PEAK.search(before[-40:]):
         return "memory_used"  # "peak GB" alone: the run's peak memory, of no kind named
     if metric == "accuracy" and _ACCEPTANCE_NEAR.search(
@@ -1985,6 +1989,10 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     return metric
 
 
+#: "quality" right after a percentage, naming its score ("80.6% quality"; not "2.1% quality drop")
+_QUALITY_AFTER = re.compile(
+    r"\s*quality\b(?!\s*(?:drop|loss|degradation|hit|decrease|penalty|retention|retained))", re.IGNORECASE
+)
 #: words of drafted tokens' acceptance near a percentage (``metric_of``)
 _ACCEPTANCE_NEAR = re.compile(r"accept|drafted|수락|採択|受理|接受")
 

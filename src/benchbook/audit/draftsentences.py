@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from .draftcommand import command_lines, has_path
 from .draftcontext import FLAGS_ONLY, named_once, names_drafting, parallel_count
 from .draftcore import (
+    AFTER_NUMBER,
     LABELS,
     NAMED_CONDITION,
     Bounds,
@@ -424,11 +425,6 @@ _UNLIKE_AFTER = re.compile(
 _DECODE_LEAD = re.compile(r"(?i)decod|generat|\btg\b")
 _AND_SEP = re.compile(r",|\sand\s|\s&\s")
 _COMMA = re.compile(r",\s")
-#: a number and its unit right before a name, a preposition between or none ("71.9 tok/s baseline",
-#: "40 t/s with Qwen3"): the name is written after it
-_AFTER_NUMBER = re.compile(
-    r"\d(?:[\d.,]*\d)?[ \t]?(?:%|×|[A-Za-z]+(?:/[A-Za-z]+)?)[ \t]+(?:(?:with|on|using|for|at|via|in)[ \t]+)?$"
-)
 
 
 def _in_clause(
@@ -467,7 +463,7 @@ def _in_clause(
             continue
         if (
             m.start < at
-            and _AFTER_NUMBER.search(text, max(0, m.start - 24), m.start)
+            and AFTER_NUMBER.search(text, max(0, m.start - 24), m.start)
             and (after := _AND_SEP.search(text, m.start, at)) is not None
             # ("and" next, no number of the name's own between: "SGLang 0.4.3 (it/s): [69.22, …")
             and not re.search(r"(?<![\w.-])\d", text[m.start : after.start()])

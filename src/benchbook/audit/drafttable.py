@@ -538,6 +538,13 @@ def _per_token_cells(column: list[str]) -> bool:
     )
 
 
+#: a row's label naming a sum of the rows above ("Total", "Sum", "合计") or another statistic of them
+_SUM_ROW = re.compile(r"[\s*_`]*(?:total|sum|overall|合计|总计|合計|итого)[\s*_`:]*", re.IGNORECASE)
+_STAT_ROW = re.compile(
+    r"[\s*_`]*(?:min(?:imum)?|max(?:imum)?|median|p\d{2}(?:\.\d+)?|std\.?|stdev|std\s?dev|mode|最小|最大|中位数?)"
+    r"[\s*_`:]*",
+    re.IGNORECASE,
+)
 #: a row's label saying it is the mean of the rows above ("**Average**", "Avg.", "Mean", "平均", "Ø")
 _MEAN_ROW = re.compile(
     r"[\s*_`]*(?:average|avg\.?|mean|平均(?:值|値)?|durchschnitt|moyenne|promedio|média|среднее|ø)[\s*_`:]*",
@@ -1476,8 +1483,8 @@ _SPEC_FAMILIES = frozenset({"size", "bandwidth", "compute", "power"})
 #: words of a measurement in a table's labels ("| cap | theory | copy |": a probe's copy bandwidth
 #: beside the card's theoretical one; "measured", "achieved", 实测)
 _MEASURED_LABEL = re.compile(
-    r"(?i)\b(?:copy|measured|achieved|actual|observed|bench\w*|probe\w*|tested|result\w*|peak\s+used)\b"
-    r"|实测|测得|測定|実測"
+    r"(?i)\b(?:copy|measured|achieved|actual|observed|bench\w*|probe\w*|result\w*|used|usage|draw|peak"
+    r"|consum\w*|load(?:ed)?|vram)\b|实测|测得|測定|実測|占用|使用|消耗|显存"
 )
 
 
@@ -1493,6 +1500,8 @@ def _spec_table(header: list[str], body: list[list[str]]) -> bool:
         and not any(_MEASURED_LABEL.search(x) for x in labels)
         # (a row of the weights' file states its size: "| Ollama format | GGUF Q6_K (6.7 GB) |")
         and not any(row and _FILE_ROW.search(row[0]) for row in body)
+        # (labels naming a model or its quantisation: what each run used, "| Qwen3-8B Q4_K_M | 6.1 GB |")
+        and not any(m.path in ("model", "quant") for x in labels for m in mentions(x))
     )
 
 
@@ -1670,7 +1679,7 @@ class Tables(Sides):
         header, body = rows[0], rows[1:]
         header, runs = _spanned_header(header, body)
         width = len(header)
-        if self.setup_section and _spec_table(header, body):
+        if self.spec_section and _spec_table(header, body):
             # "## 硬件配置概览" over "| 内存 | 16GB 统一内存 |", "| 内存带宽 | 120GB/s |": the machines'
             # specifications (docs/claims.md: ``systems``, no claims), listed as not placed
             for r, row in enumerate(body):
@@ -2725,9 +2734,12 @@ class Tables(Sides):
         for r, label in enumerate(row_labels):
             if not _MEAN_ROW.fullmatch(label):
                 continue
-            above = range(first, r)
+            # the rows since the last mean row, but a sum's ("Total"); none where a statistic's row is
+            # among them ("Min", "Max", "Median": a table of statistics, not of runs)
+            above = [q for q in range(first, r) if not _SUM_ROW.fullmatch(row_labels[q])]
+            stats = any(_STAT_ROW.fullmatch(row_labels[q]) for q in range(first, r))
             first = r + 1
-            if len(above) < 2:
+            if len(above) < 2 or stats:
                 continue
             for j in range(len(header)):
                 if (r, j) not in cell_ids or any((q, j) not in cell_ids for q in above):

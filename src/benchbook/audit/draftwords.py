@@ -16,7 +16,7 @@ import re
 from .draftnames import ENGINE_SPELLINGS, engine_of_cell
 
 #: a token count, its thousands grouped by commas or not ("32,768 tokens", "32768", "32K", "1.5K")
-_K = r"(?P<n>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
+_K = r"(?P<n>\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
 #: an engine's name in any spelling ``draftnames`` knows (``ENGINE_SPELLINGS``)
 _ENGINE_WORDS = rf"(?P<e>{ENGINE_SPELLINGS})"
 #: a small count written as a word ("four concurrent requests"): ``_COUNT_OF`` gives its number
@@ -519,6 +519,14 @@ def spec_summary(text: str, out: list[tuple[str, object]]) -> str:
     return _SPEC_COUNTS.sub(" ", text)
 
 
+def grouped_count(text: str) -> int | None:
+    """A count written with thousands separators ("131,072", "10,000") where it is one: a power of
+    two or a multiple of a thousand, as contexts, depths and batches are; None for digits grouped
+    otherwise ("128,256,512", "256,512": a list of settings, no count)."""
+    n = int(text.replace(",", ""))
+    return n if n & (n - 1) == 0 or n % 1000 == 0 else None
+
+
 def count(n: str, k: str | None) -> int | None:
     """A token count as written: "8192" -> 8192; with "k", a context size, a power of two where it
     names one ("128k" -> 131072 = 128 x 1024, "131K" -> 131072 = 2^17 in thousands, "262K" ->
@@ -671,7 +679,11 @@ _COUNTS_THEN_SHARE = re.compile(
     rf"(?<![\w.,/]){_N}\s*/\s*{_N}(?:\s+(?:{_DRAFTED}\s+)?tokens?)?(?=\s*[(（]\s*\d+(?:\.\d+)?\s*%\s*[)）])",
     re.IGNORECASE,
 )
-_ACCEPT_BEFORE = re.compile(r"accept\w*\W{0,4}(?:[^\W\d]+\W{1,3}){0,3}$", re.IGNORECASE)
+#: (an acceptance's label right before them: "acceptance: ", "Accepted ", "acceptance rate = ",
+#: "acceptance (n-max 3): "; not a clause later, "acceptance was high; context 4096/8192 (50%)")
+_ACCEPT_BEFORE = re.compile(
+    r"accept\w*(?:\s+(?:rate|ratio))?\s*(?:[(（][^()（）]{0,20}[)）]\s*)?[:：=]?\s*$", re.IGNORECASE
+)
 
 
 def accept_counts(text: str) -> list[tuple[int, int, int, int]]:
@@ -711,7 +723,7 @@ _BS_SIZES = re.compile(r"(?i)(?<![\w-])bs\s*[=:]?\s*(\d{1,5})(?![\d.])")
 #: llama.cpp's two batch sizes written as a pair ("batch/microbatch 2048/512", "b/ub 4096/1024",
 #: "batch/ubatch: 2048/512"): the logical batch (``-b``), then the physical one (``-ub``)
 _BATCH_PAIR = re.compile(
-    r"(?<![\w-])(?:n_)?(?:batch|b)(?:[ _-]size)?\s*/\s*(?:n_)?(?:u-?batch|micro-?batch|ub)(?:[ _-]size)?"
+    r"(?<![\w-])(?:-{1,2}|n_)?(?:batch|b)(?:[ _-]size)?\s*/\s*(?:-{1,2}|n_)?(?:u-?batch|micro-?batch|ub)(?:[ _-]size)?"
     r"\s*[:=]?\s*(?P<b>\d{1,5})\s*/\s*(?P<u>\d{1,5})(?![\d.])",
     re.IGNORECASE,
 )
@@ -724,8 +736,10 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
     (``_picked_size``)."""
     counted = [(a, b) for a, b, _, _ in accept_counts(text)] if re.search(r"accept", text, re.I) else []
     if "/" in text:
-        for m in _BATCH_PAIR.finditer(text):
-            out += [("batch", int(m.group("b"))), ("ubatch", int(m.group("u")))]
+        pairs = {(int(m.group("b")), int(m.group("u"))) for m in _BATCH_PAIR.finditer(text)}
+        if len(pairs) == 1:  # (two pairs in one text are two runs' settings: each number's, not the text's)
+            b, u = pairs.pop()
+            out += [("batch", b), ("ubatch", u)]
         # (blanked, offsets kept: "microbatch 2048/512" is no ubatch of 2048)
         text = _BATCH_PAIR.sub(lambda m: " " * len(m.group(0)), text)
     for pat, kind in _SETTINGS:
@@ -738,7 +752,8 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
             ):
                 continue  # "Run B without FP8 KV": the cache type the run did not have
             if kind == "ctx":
-                v = count(m.group("n").replace(",", ""), m.group("k"))
+                said = m.group("n")
+                v = grouped_count(said) if "," in said else count(said, m.group("k"))
                 if v is not None and v >= 256:
                     out.append(("ctx", v))
             elif kind == "kv":

@@ -1026,7 +1026,10 @@ def _stat_card(n: int, text: str) -> list[Result]:
 #: "4,108"), then what it is with its unit word ("Peak tok/s", "TTFT ms")
 _CARD_VALUE = re.compile(rf"^\s*[*_#]*\s*(?P<v>{_GROUPED})(?P<k>[kKM])?[*_]*\s*$")
 _CARD_LABEL = re.compile(
-    r"^\s*[*_]*(?P<label>(?:[A-Za-z][\w.+-]*\s+){0,3}?)(?P<unit>TPS|tok/s|t/s|tokens/s|RPS|req/s|ms)[*_]*\s*$",
+    # (one word naming the figure at most: "Peak tok/s", "Decode TPS"; not a title, "Settings for max TPS")
+    r"^\s*[*_]*(?P<label>(?:(?:peak|max|avg|average|mean|median|total|output|input|decode|decoding|prefill"
+    r"|prompt|gen|generation|throughput|ttft|tpot|itl|latency)\s+)?)(?P<unit>TPS|tok/s|t/s|tokens/s|RPS|req/s|ms)"
+    r"[*_]*\s*$",
     re.IGNORECASE,
 )
 
@@ -1036,9 +1039,14 @@ def _split_cards(lines: list[tuple[int, str]]) -> dict[int, Result]:
     ``_CARD_LABEL``: "88k" over "Peak tok/s"): the unit from the unit word, the metric from the label
     and the unit (``label_metric``), a value in thousands with its precision (``scaled``)."""
     out: dict[int, Result] = {}
+    text_of = dict(lines)
     for (n, value), (m, label) in zip(lines, lines[1:], strict=False):
         v, lab = _CARD_VALUE.match(value), _CARD_LABEL.match(label)
         if m != n + 1 or v is None or lab is None:
+            continue
+        if text_of.get(n - 1, "").strip():
+            # a label line over the value ("Output tok/s" over "1234.5" over "Peak tok/s" over "2000"):
+            # labels over their values (``_stacked``), the label under a value the next one's
             continue
         unit = unit_of(lab.group("unit")) or unit_of(lab.group("unit").lower())
         metric = label_metric(f"{lab.group('label')}{lab.group('unit')}", unit) if unit else None
