@@ -296,17 +296,12 @@ def test_a_heading_of_the_setup_keeps_its_tables_of_what_the_runs_used(tmp_path)
     """Only a heading naming hardware or specs makes a size-only table the machines' specifications;
     "## Setup", "# VRAM by configuration", "## 测试环境" over what runs used stay claims, and so does a
     "VRAM used"/"Peak power" table under "## Hardware"."""
+    used = "| GPU | VRAM used | Peak power |\n|---|---|---|\n| RTX 3090 | 21.3 GB | 348 W |\n"
     for text, value in (
-        (
-            "## Setup\n\n| GPU | VRAM used | Peak power |\n|---|---|---|\n| RTX 3090 | 21.3 GB | 348 W |\n",
-            21.3,
-        ),
+        (f"## Setup\n\n{used}", 21.3),
         ("# VRAM by configuration\n\n| Config | VRAM |\n|---|---|\n| Q4_K_M, 8k ctx | 6.1 GB |\n", 6.1),
         ("## 测试环境\n\n| 模型 | 显存占用 |\n|---|---|\n| Qwen3-8B | 6.2 GB |\n", 6.2),
-        (
-            "## Hardware\n\n| GPU | VRAM used | Peak power |\n|---|---|---|\n| RTX 3090 | 21.3 GB | 348 W |\n",
-            21.3,
-        ),
+        (f"## Hardware\n\n{used}", 21.3),
     ):
         assert value in [c.value for c in _drafted(text, tmp_path).claims], text
 

@@ -723,7 +723,8 @@ _BS_SIZES = re.compile(r"(?i)(?<![\w-])bs\s*[=:]?\s*(\d{1,5})(?![\d.])")
 #: llama.cpp's two batch sizes written as a pair ("batch/microbatch 2048/512", "b/ub 4096/1024",
 #: "batch/ubatch: 2048/512"): the logical batch (``-b``), then the physical one (``-ub``)
 _BATCH_PAIR = re.compile(
-    r"(?<![\w-])(?:-{1,2}|n_)?(?:batch|b)(?:[ _-]size)?\s*/\s*(?:-{1,2}|n_)?(?:u-?batch|micro-?batch|ub)(?:[ _-]size)?"
+    r"(?<![\w-])(?:-{1,2}|n_)?(?:batch|b)(?:[ _-]size)?\s*/\s*"
+    r"(?:-{1,2}|n_)?(?:u-?batch|micro-?batch|ub)(?:[ _-]size)?"
     r"\s*[:=]?\s*(?P<b>\d{1,5})\s*/\s*(?P<u>\d{1,5})(?![\d.])",
     re.IGNORECASE,
 )
