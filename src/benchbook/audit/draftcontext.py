@@ -1345,8 +1345,6 @@ _INLINE_FLAGS = re.compile(
 _INLINE_PATHS = CARRIED - {"engine", "model", "quant", "hardware", "build", "backend", "prompt"}
 
 
-#: the items of a setup's line ("A · B · vision + Q4 MTP", "A, B; C"), "+" joining two of them
-_ITEMS = re.compile(r"\s[·•|]\s|[,;，；]\s*|\s\+\s|[:：]\s")
 #: an item that is a drafting and nothing else: "MTP", "Q4 MTP", "MTP speculative decoding",
 #: "speculative decoding", "EAGLE-3", "DFlash", "n-gram drafting", "MTP on"
 _DRAFTING_ITEM = re.compile(
@@ -1376,6 +1374,9 @@ def _features(text: str) -> list[tuple[str, object]]:
     """What a setup declaration's words switch on by naming it (``_FEATURE_FA``): ``flash_attn``
     True for "FlashAttention" in "Engine: llama.cpp (FlashAttention + CUDA Graph)" or "--flash-attn
     on", False for "no flash attention" or "flash attention: off"; nothing where it is not named.
+    Its ``decoding``: plain where it says drafting is off (``_DECODING_OFF``), else the one kind of
+    drafting its items list (``_DRAFTING_ITEM``: "vision + Q4 MTP" -> draft-self), not where it
+    compares arms or says the drafting did not run (``_COMPARED``, ``_NOT_DRAFTED``).
     And the settings of the llama.cpp flags its words hold (``_INLINE_FLAGS``: "llama.cpp, -ngl 99,
     -c 32768" -> ``offload.n_gpu_layers`` 99, ``ctx`` 32768; ``draftcommand`` reads them)."""
     out: list[tuple[str, object]] = []
@@ -1388,7 +1389,8 @@ def _features(text: str) -> list[tuple[str, object]]:
         # drafting said to be off, missing or to come)
         kinds = {
             "draft-self" if m.group("self") else "speculative"
-            for item in _ITEMS.split(text)
+            for listed in _LIST_SEPARATOR.split(text)
+            for item in re.split(r"\s\+\s", listed)  # ("vision + Q4 MTP": two features)
             if _DRAFTING_ITEM.fullmatch(item.strip(" *_`."))
             for m in DECODING_PHRASE.finditer(item)
             if not m.group("plain") and not DRAFT_COUNT.fullmatch(m.group(0))

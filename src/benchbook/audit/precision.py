@@ -5,7 +5,10 @@ every value that rounds to it: ``value ± 0.5·10^-d``.  "About" (``about: true`
 "about", "~", "roughly") widens that to one whole unit of the last digit, ``value ± 10^-d``: "about
 57%" stands for 56–58%, "about 7 times" for 6–8.  A stated range ``[lo, hi]`` stands for
 ``[lo - h, hi + h]``, each end with its own decimals.  Decimals are counted from the number as
-written in the YAML text (the loader keeps it); ``decimals:`` in the file overrides the count.
+written in the YAML text (the loader keeps it); ``decimals:`` in the file overrides the count.  A
+number written in thousands has negative decimals, the place of its last digit: "10k tok/s" is
+``value: 10000, decimals: -3`` and stands for 9,500–10,500; "1.5k" is -2, 1,450–1,550 (``written``
+prints them so again).
 
 Two readings refine the digits (``interval_of``):
 
