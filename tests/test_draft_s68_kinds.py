@@ -399,3 +399,10 @@ def test_a_table_cell_in_thousands_keeps_its_precision(tmp_path):
     """ "| 64 | 4.2k tok/s |": a claim of its own (a table row writes no decimals), 4200 to the hundred."""
     cf = _drafted("| Batch | Throughput |\n|---|---|\n| 64 | 4.2k tok/s |\n| 128 | 980 tok/s |\n", tmp_path)
     assert sorted((c.value, c.decimals) for c in cf.claims) == [(980, 0), (4200, -2)]
+
+
+def test_a_microbatch_beside_a_batch_keeps_it_llama_cpps(tmp_path):
+    """ "batch 4096 microbatch 1024" (the breaker's): llama.cpp's two batches, no concurrency of 4096."""
+    cf = _drafted("batch 4096 microbatch 1024 gave 43 tok/s\n", tmp_path)
+    got = _cond(cf, cf.claims[0])
+    assert (got.get("batch"), got.get("ubatch"), got.get("concurrency")) == (4096, 1024, None)

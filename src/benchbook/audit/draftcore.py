@@ -168,7 +168,7 @@ LABELS: dict[str, tuple[str, str]] = {
     # a batch size: llama.cpp's ``-b`` (tokens); a serving engine's is its concurrency
     # (``draftcommand.serving_batch``, after the engine is known)
     **dict.fromkeys(("batch", "b", "bs", "nbatch", "batch size", "batchsize"), ("batch", "int")),
-    **dict.fromkeys(("ubatch", "ub", "nubatch"), ("ubatch", "int")),
+    **dict.fromkeys(("ubatch", "ub", "nubatch", "microbatch", "micro batch"), ("ubatch", "int")),
     **dict.fromkeys(("fa", "flash attn", "flash attention", "flashattn"), ("flash_attn", "fa")),
     **dict.fromkeys(("ctk", "typek", "type k", "k cache"), ("type_k", "str")),
     **dict.fromkeys(("ctv", "typev", "type v", "v cache"), ("type_v", "str")),
@@ -254,7 +254,7 @@ NAMED_CONDITION = re.compile(
     r"ctx|context|"
     r"(?<![\w-])[Kγ](?=\s*=)|"
     # ("microbatch 2048" is no batch; "nbatch 512", "nctx 8192", "maxctx" are)
-    r"(?<!micro)(?<!micro-)batch(?:[ _-]size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max"
+    r"(?<!micro)(?<!micro-)batch(?:[ _-]size)?|ubatch|micro-?batch|depth|draft[ -]max|--draft-max|n[-_ ]max"
     r"|--spec-draft-n-max)"
     r"\s*(?:=|:|of|is)?\s*"
     # a count in thousands written with K ("ctx 37K", "depth 4k")
