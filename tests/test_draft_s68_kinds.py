@@ -406,3 +406,46 @@ def test_a_microbatch_beside_a_batch_keeps_it_llama_cpps(tmp_path):
     cf = _drafted("batch 4096 microbatch 1024 gave 43 tok/s\n", tmp_path)
     got = _cond(cf, cf.claims[0])
     assert (got.get("batch"), got.get("ubatch"), got.get("concurrency")) == (4096, 1024, None)
+
+
+def test_a_drafted_runs_relation_is_against_the_plain_run(tmp_path):
+    """The new user's post: "without a draft: 112.6 tok/s", "with the draft model: 203.1 tok/s", then
+    "So speculative decoding gave 1.8x faster decode on code." and "about 1.2x (131 tok/s)" of
+    another prompt: the 1.8x is 203.1 over the plain 112.6, never over the other drafted 131; an
+    acceptance that "dropped to ~0.45" is an acceptance rate; a CPU's tier digit no number."""
+    cf = _drafted(
+        "# Spec on a 3090, 1.8x faster decode\n\n"
+        "Setup: RTX 3090 with a Ryzen 7 5800X.\n\n"
+        "```\nllama-server -m Qwen2.5-7B-Instruct-Q4_K_M.gguf -md Qwen2.5-0.5B-Instruct-Q8_0.gguf"
+        " --draft-max 16\n```\n\n"
+        "On a coding prompt I got:\n\n- without a draft: 112.6 tok/s\n- with the draft model: 203.1 tok/s\n\n"
+        "So speculative decoding gave 1.8x faster decode on code. On a creative writing prompt it was only "
+        "about 1.2x (131 tok/s), acceptance dropped to ~0.45.\n",
+        tmp_path,
+    )
+    by_id = {c.id: c.value for c in cf.claims}
+    assert sorted((s.value, tuple(by_id[x] for x in s.of)) for s in cf.statements) == [
+        (1.8, (203.1, 112.6)),
+        (1.8, (203.1, 112.6)),
+    ]
+    assert ("acceptance_rate", 0.45) in [(c.metric, c.value) for c in cf.claims]
+    assert "7" not in [u.number for u in cf.draft.unplaced]
+
+
+def test_a_free_speedup_beside_a_memory_change_up_is_noted(tmp_path):
+    """ "TL;DR: free 1.8x on code, ~1.2x on prose." under "VRAM went from 5.9 GB to 6.8 GB": the 1.8x
+    (the word right before it) gets the cost named; the 1.2x does not."""
+    from benchbook.audit.unsaid import _free_notes
+
+    cf = _drafted(
+        "VRAM went from 5.9 GB to 6.8 GB with the draft loaded.\n\n"
+        "TL;DR: free 1.8x on code, ~1.2x on prose.\n",
+        tmp_path,
+    )
+    notes = _free_notes(cf, {})
+    assert [(cf.claim(i).value, n) for i, ns in notes.items() for n in ns] == [
+        (
+            1.8,
+            "called free, yet the source states a memory cost: vram from 5.9 to 6.8 GB (vram-l1, vram-l1-2)",
+        )
+    ]

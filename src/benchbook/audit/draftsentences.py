@@ -336,7 +336,9 @@ def _headed_units(text: str, found: list[Number]) -> list[Number]:
 #: an acceptance word right before a fraction: "acceptance 0.73", "Acceptance aggregate 0.69",
 #: "accept rate: 0.64"
 _ACCEPT_BEFORE = re.compile(
-    r"accept\w*(?:[\s:=\"]+(?:rate|ratio|aggregate|avg|average|mean|median|overall|was|is|of))*[\s:=\"]*$",
+    r"accept\w*(?:[\s:=\"]+(?:rate|ratio|aggregate|avg|average|mean|median|overall|was|is|of|at|around|about"
+    # a verb of its change before it ("acceptance dropped to ~0.45", "rose to 0.8")
+    r"|(?:dropped|fell|rose|climbed|improved|went(?:\s+(?:up|down))?)\s+to|reached|hit))*[\s:=\"~≈]*$",
     re.IGNORECASE,
 )
 #: ... or right after it, or after a list of labelled fractions: "0.79 aggregate acceptance",
@@ -824,6 +826,8 @@ class Sentences(Sides):
 
         rels = {(r.number.start, r.number.end): r for r in relations(scanned, found)}
         spans = self.label_spans(scanned)  # once per paragraph: per number it was quadratic
+        # a CPU's name ("Ryzen 7 5800X": its tier's digit is no number, as a card's "RTX 3090" is none)
+        cpus = [(m.start(), m.end()) for m in CPU.finditer(scanned)]
         bounds = sentence_bounds(text)
         # table rows read as prose (no header rule: "| A | 30 tok/s | 98 tok/s · ×3.3 |" line under
         # line): each row is its own sentence, its relation between its own cells
@@ -925,7 +929,9 @@ class Sentences(Sides):
                     rate = self.rate_of_counts(n, placed, scanned, line, sentence)
                     placed.append((n, rate or self.count_claim(n, text, line, sentence)))
                     here.add(placed[-1][1])
-                elif not any(m.path == "hardware" and m.start <= n.start < m.end for m in named):
+                elif not any(m.path == "hardware" and m.start <= n.start < m.end for m in named) and not any(
+                    a <= n.start < b for a, b in cpus
+                ):
                     # (the digits of a machine's name, "RTX 3090", are no number: docs/claims.md)
                     self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue

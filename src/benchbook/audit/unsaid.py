@@ -13,8 +13,10 @@ Each check reads only what the claims file states and names what is missing and 
 * ``spread``: a value of n ≥ 2 runs (its ``n``, else the source's ``runs_per_prompt`` for its own
   numbers) with no spread stated (``spread``): how far the runs agreed is unknown; worded by the
   statistic the file states (``statistic_of``: mean, median...; never assumed a mean);
-* ``free``: a speedup called free ("free", "no cost", "costs nothing") in a file that states a memory
-  increase (a size claim or statement whose words or arithmetic say more memory): the cost is named.
+* ``free``: a speedup called free ("free", "no cost", "costs nothing"; a claim's quote right around
+  its value: "free 1.8x on code") in a file that states a memory increase (a size claim or statement
+  whose words or arithmetic say more memory, or two sizes of one metric its source gives as a change
+  up: "VRAM went from 5.9 GB to 6.8 GB"): the cost is named.
 
 A note lands on the claim or statement it concerns and on every statement resting on it
 (``tables.Under.gather``).
@@ -36,6 +38,8 @@ FREE = re.compile(
 )
 #: words that say a memory figure is an increase
 INCREASE = re.compile(r"(?i)increase|\bextra\b|\bmore\b|\bper (draft )?token\b|overhead|\bcost\b|\badds?\b")
+#: a change written from one figure to another ("went from 5.9 GB to 6.8 GB", "5.9 → 6.8 GB")
+_FROM_TO = re.compile(r"(?i)\bfrom\b(?:[^.;]|\.(?=\d)){0,40}?\bto\b|→|->")
 _TEMPERATURE = re.compile(r"(?i)\btemp(?:erature)?\s*[=:]?\s*([0-9]*\.?[0-9]+)")
 
 
@@ -156,12 +160,22 @@ def _spread_notes(cf: ClaimsFile) -> dict[str, list[str]]:
 
 
 def _memory_increases(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> list[str]:
-    """``"vram_per_draft_token = 599 MB (mem-per-token)"``: the memory increases the file states."""
+    """``"vram_per_draft_token = 599 MB (mem-per-token)"``: the memory increases the file states; and
+    two sizes of one metric its source gives in one sentence as a change up ("VRAM went from 5.9 GB
+    to 6.8 GB": ``_FROM_TO``), ``"vram from 5.9 to 6.8 GB (vram-l31, vram-l31-2)"``."""
     found = []
+    by_line: dict[tuple, list[Claim]] = {}
     for c in cf.claims:
         words = " ".join(x for x in (c.metric, c.statement, c.note) if x)
         if family_of(c.unit) == "size" and c.value is not None and INCREASE.search(words):
             found.append(f"{c.metric} = {c.value:g} {c.unit} ({c.id})")
+        elif family_of(c.unit) == "size" and c.value is not None and c.quote and _FROM_TO.search(c.quote):
+            by_line.setdefault((c.source_line, c.quote, c.metric, c.unit), []).append(c)
+    for (_, _, metric, unit), pair in by_line.items():
+        if len(pair) == 2 and pair[1].value > pair[0].value:  # type: ignore[operator]
+            found.append(
+                f"{metric} from {pair[0].value:g} to {pair[1].value:g} {unit} ({pair[0].id}, {pair[1].id})"
+            )
     for s in cf.statements:
         r = recomputed.get(s.id)
         units = {cf.claim(i).unit for i in s.of if cf.claim(i) is not None}  # type: ignore[union-attr]
@@ -182,14 +196,25 @@ def _is_speedup(cf: ClaimsFile, item: Claim | Statement) -> bool:
     return bool(units) and all(family_of(u) == "rate" for u in units) or "speed" in item.statement.lower()
 
 
+def _called_free(item: Claim | Statement) -> bool:
+    """Whether ``item``'s words call it free (``FREE``): its statement or note, or for a claim the words
+    of its quote right around its value ("TL;DR: free 1.8x on code, ~1.2x on prose": the 1.8x, not the
+    1.2x; a drafted claim's words are its quote)."""
+    if FREE.search(" ".join(x for x in (item.statement, item.note) if x)):
+        return True
+    quote = getattr(item, "quote", None)
+    if not quote or item.value is None:
+        return False
+    return any(
+        FREE.search(quote, max(0, m.start() - 12), m.end() + 12)
+        for m in re.finditer(rf"(?<![\d.]){re.escape(f'{item.value:g}')}(?![\d])", quote)
+    )
+
+
 def _free_notes(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     items: list[Claim | Statement] = [*cf.claims, *cf.statements]
-    called_free = [
-        it
-        for it in items
-        if FREE.search(" ".join(x for x in (it.statement, it.note) if x)) and _is_speedup(cf, it)
-    ]
+    called_free = [it for it in items if _called_free(it) and _is_speedup(cf, it)]
     if not called_free:
         return out
     costs = _memory_increases(cf, recomputed)
