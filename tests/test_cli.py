@@ -76,7 +76,7 @@ def test_measured_here_is_per_host_and_toolchain(committed_params):
     # that host's speculative sessions predate `log_verbosity: 4` in params.yaml: measured again
     assert lb == {"llama_bench": True, "speculative": False, "draftself": True}
     assert len(lines) == 3 and lines[0].endswith(
-        "(`log_verbosity`: the session ran None, params.yaml asks 4): it does not count as measured"
+        "(`log_verbosity`: the session ran with it unset, params.yaml asks 4): it does not count as measured"
     )
     other_build = cli.measured_here(root, params, "246274abff670295", "0000000000000000", cpu)
     assert other_build == {"llama_bench": False, "speculative": False, "draftself": True}

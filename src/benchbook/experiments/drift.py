@@ -52,6 +52,10 @@ def current(experiment: str, params: Mapping, picked: profiles.Picked) -> Params
 
 
 def _show(value: object) -> str:
+    """A parameter's value as a page writes it: a string quoted; unset (None) in words, never
+    Python's ``None``."""
+    if value is None:
+        return "it unset"
     return repr(value) if isinstance(value, str) else str(value)
 
 
@@ -71,7 +75,8 @@ def differences(config: Mapping, now: Params) -> list[str]:
     keys = list(cls.model_fields)
     a, b = was.model_dump(include=set(keys)), now.model_dump(include=set(keys))
     return [
-        f"`{k}`: the session ran {_show(a.get(k))}, params.yaml asks {_show(b.get(k))}"
+        f"`{k}`: the session ran {'with ' if a.get(k) is None else ''}{_show(a.get(k))}, "
+        f"params.yaml asks {'for ' if b.get(k) is None else ''}{_show(b.get(k))}"
         for k in keys
         if a.get(k) != b.get(k)
     ]
