@@ -291,7 +291,7 @@ AFTER_NUMBER = re.compile(
     r"\d(?:[\d.,]*\d)?[ \t]?(?:%|×|[A-Za-z]+(?:/[A-Za-z]+)?)[ \t]+(?:(?:with|on|using|for|at|via|in)[ \t]+)?$"
 )
 #: what ends one number's part of a sentence before the next ("…, 65.0 tok/s", "… and 170.3 tok/s")
-_PART_END = re.compile(r",|;|\sand\s|\s&\s")
+AND_SEP = re.compile(r",|\sand\s|\s&\s")
 
 
 def named_count(m: re.Match) -> int | None:
@@ -860,7 +860,7 @@ class DraftCore:
             if (
                 pos < rel
                 and AFTER_NUMBER.search(sentence, max(0, pos - 24), pos)
-                and _PART_END.search(sentence, pos, rel)
+                and AND_SEP.search(sentence, pos, rel)
             ):
                 return  # "70.1 tok/s at n-max 4, 65.0 tok/s at n-max 8": the 4 is the first number's
             if score <= _NEAR and (path not in found or score < found[path][0]):

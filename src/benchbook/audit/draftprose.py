@@ -1196,6 +1196,10 @@ def scaled(digits: str, letter: str) -> tuple[str, int]:
     return f"{value:f}".split(".")[0] if value == value.to_integral() else f"{value:f}", frac - power
 
 
+#: a unit written per token ("45 ms/token", "1.2 秒/token", "3 ms per tok"): a time per token
+PER_TOKEN_UNIT = re.compile(r"/\s*tok|per\s+tok", re.IGNORECASE)
+
+
 def _about(m: re.Match) -> bool:
     """Whether a ``_NUMBER`` match is approximate: a word or sign before it ("about 700", "~700") or
     a sign after it, before its unit ("3100~ tokens/sec")."""

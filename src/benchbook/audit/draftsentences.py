@@ -24,6 +24,7 @@ from .draftcommand import command_lines, has_path
 from .draftcontext import FLAGS_ONLY, named_once, names_drafting, parallel_count
 from .draftcore import (
     AFTER_NUMBER,
+    AND_SEP,
     LABELS,
     NAMED_CONDITION,
     Bounds,
@@ -47,6 +48,7 @@ from .draftprose import (
     ACCEPT_LENGTH_WORDS,
     CAPITALS_ONLY,
     LENGTH_PAIR,
+    PER_TOKEN_UNIT,
     Number,
     bound_of,
     family,
@@ -425,7 +427,6 @@ _UNLIKE_AFTER = re.compile(
 
 #: a list's lead-in naming the decode phase ("Per-test decode speed:"): ``prose``
 _DECODE_LEAD = re.compile(r"(?i)decod|generat|\btg\b")
-_AND_SEP = re.compile(r",|\sand\s|\s&\s")
 _COMMA = re.compile(r",\s")
 
 
@@ -452,7 +453,7 @@ def _in_clause(
     item_end = items[nxt] if nxt < len(items) else 1 << 60
     # the first "and" or comma after the number, found once (a search per name of a long paragraph
     # with none was quadratic)
-    sep = _AND_SEP.search(text, at)
+    sep = AND_SEP.search(text, at)
     for m in named:
         if not lo <= m.start < hi:
             continue  # outside the clause: no name of it
@@ -466,7 +467,7 @@ def _in_clause(
         if (
             m.start < at
             and AFTER_NUMBER.search(text, max(0, m.start - 24), m.start)
-            and (after := _AND_SEP.search(text, m.start, at)) is not None
+            and (after := AND_SEP.search(text, m.start, at)) is not None
             # ("and" next, no number of the name's own between: "SGLang 0.4.3 (it/s): [69.22, …")
             and not re.search(r"(?<![\w.-])\d", text[m.start : after.start()])
         ):
@@ -938,7 +939,7 @@ class Sentences(Sides):
             before = scanned[max(0, n.start - 60) : n.start]
             if n.unit_written in CAPITALS_ONLY:  # "296.96 PP": the unit names the test
                 before += f" {n.unit_written}"
-            elif n.unit_written and re.search(r"/\s*tok|per tok", n.unit_written, re.I):
+            elif n.unit_written and PER_TOKEN_UNIT.search(n.unit_written):
                 before += " per token"  # "45 ms/token": a time per token, whatever the words before
             elif (
                 n.unit_written

@@ -68,6 +68,7 @@ from .draftnames import (
 )
 from .draftprose import (
     ACCEPT_LENGTH_WORDS,
+    PER_TOKEN_UNIT,
     RATING_COLUMN,
     Number,
     bound_of,
@@ -533,9 +534,7 @@ def _row_unit(label: str) -> str | None:
 def _per_token_cells(column: list[str]) -> bool:
     """Whether every filled cell of a column writes its time per token ("1.2 秒/token", "45 ms/tok")."""
     said = [numbers(c)[:1] for c in column if not _EMPTY.match(c)]
-    return bool(said) and all(
-        x and re.search(r"/\s*tok|per\s+tok", x[0].unit_written or "", re.IGNORECASE) for x in said
-    )
+    return bool(said) and all(x and PER_TOKEN_UNIT.search(x[0].unit_written or "") for x in said)
 
 
 #: a row's label naming a sum of the rows above ("Total", "Sum", "合计") or another statistic of them

@@ -994,9 +994,11 @@ def _nested(n: int, text: str, keys: list[str]) -> list[Result]:
 
 #: a stat card copied from a page, one line: the value, then what it is with its unit word, then
 #: the setting it ran at ("4108 TRT-LLM TPS @ c=64", "22 TRT-LLM TTFT ms @ c=1", "135 tok/s peak")
+#: the units a page's stat card writes (one line or two)
+_CARD_UNITS = r"TPS|tok/s|t/s|tokens/s|RPS|req/s|ms"
 _STAT_CARD = re.compile(
     rf"^\s*[*_]*(?P<v>{_GROUPED})[*_]*\s+(?P<label>[A-Za-z][\w.+-]*(?:\s+[A-Za-z][\w.+-]*){{0,3}}?)\s+"
-    r"(?P<unit>TPS|tok/s|t/s|tokens/s|RPS|req/s|ms|s)(?:\s*@\s*(?P<at>[^@]{1,40}))?\s*$",
+    rf"(?P<unit>{_CARD_UNITS}|s)(?:\s*@\s*(?P<at>[^@]{{1,40}}))?\s*$",
     re.IGNORECASE,
 )
 
@@ -1028,8 +1030,7 @@ _CARD_VALUE = re.compile(rf"^\s*[*_#]*\s*(?P<v>{_GROUPED})(?P<k>[kKM])?[*_]*\s*$
 _CARD_LABEL = re.compile(
     # (one word naming the figure at most: "Peak tok/s", "Decode TPS"; not a title, "Settings for max TPS")
     r"^\s*[*_]*(?P<label>(?:(?:peak|max|avg|average|mean|median|total|output|input|decode|decoding|prefill"
-    r"|prompt|gen|generation|throughput|ttft|tpot|itl|latency)\s+)?)(?P<unit>TPS|tok/s|t/s|tokens/s|RPS|req/s|ms)"
-    r"[*_]*\s*$",
+    rf"|prompt|gen|generation|throughput|ttft|tpot|itl|latency)\s+)?)(?P<unit>{_CARD_UNITS})[*_]*\s*$",
     re.IGNORECASE,
 )
 
