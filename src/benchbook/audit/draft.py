@@ -116,7 +116,7 @@ from .draftnames import (
 )
 from .draftprose import ABOUT, family, labelled_bare, number_text, numbers
 from .draftrepeats import stated_repeats
-from .draftsentences import RATE_LINE, Sentences
+from .draftsentences import RATE_LINE, Sentences, stat_list
 from .drafttable import Tables
 from .draftwords import engine_versions
 from .post import Block, Post, is_html, page_link, read_post
@@ -1218,8 +1218,9 @@ class _Drafter(Tables, Sentences):
         self, pieces: list[tuple[int, str]], found: list[Result], command_at: Callable[[int], dict]
     ) -> None:
         """The lines of a code block that is no log (``pieces``: its lines outside command lines)
-        that print a rate in words no tool reader knows (a script's own summary: "lmdeploy 运行时间:
-        23355.06 毫秒, 4.32 token/s.", "vllm: 2.75 token/s"): drafted as prose, each line alone, as
+        that print a rate, or times after their statistics' words (``stat_list``: "Batch 64: …, avg
+        1611.47ms, std 143.69ms"), in words no tool reader knows (a script's own summary: "lmdeploy
+        运行时间: 23355.06 毫秒, 4.32 token/s.", "vllm: 2.75 token/s"): drafted as prose, each line alone, as
         ``rate_lines`` drafts a generator's summary line, under the command ``command_at`` gives
         for its line; lines a result (``found``) or ``RATE_LINE`` already drafted are left to them."""
         held = self.command
@@ -1234,7 +1235,7 @@ class _Drafter(Tables, Sentences):
                 (family(x.unit) in ("ratio", "tokens") and _ACCEPT_WORDS.search(t)) or x.of is not None
                 for x in said
             )
-            if any(family(x.unit) == "rate" for x in said) or labelled:
+            if any(family(x.unit) == "rate" for x in said) or labelled or stat_list(t, said):
                 self.command = command_at(n)
                 self.prose([(n, t)])
         self.command = held

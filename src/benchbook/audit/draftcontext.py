@@ -2776,6 +2776,17 @@ def _declared_out(outer: list[Scope], path: str) -> bool:
     return False
 
 
+def _adds_generation(short: object, full: object) -> bool:
+    """Whether model name ``full`` (``_key``) glues a generation to a family word that ``short``
+    writes alone ("internlm2 7b" of "internlm 7b", "qwen2 7b" of "qwen 7b"): another model, not the
+    same said in full ("llama 3 70b" of "llama 70b", its version a word apart, is)."""
+    alone = set(str(short).split())
+    return any(
+        (g := re.fullmatch(r"([a-z]+)(\d{1,2}(?:\.\d+)?)", w)) is not None and g.group(1) in alone
+        for w in str(full).split()
+    )
+
+
 def _name_words(key: object) -> set[str]:
     """A model name's words (``_key``), a family's version apart from its name ("llama3.3 70b" ->
     {llama, 3, 70b}): "LLama3.3-70B" and "Llama-3.3-70B-Instruct" are one model said short and in
@@ -2804,7 +2815,9 @@ def _fuller_of(named: list[object], rows: frozenset | set = frozenset()) -> Call
             return name
         if name not in found:
             mine = _name_words(_key(name))
-            fuller = [v for w, v in words if mine < w]
+            # (not one adding a generation glued to the family's name: "InternLM-7B" beside
+            # "InternLM2-7B", "Llama-7B" beside "Llama2-7B" are two generations, both measured)
+            fuller = [v for w, v in words if mine < w and not _adds_generation(_key(name), _key(v))]
             if _key(name) in rows:
                 fuller = [v for v in fuller if _key(v) not in rows]
             if not fuller and name.islower() and not keyed.get(_key(name), name).islower():

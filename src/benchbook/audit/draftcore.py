@@ -34,6 +34,9 @@ from .draftwords import count, grouped_count
 from .post import Post
 from .resultlines import Result
 
+#: a line's head label, up to its colon ("Batch 64: …", "- n-max 4: …"): no number with a unit in it
+_HEAD_LABEL = re.compile(r"\s*(?:[-*•]\s+)?[A-Za-z][\w .=/-]{0,30}?\s*[:：]\s")
+
 
 class Num(str):
     """A number as written in the post (``"42.70"``): written to YAML as is, so the loader counts
@@ -251,12 +254,13 @@ _TRAINED_ON = re.compile(r"(?i)\b(?:train|fine[- ]?tun|distill|calibrat|pretrain
 NAMED_CONDITION = re.compile(
     # (a speculative run's K or γ only with "=": "3.15ms (K=3)"; "ngl 1" as a table's row writes it)
     r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-?ngl|n_gpu_layers|"
-    r"ctx|context|"
+    r"ctx|context(?:[ _]length)?|"
     r"(?<![\w-])[Kγ](?=\s*=)|"
     # ("microbatch 2048" is no batch; "nbatch 512", "nctx 8192", "maxctx" are)
     r"(?<!micro)(?<!micro-)batch(?:[ _-]size)?|ubatch|micro-?batch|depth|draft[ -]max|--draft-max|n[-_ ]max"
     r"|--spec-draft-n-max)"
-    r"\s*(?:=|:|of|is)?\s*"
+    # (a dash as the separator: "ngl-17", "context length - 2048", as a forum post lists settings)
+    r"\s*(?:=|:|of|is|-(?=\d)|\s[-–—]\s)?\s*"
     # a count in thousands written with K ("ctx 37K", "depth 4k")
     # (its K kept: "context of 65k tokens" is 65536, never 65)
     # (thousands grouped: "Context: 131,072 tokens")
@@ -890,6 +894,14 @@ class DraftCore:
                 continue
             for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", low):
                 offer(path, w0 + m.start(), value)
+        head = _HEAD_LABEL.match(sentence)
+        if head is not None and head.end() <= rel:
+            # a line's head label ("Batch 64: 16 batches, total …ms, avg …ms, std …ms, p95 …ms"):
+            # the setting of every number after it, however far, where none nearer names one
+            for m in NAMED_CONDITION.finditer(sentence, 0, head.end()):
+                path, typ = LABELS.get(label_key(m.group("label")), ("", ""))
+                if path and typ == "int" and path not in found:
+                    found[path] = (_NEAR, named_count(m))
         out: dict = {}
         for path, (_, value) in found.items():
             set_path(out, path, value)

@@ -137,7 +137,8 @@ _HARDWARE = re.compile(
     # ("AGX Orin" alone, "AGX ORIN 32G": the module without its family's name)
     r"|(?:NVIDIA\s+)?(?P<jetson>(?:Jetson|IGX)\s(?:AGX\s)?(?:Thor|Orin|Xavier|Nano|TX2)(?:\s(?:Nano|NX))?"
     r"|AGX\s(?:Thor|Orin|Xavier)|(?:Orin|Xavier)\sAGX|Orin\s(?:NX|Nano)|Xavier\sNX)"
-    r"(?:\s(?P<jmem>\d{1,3})\s?GB?|\s\((?P<jmem2>\d{1,3})\s?GB\))?(?![\w-])"  # "Jetson AGX Orin (64GB)"
+    # "Jetson AGX Orin (64GB)", "Orin AGX(32G)Jetpack 5.1" (a README's row label run together)
+    r"(?:\s(?P<jmem>\d{1,3})\s?GB?(?![\w-])|\s?\((?P<jmem2>\d{1,3})\s?GB?\)|(?![\w-]))"
     # ("my old 1080ti", "a spare 3090", "an used 2080 Ti": a word about the card between)
     r"|(?:(?<=\bmy\s)|(?<=\bold\s)|(?<=\bspare\s)|(?<=\bused\s)|(?<=\bsingle\s)|(?<=\bnvidia\s)|(?<=\bgeforce\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×*]\s)|(?<=\d[x×*])|(?<=\d\s[x×*]\s)|(?<=卡)|(?<=张)"
     # after a label naming the machine ("hardware is 4060ti", "GPU: 4090", "显卡：3090"), after a
@@ -146,7 +147,9 @@ _HARDWARE = re.compile(
     r")"
     # not a decimal or a percentage ("4090.5", "4090%"); a full stop ends the sentence ("on a 4090.")
     # (a CJK word right after is no part of it: "单卡3090跑的")
-    r"(?P<bare>[1-5]0[5-9]0|16[56]0)(?:\s?(?P<bares>Ti|Super)\b)?s?(?![A-Za-z0-9_%-]|\.\d)"
+    r"(?P<bare>[1-5]0[5-9]0|16[56]0)(?:\s?(?P<bares>Ti|Super)\b)?"
+    # ("a 3060 Laptop 6GB": the laptop part, as after "RTX")
+    r"(?:\s(?P<bmobile>Mobile|Laptop(?:\sGPU)?|Max-Q)\b)?s?(?![A-Za-z0-9_%-]|\.\d)"
     # (nor a number of a unit after it: "a 1660 ms TTFT", "a 1080 token prompt", "a 1070 tok/s prefill")
     r"(?!\s?(?:ms|s|sec|seconds?|min|tok(?:en)?s?|t/s|tps|[KMG]i?B|W|x|steps?|layers?)\b)"
     r")",
@@ -602,6 +605,12 @@ def builds_engine(build: object, engine: object) -> bool:
     return re.search(r"llama[._-]?cpp|^llama", engine, re.IGNORECASE) is not None  # not "Ollama"
 
 
+def _laptop_part(word: str) -> str:
+    """The suffix of a card's laptop part: NVIDIA names it "… Laptop GPU" ("RTX 5070 Ti Laptop",
+    "3060 Laptop" written short are the same), "Mobile" and "Max-Q" as written."""
+    return " Laptop GPU" if word.lower().startswith("laptop") else " " + word
+
+
 def hardware_name(m: re.Match) -> str:
     """The hardware a ``_HARDWARE`` match names, with its vendor (module doc)."""
     g = m.groupdict()
@@ -632,7 +641,7 @@ def hardware_name(m: re.Match) -> str:
             name += " " + ("Ada Generation" if gen.lower() == "ada" else gen)
         if g["mobile"]:  # "GTX 1650 Ti Mobile", "RTX 4060 Laptop GPU": the laptop part is another chip
             # NVIDIA names a laptop part "… Laptop GPU" ("RTX 5070 Ti Laptop" written short is the same)
-            name += " Laptop GPU" if g["mobile"].lower().startswith("laptop") else " " + g["mobile"]
+            name += _laptop_part(g["mobile"])
         if g["edition"]:
             name += " " + re.sub(r"\s+", " ", g["edition"])
     elif g["bare"]:
@@ -640,6 +649,8 @@ def hardware_name(m: re.Match) -> str:
         # (a 10- or 16-series card is a GTX: "my 1080ti" is the GTX 1080 Ti, "a 1660 Super")
         line = "GTX" if g["bare"].startswith(("10", "16")) else "RTX"
         name = f"NVIDIA GeForce {line} {g['bare']}{suffix}"
+        if g.get("bmobile"):
+            name += _laptop_part(g["bmobile"])
     elif g.get("jetson"):
         module = [
             w if w.upper() in ("AGX", "IGX", "NX", "TX2") else w.capitalize() for w in g["jetson"].split()
@@ -1109,7 +1120,8 @@ _REMARK = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
 #: a desktop or server CPU by its model ("Ryzen 9 7950X", "Ryzen-7950X", "Core i7-7700", "Xeon Gold
 #: 6338", "EPYC 9654"); ``draftnames`` leaves them out, a CPU beside a GPU being no machine measured
 CPU = re.compile(
-    r"(?<![\w-])(?:AMD\s+)?Ryzen[\s-](?:(?P<tier>[3579])\s)?(?P<ryzen>\d{4}(?:X3D|X|G|F)?)(?![\w-])"
+    # (a laptop part's suffix too: "ryzen 5 4600h", "Ryzen 7 7840HS", "Ryzen 9 7945HX", "5700U")
+    r"(?<![\w-])(?:AMD\s+)?Ryzen[\s-](?:(?P<tier>[3579])\s)?(?P<ryzen>\d{4}(?:X3D|HX|HS|X|G|F|H|U)?)(?![\w-])"
     r"|(?<![\w-])(?:Intel\s+)?(?:Core\s+)?(?P<core>i[3579]-\d{4,5}[A-Z]{0,2})(?![\w-])"
     r"|(?<![\w-])(?:Intel\s+)?Xeon\s+(?P<xeon>(?:Gold|Silver|Platinum|Bronze|[EW]\d?-?)\s?\d{4}\w*)"
     r"|(?<![\w-])(?:AMD\s+)?EPYC\s+(?P<epyc>\d{4}\w*)"
@@ -1184,7 +1196,12 @@ _INTEL_BARE = re.compile(
 _SIZED_CARDS = ("RTX 3060", "RTX 3080", "RTX 4060 Ti", "RTX 5060 Ti", "RTX 2060")
 #: what follows a card's name in a table cell that is not part of it: its memory size (after a
 #: separator too: "GeForce RTX 3090 · 24 GiB"), inline code
-_CELL_TAIL = re.compile(r"(?:\s*[·•,;|–—-]?\s*\(?\d{1,3}\s?Gi?B\)?|\s*`[^`]*`)+\s*$", re.IGNORECASE)
+_CELL_TAIL = re.compile(
+    r"(?:\s*[·•,;|–—-]?\s*\(?\d{1,3}\s?Gi?B\)?|\s*`[^`]*`"
+    # the machine's system software and its version ("Orin NX(16G)Jetpack 5.1", "RTX 4090, CUDA 12.4")
+    r"|\s*[·•,;|–—/-]?\s*(?:JetPack|L4T|CUDA|ROCm|driver|macOS|Ubuntu|Windows|Win)\s?v?\d+(?:\.\d+)*)+\s*$",
+    re.IGNORECASE,
+)
 
 
 def without_remark(cell: str) -> str:

@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from .draftnames import CPU
+
 #: words (lower case) or signs that make the next number approximate ("about" in a claims file)
 ABOUT = (
     "about|around|approximately|approx\\.?|roughly|nearly|almost|circa|ca\\.|some|~|≈|∼|"
@@ -1206,6 +1208,17 @@ def _about(m: re.Match) -> bool:
     return bool(m.group("about") or m.group("about_after"))
 
 
+def relative_spread(value: str, percent: str) -> str:
+    """A spread written as a share of its value ("23752.94 ± 10.7%") in the value's unit: ``percent``
+    of ``value``, to five significant digits ("2541.6"), as a claims file's ``spread`` is stated
+    (docs/claims.md: same unit as the value)."""
+    return f"{float(value) * float(percent) / 100:.5g}"
+
+
+#: a word a CPU's name holds (``draftnames.CPU``), searched before its longer pattern
+_CPU_WORD = re.compile(r"(?i)ryzen|core|xeon|epyc|ultra|\b1[2-8]5[HU]\b")
+
+
 def numbers(text: str) -> list[Number]:
     """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
     ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
@@ -1213,6 +1226,7 @@ def numbers(text: str) -> list[Number]:
     out: list[Number] = []
     pos = 0
     names = _Names(text)
+    cpus: list[tuple[int, int]] | None = None  # the spans of the CPUs named (``draftnames.CPU``)
     led_by_label = False  # the number before was read by its phase's label before it ("PP 1713")
     label_freed = False  # the number before left the label after it to the next ("3090 PP 1713 TG 40")
     while True:
@@ -1243,6 +1257,14 @@ def numbers(text: str) -> list[Number]:
         progress = PROGRESS.match(text, m.start("a"))
         if progress:  # tqdm's "100%|████| 1/1 [00:01<00:00,": how far a run got, and its clock
             pos = progress.end()
+            continue
+        if cpus is None:  # (once per text, and only where one may be named)
+            cpus = [(c.start(), c.end()) for c in CPU.finditer(text)] if _CPU_WORD.search(text) else []
+        inside = next((b for a, b in cpus if a <= m.start("a") < b), None)
+        if inside is not None and _unit(m.group("ua") or m.group("unit") or "") == "h" and m.end() <= inside:
+            # "ryzen 5 4600h", "Ryzen 7 7840HS": the CPU's model number, its "h" no hours
+            out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
+            pos = inside
             continue
         name_start = names.start(m.start("a"))
         name_end = names.end(name_start)
@@ -1465,6 +1487,13 @@ def numbers(text: str) -> list[Number]:
                 continue
         if m.group("pm") is not None:
             spread = number_text(m.group("pm"))
+            if ub == "%" and (
+                (ua is not None and ua != "%") or (ua is None and float(m.group("a").replace(",", "")) > 100)
+            ):
+                # "180.28 ms ± 5%", llama-bench's "23752.94 ± 10.7%" (a rate no share can be): a
+                # spread relative to the value, in the value's unit (``relative_spread``)
+                spread = relative_spread(number_text(m.group("a")), spread)
+                unit, written = ua, m.group("ua")
         if glued_before and unit is None:
             out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
             pos = m.end("a")
@@ -1539,6 +1568,7 @@ def numbers(text: str) -> list[Number]:
     # "2× L40S", "4x H100": a count of cards (``draftnames``' hardware names), no multiple
     out = [replace(n, unit=None) if n.unit == "x" and _CARDS_AFTER.match(text, n.end) else n for n in out]
     out = _about_both_ends(text, out)
+    out = _per_item_shares(text, out)
     # "6000左右的token", "3000程度のトークン": the "about" word between the number and its unit
     out = [_about_then_unit(text, n) for n in out]
     # "3秒左右", "5秒程度", "150밀리초 정도": an "about" word after the number and its unit
@@ -1546,6 +1576,31 @@ def numbers(text: str) -> list[Number]:
         replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n
         for n in out
     ]
+
+
+#: a unitless number's "per <item>" after it, in parentheses after a number with a unit: "46.961 s
+#: (2.935 per prompt)", "120 GB (7.5 per GPU)"
+_PER_ITEM = re.compile(
+    r"\s*(?:per|each|/)\s*(?:prompt|request|user|query|sample|image|item|GPU|card|node|batch)\b", re.I
+)
+
+
+def _per_item_shares(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with the unit of a number with one given to the unitless number in parentheses
+    right after it that "per prompt" (``_PER_ITEM``) follows: "46.961 s (2.935 per prompt)" is
+    2.935 s a prompt, the total divided among the prompts."""
+    out = list(found)
+    for k in range(1, len(out)):
+        prev, n = out[k - 1], out[k]
+        if (
+            n.unit is None
+            and prev.unit is not None
+            and n.range is None
+            and re.fullmatch(r"\s*[(（]\s*", text[prev.end : n.start])
+            and _PER_ITEM.match(text, n.end)
+        ):
+            out[k] = replace(n, unit=prev.unit, unit_written=prev.unit_written)
+    return out
 
 
 #: a verb of setting, then inline code opening with a key and ":" or "=" right before a number

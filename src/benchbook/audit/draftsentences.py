@@ -61,7 +61,12 @@ from .draftprose import (
 )
 from .draftrelations import pair_units, relations, repetitions
 from .draftsides import JOINED, Placed, Sides, rate_named
-from .draftwords import REQUEST_RATE, accept_counts
+from .draftwords import REQUEST_RATE, accept_counts, layers_setting
+from .toollines import stat_name
+
+#: a noun after a number that makes it a limit set for the runs, no result ("exceed the 10% gate",
+#: "a 5% threshold", "the 200 ms SLO", "a 2 s budget")
+_LIMIT_AFTER = re.compile(r"\s*(?:gate|threshold|cut-?off|budget|SLOs?|SLAs?)\b", re.IGNORECASE)
 
 #: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
 #: speed: 79.745 t/s")
@@ -270,6 +275,28 @@ def _pairs(text: str, found: list[Number]) -> list[tuple[int, int, Mention, Ment
 _STAT_WORDS = r"peak|max(?:imum)?|min(?:imum)?|median|best|worst"
 #: the opening of such parentheses, up to the statistic's number (its word: group 1)
 _STAT_PAREN = re.compile(rf"\s*[(（]\s*({_STAT_WORDS})\s*[:=]?\s*$", re.I)
+#: a statistic's word right before its number, in a list of them ("avg 1611.47ms, std 143.69ms,
+#: p95 1795.47ms", "p99=2.1s"): which statistic of the runs the number is (group 1); not "max"/"min"
+#: alone, which bound a value as often ("max 40 tok/s")
+_STAT_BEFORE = re.compile(
+    r"(?:^|[\s,;(|])(avg|average|mean|median|std|stddev|stdev|p\d{1,3}(?:\.\d+)?)"
+    r"(?:\s+(?:TTFT|TPOT|ITL|E2EL|latency))?\s*[:=]?\s*$",  # "mean TTFT 1611 ms, P99 TTFT 2000 ms"
+    re.I,
+)
+
+
+def stat_list(text: str, found: list[Number]) -> bool:
+    """Whether a line states two or more times or rates each after a statistic's word
+    (``_STAT_BEFORE``: "Batch 64: 16 batches, total 25783.48ms, avg 1611.47ms, std 143.69ms, p95
+    1795.47ms", a script's summary of its runs); ``found``: its numbers (``numbers``)."""
+    return (
+        sum(
+            1
+            for n in found
+            if family(n.unit) in ("time", "rate") and _STAT_BEFORE.search(text, max(0, n.start - 24), n.start)
+        )
+        >= 2
+    )
 
 
 def _stat_units(text: str, found: list[Number]) -> list[Number]:
@@ -408,7 +435,10 @@ _COUNTS_AFTER_FRACTION = re.compile(
 
 
 #: a line that starts with its own label ("Speculative decoding model: 133.2 s")
-_LABEL_LINE = re.compile(r"[^:.!?]{1,40}:\s|\[[^\]\n]{1,30}\]")
+_LABEL_LINE = re.compile(
+    # (or a name and a spaced dash: "Llama.cpp - ngl-17, …" under "koboldcpp - ngl - 17, …")
+    r"[^:.!?]{1,40}:\s|\[[^\]\n]{1,30}\]|\w[\w.+/]*(?:\s[\w.+/]+){0,3}\s[-–—]\s"
+)
 
 
 #: words saying a number is of another run than the one just shown ("on the other box", "another
@@ -1045,6 +1075,9 @@ class Sentences(Sides):
                 or family(n.unit) in ("size", "bandwidth")
                 and _in_spec_list(scanned, n.start, named)
                 or _request_rate_set(scanned, n.start)
+                or _LIMIT_AFTER.match(scanned, n.end) is not None
+                or family(n.unit) == "layers"
+                and layers_setting(scanned, n.start)
                 or family(n.unit) == "tokens"
                 and _GENERATED_SETTING.match(scanned, n.start) is not None
                 and _round_count(n.text)
@@ -1146,6 +1179,12 @@ class Sentences(Sides):
                 # "97.57 t/s (peak 108)": the same rate's maximum over the run
                 word = stat.group(1).lower()
                 word = {"peak": "max", "maximum": "max", "minimum": "min"}.get(word, word)
+                cond = {**cond, "other": {**(cond.get("other") or {}), "stat": word}}
+            before_stat = _STAT_BEFORE.search(scanned, max(0, n.start - 24), n.start)
+            if before_stat is not None and not has_path(cond, "other.stat"):
+                # "avg 1611.47ms, std 143.69ms, p95 1795.47ms": each number the statistic before it
+                word = before_stat.group(1).lower()
+                word = {"stddev": "std", "stdev": "std"}.get(word, stat_name(word))
                 cond = {**cond, "other": {**(cond.get("other") or {}), "stat": word}}
             if n.start in paired:  # "~5 tok/s on vLLM & around 10 for SGLang": each its own name
                 cond = {**cond, paired[n.start][0]: paired[n.start][1]}

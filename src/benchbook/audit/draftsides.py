@@ -740,7 +740,12 @@ class Sides(DraftCore):
             self.section_only = False
             candidates += in_section or self.scope_candidates(rel, text, s0, sentence)
             candidates = self.one_metric(candidates, text[lo_c:hi_c], n.start - lo_c)
-            named_other = _side_names(rel.other)
+            # (less the words both sides share: "a Q4_K_M 7B model is roughly 2x faster than a Q8_0
+            # 7B model on the same hardware": the Q8_0 names the other side, the 7B and what is "the
+            # same" both)
+            named_other = _side_names(re.sub(r"(?i)\bsame\s+[\w-]+", " ", rel.other)) - _side_names(
+                text[lo_c : n.start]
+            )
             if named_other and not any(
                 named_other & self.profile[c][1] for c in candidates if c in self.profile
             ):

@@ -20,6 +20,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import combinations
 
 from ..ingest.settings import flash_attn_word
 from .draftbyvalue import as_multiple, decimals_of, stated_interval
@@ -262,9 +263,9 @@ def _multiples_of_one_row(cells: list[str]) -> bool:
 
 
 #: a relating header whose plain numbers are multiples ("Speedup": 1.412, "Eval Relative Performance":
-#: 1.946, "加速比", "배율"), not changes in % nor a setting
+#: 1.946, "加速比", "배율", "batched ratio": 0.327), not changes in % nor a setting
 _MULTIPLE_HEADER = re.compile(
-    r"\b(?:spee?d-?up|relative|faster|slower)|×|(?<!\.)\bx\b|倍率|加速比|倍|배율|배|\S\s+over\s+\S",
+    r"\b(?:spee?d-?up|relative|faster|slower|ratio)|×|(?<!\.)\bx\b|倍率|加速比|倍|배율|배|\S\s+over\s+\S",
     re.IGNORECASE,
 )
 #: a relating column's cell naming its row as the one the others are relative to ("baseline", "ref")
@@ -382,6 +383,25 @@ def _phase_label(label: str) -> bool:
     )
 
 
+#: llama-bench's depth after its test's name ("pp512 @ d2048", "tg128 @ d4096")
+_AT_DEPTH = re.compile(r"(?i)\b(?:pp|tg)\s?\d+\b.*?@\s*d\s?(\d+)\b")
+#: a llama-bench test's name ("pp512", "tg128", "pp2048 tg128")
+_TEST_NAME = re.compile(r"(?i)\W*(?:(?:pp|tg)\s?\d+\s*)+(?:@\s*d\s?\d+)?\W*")
+
+
+def _test_depth(label: str, siblings: list[str]) -> int | None:
+    """The depth (tokens already in the context) of a llama-bench test's ``label``: N of "pp512 @
+    dN"; 0 for a test named without it ("pp512") among ``siblings`` (the other labels of its row or
+    column) of which one writes a depth, as llama-bench names a test at ``n_depth`` 0 (its
+    ``test::name()``); None for any other label, or where no sibling writes one."""
+    if not _TEST_NAME.fullmatch(label.strip().strip("*_`")):
+        return None
+    m = _AT_DEPTH.search(label)
+    if m is not None:
+        return int(m.group(1))
+    return 0 if any(_AT_DEPTH.search(x) for x in siblings) else None
+
+
 def _column_unit(header: str, cells: list[str]) -> str | None:
     """The unit a column's header or its first cell states ("tok/s" of "| Decode (tok/s) |" or of
     "| 41.5 tok/s |"), else None."""
@@ -445,6 +465,8 @@ _KEY_UNIT = re.compile(
     # lower case, as such keys are written: "Q4_K_S", "Q5_K_S" are quantisations, never "… seconds"
     r"(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)*?_)?(?P<u>tok_s|toks_s|tokens_s|req_s)"
     r"|[a-z][a-z0-9]+(?:_[a-z0-9]+)*?_(?P<v>ms|s|sec|secs|gb|gib|mb|mib|tps|rps|pct)"
+    # (a statistic's word after the unit: "wall_s_total", "ttft_ms_p99", "latency_s_mean")
+    r"(?:_(?:total|sum|mean|avg|median|std|min|max|p\d{1,3}(?:\.\d+)?))?"
 )
 _KEY_UNITS = {
     "ms": "ms",
@@ -573,6 +595,8 @@ def _header_unit(header: str) -> str | None:
     second: ``toollines.label_unit``); a count of tokens or layers only where written first.  Bold
     or code marks around the header ("**512 tokens (generation, seconds)**") are no part of it."""
     header = header.strip().strip("*_`").strip()
+    # a backslash for the rate's slash ("average tk\s", as typed on Windows): the same rate
+    header = re.sub(r"(?i)\b(t|tk|toks?|tokens?)\\s\b", r"\1/s", header)
     if _STAT_CELL.fullmatch(header):
         return None  # a statistic's column ("| avg | min | max |", genai-perf's): "min" is no minutes
     per_second = re.search(r"[(（]\s*per\s+sec(?:ond)?\s*[)）]", header, re.I)
@@ -1391,6 +1415,21 @@ _SWITCHED = re.compile(r"(?i)\b(?:on|off|enabled?|disabled?|with|without|w/o|yes
 _SCORE_HEADER = re.compile(r"(?i)pass@\d+|accura|humaneval|gsm8k|mmlu|score|solved|correct")
 #: a draft model's cell saying the row has none ("None", "-", "n/a", "off")
 _NO_DRAFT = re.compile(r"(?i)none|no|off|n/?a|[-—–]")
+
+
+def _no_draft(cell: str) -> bool:
+    """A drafting column's cell that drafts nothing: "none", "off", "n/a", a dash (``_NO_DRAFT``),
+    or those with their reason ("n/a - no mtp", "none (baseline)", "off: plain"), each part a
+    no-draft word or a label of plain decoding (``_decoding_label``)."""
+    text = cell.strip().strip("*_`").strip()
+    if _NO_DRAFT.fullmatch(text):
+        return True
+    parts = [p for p in re.split(r"\s+[-—–]\s+|\s*[(),:;]\s*", text) if p.strip()]
+    return len(parts) > 1 and all(
+        _NO_DRAFT.fullmatch(p.strip()) or _decoding_label(p) == "plain" for p in parts
+    )
+
+
 #: a label column naming each row's draft model ("Draft", "Draft model", "Spec Dec (B)": a size in
 #: billions) or its weights ("Draft quant", "Spec Quant")
 _DRAFT_COLUMN = re.compile(
@@ -2075,6 +2114,9 @@ class Tables(Sides):
                 gfields["conditions"] = self.context()
             if test and test.group(1).lower() == "tg":  # a tg test's column: the tokens it generated
                 gfields.setdefault("conditions", {})["tokens_generated"] = int(test.group(2))
+            depth = _test_depth(h, header) if test else None
+            if depth is not None:  # "| pp512 @ d2048 |", "| pp512 |" beside it: the test's depth
+                gfields.setdefault("conditions", {}).setdefault("depth", depth)
             decoding = header_decoding(h)  # "Baseline" -> plain, "Best speculative result" -> speculative
             if decoding is not None:
                 gfields.setdefault("conditions", {})["decoding"] = decoding
@@ -2175,22 +2217,31 @@ class Tables(Sides):
             # a row of changes ("| % Difference | 7.5 | -37.5 |", a transposed table's change column):
             # its plain numbers are changes in %, of the two rows above, never a label's condition
             changes_row = bool(row) and "%" in row[0] and _RELATING_HEADER.search(row[0]) is not None
+            # ... or of multiples ("| batched ratio | 0.327 | 0.160 |", a transposed ratio column)
+            # (its label words only: "Llama 3.3 70B Q4 · 2× RTX 5090" names a run, its × a count)
+            multiples_row = (
+                bool(row)
+                and not changes_row
+                and not re.search(r"\d", row[0])
+                and _RELATING_HEADER.search(row[0]) is not None
+                and _MULTIPLE_HEADER.search(row[0]) is not None
+            )
             for j, cell in enumerate(row[:width]):
                 cell = spans.get((r, j), cell)  # noqa: PLW2901 (a spanned cell reads as the one above)
-                if changes_row and kinds[j] == "label":
+                if (changes_row or multiples_row) and kinds[j] == "label":
                     continue
                 if kinds[j] == "unplaced":
                     at = block.line_of(r + 1, j)
                     self.out.unplaced += [(at, n.text, self.post.line(at)[:300]) for n in numbers(cell)]
                     continue
                 if kinds[j] == "label" and j in draft_columns and "decoding" not in cond:
-                    if not cell.strip() or _NO_DRAFT.fullmatch(cell.strip().strip("*_`")):
+                    if not cell.strip() or _no_draft(cell):
                         # "| Spec Dec (B) |" over "-" beside rows naming a draft: no draft, plain
                         set_path(cond, "decoding", "plain")
                 if (
                     kinds[j] == "label"
                     and LABELS.get(label_key(header[j]), ("",))[0] == "block_max"
-                    and _NO_DRAFT.fullmatch(cell.strip().strip("*_`"))
+                    and _no_draft(cell)
                     and "decoding" not in cond
                 ):
                     # "| draft-n-max |" over "none" beside rows of sizes: the row that drafts nothing
@@ -2204,6 +2255,10 @@ class Tables(Sides):
                 # "c4", "pp2048 tg128 @ d4096": settings by their shape (not in a column numbering
                 # configurations from "C0": no run has zero requests, so its "C2" is a name)
                 shaped = cell_conditions(cell) if j not in numbered else {}
+                if shaped is not None and j not in numbered and "depth" not in shaped:
+                    depth = _test_depth(cell, [x[j] for x in body if j < len(x)])
+                    if depth is not None:  # "| pp512 |" over "| pp512 @ d2048 |": at depth 0
+                        shaped = {**shaped, "depth": depth}
                 if shaped and LABELS.get(label_key(header[j]), ("",))[0] not in ("prompt", "model"):
                     for shaped_path, shaped_value in shaped.items():
                         set_path(cond, shaped_path, shaped_value)
@@ -2278,9 +2333,7 @@ class Tables(Sides):
                     if (
                         whole == 0
                         and path == "block_max"
-                        and not any(
-                            _NO_DRAFT.fullmatch(r[j].strip().strip("*_`")) for r in body if j < len(r)
-                        )
+                        and not any(_no_draft(r[j]) for r in body if j < len(r))
                     ):
                         # "| draft-n-max |" over 0 beside 4, 8: the row that drafts nothing (where
                         # another row says "none", 0 is a size the drafter was run at)
@@ -2370,7 +2423,7 @@ class Tables(Sides):
                         # the card's model, no model's name
                         path, value = "quant", bare
                 elif path in ("other.draft_model", "other.draft") and isinstance(value, str):
-                    if _NO_DRAFT.fullmatch(value.strip().strip("*_`")):
+                    if _no_draft(value):
                         # "| Draft |" over "None": the row decodes plainly, with no draft model
                         path, value = "decoding", "plain"
                     else:
@@ -2526,8 +2579,8 @@ class Tables(Sides):
                     continue
                 line = block.line_of(r + 1, j)
                 found = [n for n in numbers(row[j]) if n.unit or not n.unit_written]
-                if changes_row and found and found[0].unit is None:
-                    found[0] = replace(found[0], unit="%")
+                if (changes_row or multiples_row) and found and found[0].unit is None:
+                    found[0] = replace(found[0], unit="%" if changes_row else "x")
                 if found and not stateable(found[0]):
                     self.out.unplaced.append((line, found[0].text, self.post.line(line)[:300]))
                     continue
@@ -2597,8 +2650,14 @@ class Tables(Sides):
                         piece_ids.setdefault((r, j), []).append(cid)
                     continue
                 row_unit = _row_unit(labels[0]) if labels and n.unit is None else None
-                if row_unit is not None and family(row_unit) != family(self.groups[gid].fields.get("unit")):
-                    # "| Output length (tokens) | 672 | 547 |" under columns of times: the row's own unit
+                if (
+                    row_unit is not None
+                    and family(row_unit) != family(self.groups[gid].fields.get("unit"))
+                    and self.groups[gid].fields.get("unit") not in ("x", "%")
+                ):
+                    # "| Output length (tokens) | 672 | 547 |" under columns of times: the row's own
+                    # unit (not under a column of multiples or changes: "| pp512 | … | batched ratio |"
+                    # over 0.327 relates the row's rates)
                     n = replace(n, unit=row_unit)
                 if n.unit and family(n.unit) != family(self.groups[gid].fields.get("unit")):
                     # "-23%" under a t/s column (a row of changes): not a rate of the column; a
@@ -2667,10 +2726,14 @@ class Tables(Sides):
         self.mean_rows(header, body, block, cell_ids, row_labels)
         for r, j, n, line in changes:
             rows_of = [cell_ids[k, j] for k in range(len(body)) if (k, j) in cell_ids]
+            kind = "ratio" if n.unit == "x" else "percent_change"
+            if len(rows_of) > 2:
+                # three rows or more ("single-token | batched | llama.cpp | batched ratio"): the one
+                # pair whose values give the stated figure
+                rows_of = self._fitting_pair(kind, n, rows_of)
             if len(rows_of) != 2:
                 self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
                 continue
-            kind = "ratio" if n.unit == "x" else "percent_change"
             worded = _WORDED_CHANGE.search(body[r][j])
             if kind == "percent_change" and worded and not n.text.startswith(("+", "-", "−")):
                 # "| Memory usage | 24GB | 22GB | 8% less |": a drop; "| First token latency | 45ms |
@@ -2870,6 +2933,25 @@ class Tables(Sides):
         if abs(implied(b, a) - stated) < abs(implied(a, b) - stated):
             return first[::-1]
         return first
+
+    def _fitting_pair(self, kind: str, n: Number, rows_of: list[str]) -> list[str]:
+        """The two claims of ``rows_of`` (a column's cells) whose values give a table's stated ratio
+        or change ``n`` (either order, within 1%, or 0.005 of a multiple and 0.05 of a change
+        written to two places); [] where no pair or several do (``_change_sides`` then orders the
+        pair)."""
+        stated = plain_value(n.text.lstrip("+"))
+        values = {c: plain_value(str(self.claims[c].fields.get("value"))) for c in rows_of}
+        fits = []
+        for a, b in combinations(rows_of, 2):
+            x, y = values[a], values[b]
+            if stated is None or not x or not y:
+                continue
+            got = [x / y, y / x] if kind == "ratio" else [(x / y - 1) * 100, (y / x - 1) * 100]
+            if any(
+                abs(g - stated) <= max(0.01 * abs(stated), 0.0051 if kind == "ratio" else 0.051) for g in got
+            ):
+                fits.append([a, b])
+        return fits[0] if len(fits) == 1 else []
 
     def own_unit_cell(self, n: Number, labels: list[str]) -> str | None:
         """The metric of a cell ``n`` written in a unit of another quantity than its column's, where

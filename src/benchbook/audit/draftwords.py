@@ -730,6 +730,18 @@ _BATCH_PAIR = re.compile(
 )
 
 
+def layers_setting(text: str, at: int) -> bool:
+    """Whether the number at offset ``at`` of ``text`` is the layers a run put on the GPU, a
+    setting in words (``_SETTINGS``' "layers": "15 layers offloaded to gtx 1650", "offloaded 48
+    layers", "ngl 99"), no result: the corpus writes it as ``offload.n_gpu_layers`` (SOURCES.md)."""
+    for pat, kind in _SETTINGS:
+        if kind == "layers":
+            for m in pat.finditer(text, max(0, at - 40), at + 60):
+                if any(m.group(g) is not None and m.start(g) == at for g in m.groupdict()):
+                    return True
+    return False
+
+
 def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
     """Append to ``out`` the ``(path, value)`` settings ``text`` writes in words (``_SETTINGS``: a
     context size, cache types, a temperature, a cap, the tokens generated, a concurrency, a draft

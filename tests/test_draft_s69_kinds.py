@@ -1,0 +1,225 @@
+"""Kinds fixed in issue 29's session 69 (the forty-seventh held-out set's misses, read after a
+forty-eighth set replaced it as the clean one), each with controls."""
+
+from __future__ import annotations
+
+from benchbook.audit import schema
+from benchbook.audit.draftcontext import _fuller_of
+from benchbook.audit.draftnames import CPU, hardware_of, mentions
+from benchbook.audit.draftprose import numbers
+from benchbook.audit.drafttable import _header_unit, _no_draft, _test_depth
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+def _values(cf: schema.ClaimsFile) -> list[tuple]:
+    """(metric, value, unit) of each claim, in post order."""
+    return [(c.metric, c.value, c.unit) for c in cf.claims]
+
+
+def test_a_header_unit_with_a_backslash_or_a_statistic_after_a_key():
+    """ "average tk\\s" (a Windows user's slash) is tok/s; "wall_s_total", "ttft_ms_p99" are a
+    tool's keys in s and ms with a statistic after the unit (h536); a quant's name is no key."""
+    assert _header_unit("average tk\\s") == "tok/s"
+    assert _header_unit("tok\\s") == "tok/s"
+    assert _header_unit("wall_s_total") == "s"
+    assert _header_unit("run_s_max") == "s"
+    assert _header_unit("ttft_ms_p99.9") == "ms"
+    assert _header_unit("Q4_K_S") is None
+    assert _header_unit("spec-draft-n-max") is None
+
+
+def test_a_laptop_card_by_its_number_and_a_jetson_with_its_memory_run_together():
+    """ "a 3060 Laptop" is NVIDIA's laptop part (h536); "Orin AGX(32G)Jetpack 5.1", a README's row
+    label run together, is the 32 GB module with its system software after it (h539)."""
+    assert [m.value for m in mentions("On a 3060 Laptop 6GB vram")] == ["NVIDIA GeForce RTX 3060 Laptop GPU"]
+    assert [m.value for m in mentions("on the 3060 today")] == ["NVIDIA GeForce RTX 3060"]
+    assert hardware_of("Orin AGX(32G)Jetpack 5.1") == "NVIDIA Jetson AGX Orin 32GB"
+    assert hardware_of("Orin NX(16G)Jetpack 5.1") == "NVIDIA Jetson Orin NX 16GB"
+    assert hardware_of("Jetson Orin NX (16GB)") == "NVIDIA Jetson Orin NX 16GB"
+    assert hardware_of("RTX 4090, CUDA 12.4") == "NVIDIA GeForce RTX 4090"
+    assert hardware_of("Orin NX16") is None
+
+
+def test_a_drafting_column_cell_that_drafts_nothing_with_its_reason(tmp_path):
+    """ "n/a - no mtp" in a --spec-draft-n-max column (h536) is the plain run, as "none" is; a
+    cell naming a size is no such cell."""
+    assert _no_draft("n/a - no mtp") and _no_draft("none (baseline)") and _no_draft("off")
+    assert not _no_draft("4") and not _no_draft("n/a - 4 tokens")
+    cf = _drafted(
+        "| spec-draft-n-max | average tk\\s |\n|---|---|\n| n/a - no mtp | 22.92 |\n| 2 | 29.39 |\n", tmp_path
+    )
+    got = [(c.value, c.unit, _cond(cf, c).get("decoding"), _cond(cf, c).get("block_max")) for c in cf.claims]
+    assert got == [(22.92, "tok/s", "plain", None), (29.39, "tok/s", None, 2)]
+
+
+def test_a_model_one_generation_glued_to_its_family_is_another_model():
+    """ "InternLM-7B" beside "InternLM2-7B" (h539) are two models; "Llama 70B" beside "Llama 3 70B"
+    (its version a word apart) and "Mistral-7B" beside "Mistral-7B-Instruct-v0.3" are one."""
+    assert _fuller_of(["InternLM2-7B"])("InternLM-7B") == "InternLM-7B"
+    assert _fuller_of(["Llama2-7B"])("Llama-7B") == "Llama-7B"
+    assert _fuller_of(["Llama 3 70B"])("Llama 70B") == "Llama 3 70B"
+    assert _fuller_of(["Mistral-7B-Instruct-v0.3"])("Mistral-7B") == "Mistral-7B-Instruct-v0.3"
+
+
+def test_a_spread_in_percent_of_a_value_is_in_the_value_s_unit():
+    """llama-bench's "23752.94 ± 10.7%" (h541) and "180.28 ms ± 5%": a spread relative to a value
+    no share can be, in the value's unit; "72.5 ± 3.1%" stays a share and its spread."""
+    (a,) = numbers("23752.94 ± 10.7%")
+    assert (a.text, a.unit, a.spread) == ("23752.94", None, "2541.6")
+    (b,) = numbers("180.28 ms ± 5%")
+    assert (b.text, b.unit, b.spread) == ("180.28", "ms", "9.014")
+    (c,) = numbers("72.5 ± 3.1%")
+    assert (c.text, c.unit, c.spread) == ("72.5", "%", "3.1")
+
+
+_RATIO_TABLE = """### Q8_0
+
+| test | single-token | batched (b=512) | llama.cpp | batched ratio |
+|---|---:|---:|---:|---:|
+| pp512 | 196.53 | **7764.35** | 23752.94 ± 10.7% | **0.327** |
+| pp512 @ d2048 | 184.91 | **3466.59** | 21724.37 ± 6.7% | 0.160 |
+| tg128 | 200.42 | 197.40 | 236.77 | 0.834 |
+"""
+
+
+def test_a_ratio_column_of_a_table_of_tests_relates_the_pair_it_fits(tmp_path):
+    """A "batched ratio" column beside three engines' columns (h541, a table read with its tests as
+    rows): each cell a ratio statement of the one pair of its row's cells whose quotient it is
+    (7764.35 / 23752.94 = 0.327), never a rate; the tests' depths, 0 where "@ d" is not written
+    beside one that is."""
+    cf = _drafted(_RATIO_TABLE, tmp_path)
+    assert 0.327 not in [c.value for c in cf.claims]
+    by_id = {c.id: c for c in cf.claims}
+    got = [(s.kind, s.value, s.unit, [by_id[x].value for x in s.of]) for s in cf.statements]
+    assert got == [
+        ("ratio", 0.327, "x", [7764.35, 23752.94]),
+        ("ratio", 0.16, "x", [3466.59, 21724.37]),
+        ("ratio", 0.834, "x", [197.4, 236.77]),
+    ]
+    depths = {(c.value, _cond(cf, c).get("depth")) for c in cf.claims}
+    assert {(196.53, 0), (184.91, 2048), (200.42, 0)} <= depths
+    spread = next(c for c in cf.claims if c.value == 23752.94)
+    assert (spread.unit, spread.spread) == ("t/s", 2541.6)
+
+
+def test_a_test_s_depth():
+    """llama-bench names a test at depth 0 without "@ d" (``test::name()``)."""
+    assert _test_depth("pp512 @ d2048", []) == 2048
+    assert _test_depth("pp512", ["pp512 @ d2048", "tg128"]) == 0
+    assert _test_depth("pp512", ["tg128"]) is None
+    assert _test_depth("Qwen3-8B", ["pp512 @ d2048"]) is None
+
+
+def test_a_number_naming_a_gate_is_a_limit_no_result(tmp_path):
+    """ "exceed the 10% gate" (h541), "a 200 ms SLO": limits set for the runs, listed; a share
+    measured stays a claim."""
+    cf = _drafted(
+        "The spreads exceed the 10% gate, within the 200 ms SLO. GPU busy 95% of the time.", tmp_path
+    )
+    assert _values(cf) == [("gpu_utilization", 95, "%")]
+    assert [u.number for u in cf.draft.unplaced] == ["10", "200"]
+
+
+def test_statistics_before_their_numbers(tmp_path):
+    """ "avg 1611.47ms, std 143.69ms, p95 1795.47ms, p999 2068.31ms" (h540) and "mean TTFT 1611 ms,
+    P99 TTFT 2000 ms": each number the statistic before it; a rate with none before it has none."""
+    cf = _drafted(
+        "TTFT: avg 1611.47ms, std 143.69ms, p95 1795.47ms, p999 2068.31ms\n\n"
+        "mean TTFT 1611 ms, P99 TTFT 2000 ms\n\nDecode ran at 40 tok/s.",
+        tmp_path,
+    )
+    got = [(c.value, (_cond(cf, c).get("other") or {}).get("stat")) for c in cf.claims]
+    assert got == [
+        (1611.47, "mean"),
+        (143.69, "std"),
+        (1795.47, "p95"),
+        (2068.31, "p999"),
+        (1611, "mean"),
+        (2000, "p99"),
+        (40, None),
+    ]
+
+
+def test_a_code_line_of_statistics_under_its_head_label(tmp_path):
+    """A script's "Batch 64: 16 batches, total …ms, avg …ms, std …ms, p95 …ms" lines in a fence
+    (h540): every time a claim, each with the head label's setting however far from it."""
+    cf = _drafted(
+        "sglang:\n```\n"
+        "Batch 64: 16 batches, total 25783.48ms, avg 1611.47ms, std 143.69ms, p95 1795.47ms, p999 2068.31ms\n"
+        "Batch 128: 8 batches, total 12996.97ms, avg 1624.62ms, std 33.60ms, p95 1673.05ms, p999 1675.57ms\n"
+        "```\n",
+        tmp_path,
+    )
+    got = [(c.value, c.unit, _cond(cf, c).get("concurrency")) for c in cf.claims]
+    assert got == [
+        (25783.48, "ms", 64),
+        (1611.47, "ms", 64),
+        (143.69, "ms", 64),
+        (1795.47, "ms", 64),
+        (2068.31, "ms", 64),
+        (12996.97, "ms", 128),
+        (1624.62, "ms", 128),
+        (33.6, "ms", 128),
+        (1673.05, "ms", 128),
+        (1675.57, "ms", 128),
+    ]
+    assert [(_cond(cf, c).get("other") or {}).get("stat") for c in cf.claims[:5]] == [
+        None,
+        "mean",
+        "std",
+        "p95",
+        "p999",
+    ]
+
+
+def test_a_share_per_item_in_parentheses_takes_the_total_s_unit():
+    """ "46.961 s (2.935 per prompt)" (h544): 2.935 s a prompt; a bare "(2.935)" stays unitless."""
+    got = [(n.text, n.unit) for n in numbers("Prefill model call: 46.961 s (2.935 per prompt)")]
+    assert got == [("46.961", "s"), ("2.935", "s")]
+    assert [(n.text, n.unit) for n in numbers("Prefill: 46.961 s (2.935)")] == [
+        ("46.961", "s"),
+        ("2.935", None),
+    ]
+
+
+def test_a_multiple_whose_other_side_no_claim_carries_is_a_claim(tmp_path):
+    """ "A Q4_K_M 7B model is roughly 2x faster than a Q8_0 7B model" (h545) beside rates of "a 7B
+    model" in no quant: the words both sides share (7B) name neither side, so no claim is a side:
+    a speedup claim, about 2."""
+    cf = _drafted(
+        "An RTX 3070 typically achieves 40 t/s on a 7B model. A CPU does 10 t/s on a 7B model.\n\n"
+        "A Q4_K_M 7B model is roughly 2x faster than a Q8_0 7B model on the same hardware.",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit, c.about) for c in cf.claims][-1] == ("speedup", 2, "x", True)
+    assert cf.statements == []
+
+
+def test_a_laptop_cpu_s_suffix_is_no_hours():
+    """ "ryzen 5 4600h" (h542) is a CPU, its number no 4600 hours; "took 4600h" is hours."""
+    assert all(n.unit is None for n in numbers("rest on cpu, ryzen 5 4600h on a laptop"))
+    assert CPU.search("Ryzen 7 7840HS").group(0) == "Ryzen 7 7840HS"
+    assert [(n.text, n.unit) for n in numbers("the job took 4600h")] == [("4600", "h")]
+
+
+def test_settings_separated_by_dashes_one_line_per_run(tmp_path):
+    """ "Llama.cpp - ngl-17, t-6, context length - 2048, generation speed- 4.37 t/s" over a
+    koboldcpp line (h542): each line its own run, its settings after dashes; "15 layers offloaded"
+    is a setting, no claim."""
+    cf = _drafted(
+        "This is with a 7b model, 15 layers offloaded to gtx 1650.\n\n"
+        "Llama.cpp - ngl-17, t-6, context length - 2048, generation speed- 4.37 t/s\n"
+        "koboldcpp - ngl - 24, t - 6, context length - 2048, gen speed -  3.2 t/s (using clblast)\n",
+        tmp_path,
+    )
+    got = [
+        (
+            c.value,
+            _cond(cf, c).get("engine"),
+            (_cond(cf, c).get("offload") or {}).get("n_gpu_layers"),
+            _cond(cf, c).get("ctx"),
+        )
+        for c in cf.claims
+    ]
+    assert got == [(4.37, "llama.cpp", 17, 2048), (3.2, "KoboldCpp", 24, 2048)]
