@@ -223,3 +223,48 @@ def test_settings_separated_by_dashes_one_line_per_run(tmp_path):
         for c in cf.claims
     ]
     assert got == [(4.37, "llama.cpp", 17, 2048), (3.2, "KoboldCpp", 24, 2048)]
+
+
+def test_a_column_of_good_values_and_a_guide_s_reading_are_no_results(tmp_path):
+    """A "Good value" column (h545: "50+ t/s typical", "<5s on SSD") holds a scale's thresholds, no
+    bound statements; "Running at 2–5 t/s usually means VRAM overflow" reads a figure, no run's."""
+    cf = _drafted(
+        "| Metric | What it measures | Good value |\n|---|---|---|\n"
+        "| prompt eval rate | Input processing speed | 50+ t/s typical |\n"
+        "| load duration | Time to load model into memory | <5s on SSD |\n\n"
+        "Running at 2–5 t/s usually means VRAM overflow. My run gave 31 t/s, which means it fits.",
+        tmp_path,
+    )
+    assert cf.statements == []
+    assert _values(cf) == [("decode_tps", 31, "t/s")]
+
+
+def test_a_batch_in_a_setup_line(tmp_path):
+    """ "Context: 32k tokens, batch 512" (a breaker's case): the batch too, a serving engine's
+    concurrency where no llama.cpp engine is named (``serving_batch``), llama.cpp's batch under
+    llama-server; "microbatch 512" and "batch 8 tok/s" are none."""
+    cf = _drafted("Context: 32k tokens, batch 512\n\nDecode ran at 41.2 tok/s.", tmp_path)
+    (c,) = cf.claims
+    assert (_cond(cf, c).get("ctx"), _cond(cf, c).get("concurrency")) == (32768, 512)
+    cf = _drafted("llama-server on an RTX 4090, n_batch = 2048.\n\nDecode ran at 41.2 tok/s.", tmp_path)
+    (c,) = cf.claims
+    assert (_cond(cf, c).get("engine"), _cond(cf, c).get("batch")) == ("llama.cpp", 2048)
+
+
+def test_a_ratio_row_that_fits_no_pair_is_listed(tmp_path):
+    """Control: a "Compression ratio" row of a table of metrics as rows (no relating word beside
+    "ratio") is each codec's setting: no statement, no claim in x; the table's rates stay claims."""
+    cf = _drafted(
+        "| Metric | codec a | codec b | codec c |\n|---|---|---|---|\n"
+        "| Decode t/s | 40.0 | 35.0 | 20.0 |\n| Prefill t/s | 400.0 | 350.0 | 300.0 |\n"
+        "| Compression ratio | 2.5 | 3.1 | 4.4 |\n",
+        tmp_path,
+    )
+    assert cf.statements == []
+    assert not [c for c in cf.claims if c.unit == "x"]
+    assert sorted(c.value for c in cf.claims) == [20.0, 35.0, 40.0, 300.0, 350.0, 400.0]
+    assert [(_cond(cf, c).get("other") or {}).get("compression_ratio") for c in cf.claims[:3]] == [
+        "2.5",
+        "3.1",
+        "4.4",
+    ]

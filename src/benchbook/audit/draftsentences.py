@@ -67,6 +67,13 @@ from .toollines import stat_name
 #: a noun after a number that makes it a limit set for the runs, no result ("exceed the 10% gate",
 #: "a 5% threshold", "the 200 ms SLO", "a 2 s budget")
 _LIMIT_AFTER = re.compile(r"\s*(?:gate|threshold|cut-?off|budget|SLOs?|SLAs?)\b", re.IGNORECASE)
+#: a guide's reading of a figure, after it ("Running at 2–5 t/s usually means VRAM overflow"): what
+#: such a figure tells, no run's result (a hedge before the verb: "which means" follows results)
+_DIAGNOSIS_AFTER = re.compile(
+    r"\s+(?:usually|typically|often|generally|normally|most\s+likely|probably)\s+"
+    r"(?:means|indicates|suggests|signals|points\s+to)\b",
+    re.IGNORECASE,
+)
 
 #: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
 #: speed: 79.745 t/s")
@@ -1076,6 +1083,7 @@ class Sentences(Sides):
                 and _in_spec_list(scanned, n.start, named)
                 or _request_rate_set(scanned, n.start)
                 or _LIMIT_AFTER.match(scanned, n.end) is not None
+                or _DIAGNOSIS_AFTER.match(scanned, n.end) is not None
                 or family(n.unit) == "layers"
                 and layers_setting(scanned, n.start)
                 or family(n.unit) == "tokens"

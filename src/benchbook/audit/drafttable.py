@@ -263,9 +263,9 @@ def _multiples_of_one_row(cells: list[str]) -> bool:
 
 
 #: a relating header whose plain numbers are multiples ("Speedup": 1.412, "Eval Relative Performance":
-#: 1.946, "加速比", "배율", "batched ratio": 0.327), not changes in % nor a setting
+#: 1.946, "加速比", "배율"), not changes in % nor a setting
 _MULTIPLE_HEADER = re.compile(
-    r"\b(?:spee?d-?up|relative|faster|slower|ratio)|×|(?<!\.)\bx\b|倍率|加速比|倍|배율|배|\S\s+over\s+\S",
+    r"\b(?:spee?d-?up|relative|faster|slower)|×|(?<!\.)\bx\b|倍率|加速比|倍|배율|배|\S\s+over\s+\S",
     re.IGNORECASE,
 )
 #: a relating column's cell naming its row as the one the others are relative to ("baseline", "ref")
@@ -387,6 +387,14 @@ def _phase_label(label: str) -> bool:
 _AT_DEPTH = re.compile(r"(?i)\b(?:pp|tg)\s?\d+\b.*?@\s*d\s?(\d+)\b")
 #: a llama-bench test's name ("pp512", "tg128", "pp2048 tg128")
 _TEST_NAME = re.compile(r"(?i)\W*(?:(?:pp|tg)\s?\d+\s*)+(?:@\s*d\s?\d+)?\W*")
+
+
+#: a column of the values a reader should aim for, no run's ("| Good value |" over "50+ t/s typical",
+#: "<5s on SSD"; "Target", "Recommended", "Ideal"): its bounds are a scale's thresholds
+_TARGET_HEADER = re.compile(
+    r"\W*(?:good|target|recommended|ideal|acceptable|expected|typical)(?:\s+(?:values?|range|speed|rate))?\W*",
+    re.IGNORECASE,
+)
 
 
 def _test_depth(label: str, siblings: list[str]) -> int | None:
@@ -2217,14 +2225,15 @@ class Tables(Sides):
             # a row of changes ("| % Difference | 7.5 | -37.5 |", a transposed table's change column):
             # its plain numbers are changes in %, of the two rows above, never a label's condition
             changes_row = bool(row) and "%" in row[0] and _RELATING_HEADER.search(row[0]) is not None
-            # ... or of multiples ("| batched ratio | 0.327 | 0.160 |", a transposed ratio column)
+            # ... or of multiples ("| batched ratio | 0.327 | 0.160 |", a transposed ratio column: each
+            # a statement of the pair it fits, ``_fitting_pair``, else listed)
             # (its label words only: "Llama 3.3 70B Q4 · 2× RTX 5090" names a run, its × a count)
             multiples_row = (
                 bool(row)
                 and not changes_row
                 and not re.search(r"\d", row[0])
                 and _RELATING_HEADER.search(row[0]) is not None
-                and _MULTIPLE_HEADER.search(row[0]) is not None
+                and (_MULTIPLE_HEADER.search(row[0]) is not None or re.search(r"(?i)\bratio\b", row[0]))
             )
             for j, cell in enumerate(row[:width]):
                 cell = spans.get((r, j), cell)  # noqa: PLW2901 (a spanned cell reads as the one above)
@@ -2692,6 +2701,7 @@ class Tables(Sides):
                 if relation is not None and (
                     threshold(" | ".join(c for k, c in enumerate(row) if k != j))
                     or any(RATING_COLUMN.match(h) for k, h in enumerate(header) if k != j)
+                    or any(_TARGET_HEADER.fullmatch(_unmarked(x)) for x in [header[j], *labels])
                 ):
                     # ">50 tok/s | Excellent — feels instant", "| Speed | Feel |": a scale's row, no
                     # result: listed
