@@ -268,3 +268,20 @@ def test_a_ratio_row_that_fits_no_pair_is_listed(tmp_path):
         "3.1",
         "4.4",
     ]
+
+
+def test_a_list_item_s_label_names_the_phase_of_its_rates(tmp_path):
+    """ "- Prompt processing (prefill phase): ROCm dominates. … ROCm hits ~1052 t/s at 2K" (h307):
+    the rates of the item, no phase word near them, are its label's phase; a line's own label
+    comes first ("Generation speed : 93 tokens per second" under a prompt line, h201)."""
+    cf = _drafted(
+        "- Token generation (decode phase): Vulkan leads. Vulkan starts at ~57.5 t/s.\n\n"
+        "- Prompt processing (prefill phase): ROCm dominates. ROCm hits ~1052 t/s at 2K context.\n",
+        tmp_path,
+    )
+    assert _values(cf) == [("decode_tps", 57.5, "t/s"), ("prefill_tps", 1052, "t/s")]
+    cf = _drafted(
+        "Prompt evaluation speed : 4668 tokens per second\nGeneration speed : 93 tokens per second\n",
+        tmp_path,
+    )
+    assert [c.metric for c in cf.claims] == ["prefill_tps", "decode_tps"]

@@ -64,6 +64,9 @@ from .draftsides import JOINED, Placed, Sides, rate_named
 from .draftwords import REQUEST_RATE, accept_counts, layers_setting
 from .toollines import stat_name
 
+#: a list item's (or a paragraph's) opening label, up to its colon: "- Prompt processing (prefill
+#: phase): …" (no number in it: "PP 512: 1021 t/s" is a result's own label)
+_ITEM_LABEL = re.compile(r"\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*(?P<l>[^:：\n\d]{3,60}?)[*_]*\s*[:：]\s")
 #: a noun after a number that makes it a limit set for the runs, no result ("exceed the 10% gate",
 #: "a 5% threshold", "the 200 ms SLO", "a 2 s budget")
 _LIMIT_AFTER = re.compile(r"\s*(?:gate|threshold|cut-?off|budget|SLOs?|SLAs?)\b", re.IGNORECASE)
@@ -898,6 +901,7 @@ class Sentences(Sides):
             return origin_at(sentence, at - s0) is None
 
         labelled = tuple(at for at, _ in starts if _LABEL_LINE.match(text, at))
+        line_starts = [at for at, _ in starts]
         item_starts = tuple(
             at
             for (_, prev), (at, _) in zip(pieces, starts[1:], strict=False)
@@ -1026,6 +1030,18 @@ class Sentences(Sides):
                     own_words = re.sub(r"^[^A-Za-z]*", "", scanned[n.start : n.end])
                     after = f"{own_words} {after}" if own_words else after
                 metric = metric_of(n.unit, before, after)
+                if family(n.unit) == "rate" and metric == metric_of(n.unit, ""):
+                    # no word near it names the phase: its list item's label does ("- Prompt
+                    # processing (prefill phase): ROCm dominates. … ROCm hits ~1052 t/s at 2K")
+                    # (its own line's label first: "Prompt evaluation speed : 4668 …" over
+                    # "Generation speed : 93 …")
+                    at = line_starts[bisect.bisect_right(line_starts, n.start) - 1]
+                    k = bisect.bisect_right(item_starts, n.start) - 1
+                    head = _ITEM_LABEL.match(scanned, at) or _ITEM_LABEL.match(
+                        scanned, item_starts[k] if k >= 0 else 0
+                    )
+                    if head is not None and head.end() <= n.start:
+                        metric = metric_of(n.unit, head.group("l")) or metric
                 if (
                     metric == "prefill_tps"
                     and self.lead_in

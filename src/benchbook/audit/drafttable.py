@@ -2737,9 +2737,10 @@ class Tables(Sides):
         for r, j, n, line in changes:
             rows_of = [cell_ids[k, j] for k in range(len(body)) if (k, j) in cell_ids]
             kind = "ratio" if n.unit == "x" else "percent_change"
-            if len(rows_of) > 2:
+            if 2 < len(rows_of) <= 12:
                 # three rows or more ("single-token | batched | llama.cpp | batched ratio"): the one
-                # pair whose values give the stated figure
+                # pair whose values give the stated figure (pairs of a dozen at most: every pair of
+                # a pasted sheet's thousand columns would be quadratic)
                 rows_of = self._fitting_pair(kind, n, rows_of)
             if len(rows_of) != 2:
                 self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))

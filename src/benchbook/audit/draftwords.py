@@ -296,9 +296,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # ("bs=16", "BS1", "bs 8": the short form, glued or not)
             r"|(?<![\w-])bs\s*[=:]?\s*(?P<b>\d{1,5})(?![\d.])"
             # ("batch 512", "n_batch = 2048" in a setup line; not a rate's or a pair's: "batch 8
-            # tok/s", "batch 1/4", "microbatch 512")
+            # tok/s", "batch 1/4", "batch 8 vs 16", "microbatch 512")
             r"|(?<![\w-])(?<!micro)(?<!micro-)n?_?batch\s*(?:=|:|of)?\s*(?P<c>\d{1,5})\b"
-            r"(?!\s*(?:/|[.,]\d|[–-]\s?\d|tok|t/s|%|x\b|×|ms\b|s\b|req))",
+            r"(?!\s*(?:/|[.,]\d|[–-]\s?\d|tok|t/s|%|x\b|×|ms\b|s\b|req|(?:vs\.?|versus|and|or|to)\s+\d))",
             re.I,
         ),
         "batch",
