@@ -285,3 +285,25 @@ def test_a_list_item_s_label_names_the_phase_of_its_rates(tmp_path):
         tmp_path,
     )
     assert [c.metric for c in cf.claims] == ["prefill_tps", "decode_tps"]
+
+
+def test_a_heading_naming_a_latency_names_its_section_s_times(tmp_path):
+    """ "### 2.2 延迟对比(P99)" over "vLLM 82ms vs SGLang 65ms" (h473), a title "Slower TTFT
+    Performance" over a fence of "avg …ms, p95 …ms" (h540): those times are its latency or TTFT;
+    a total, a load, and times under another heading keep their own; a heading of "loaders" names
+    no load time (p90)."""
+    cf = _drafted(
+        "# Slower TTFT Performance Compared to vLLM\n\n"
+        "```\nBatch 64: 16 batches, total 25783.48ms, avg 1611.47ms, p95 1795.47ms\n```\n\n"
+        "### Latency (P99)\n\n- short: vLLM 82ms vs SGLang 65ms\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value) for c in cf.claims] == [
+        ("duration", 25783.48),
+        ("ttft", 1611.47),
+        ("ttft", 1795.47),
+        ("latency", 82),
+        ("latency", 65),
+    ]
+    cf = _drafted("# Add ExLlamaV2 loaders\n\nOutput generated in 8.11 seconds (24.65 tokens/s)\n", tmp_path)
+    assert [c.metric for c in cf.claims if c.unit == "s"] == ["duration"]

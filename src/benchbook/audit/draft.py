@@ -114,7 +114,7 @@ from .draftnames import (
     mentions,
     model_cell,
 )
-from .draftprose import ABOUT, family, labelled_bare, number_text, numbers
+from .draftprose import ABOUT, family, labelled_bare, metric_of, number_text, numbers
 from .draftrepeats import stated_repeats
 from .draftsentences import RATE_LINE, Sentences, stat_list
 from .drafttable import Tables
@@ -123,6 +123,10 @@ from .post import Block, Post, is_html, page_link, read_post
 from .resultlines import Result, owned, results
 from .toollines import label_metric, label_unit, tool_results
 from .units import UnitError, factor
+
+#: the time metrics a heading names for its section (a request's latencies; not a load's, whose
+#: word a heading uses for other things: "Add ExLlamaV2 loaders")
+_HEADING_TIMES = frozenset({"ttft", "latency", "tpot", "itl", "e2e_latency"})
 
 #: a log line a draft keeps as a raw log: llama-server/llama-cli timing and acceptance lines,
 #: llama-speculative-simple's counts
@@ -456,6 +460,14 @@ class _Drafter(Tables, Sentences):
                     self.title_named = here
                 self.named = {**(self.title_named or {}), **here}
                 self.pending_log = None
+                # a heading naming a time's metric ("### 2.2 延迟对比(P99)", "[Bug] Slower TTFT
+                # Performance"): the metric of its section's times no word near them names
+                timed = metric_of("ms", heading)
+                while self.heading_times and self.heading_times[-1][0] >= heading_level(self.post, block):
+                    self.heading_times.pop()
+                if timed in _HEADING_TIMES:
+                    self.heading_times.append((heading_level(self.post, block), timed))
+                self.heading_time = self.heading_times[-1][1] if self.heading_times else None
                 rate = _rate_unit(heading) or _caption_unit(heading)  # "吞吐量 (requests/sec)"
                 # a heading's rate holds for its section and the sections under it, not for a sibling
                 # ("## Result Summary (generation t/s)", then "## Run Configuration Set": that

@@ -721,6 +721,9 @@ class DraftCore:
         #: tokens per second / time to first token in milliseconds"), "" after a heading or table
         self.para_text = ""
         self.heading_rate: str | None = None
+        #: the metric of times a heading names ("延迟对比(P99)": latency), per heading level
+        self.heading_times: list[tuple[int, str]] = []
+        self.heading_time: str | None = None
         #: the rates the open headings state, with their levels (``heading_level``), outermost first
         self.heading_rates: list[tuple[float, str]] = []
         #: the rate units the post's paragraphs stated so far: where they state one, it is the unit

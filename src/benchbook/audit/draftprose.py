@@ -1818,7 +1818,7 @@ ACCURACY_WORDS = (
 )
 #: words near a number -> the metric it is (first match wins, in this order)
 #: a model's load in the drafter's languages ("load time", 로드/로딩 시간, ロード, 加载, загрузка)
-LOAD_WORDS = r"\bload|로딩|로드|ロード|加载|загрузк"
+LOAD_WORDS = r"\bload(?:ing|ed|s)?(?![a-z])|로딩|로드|ロード|加载|загрузк"
 _METRIC_WORDS: list[tuple[str, str, str]] = [
     # the highest rate a run reached ("peak TPS", "Tokens/Sec (Peak)", "пик TPS", "峰值"), as vLLM's
     # "Peak output token throughput": peak_throughput (one stream's peak is its decode rate:

@@ -64,6 +64,9 @@ from .draftsides import JOINED, Placed, Sides, rate_named
 from .draftwords import REQUEST_RATE, accept_counts, layers_setting
 from .toollines import stat_name
 
+#: words before a time naming a time of its own, whatever its section measures: a total, a run's
+#: wall time, a load ("total 25783.48ms" under a TTFT heading)
+_OWN_TIME = re.compile(r"(?i)\b(?:total|wall|elapsed|took|load(?:ing)?|startup|build)\b")
 #: a list item's (or a paragraph's) opening label, up to its colon: "- Prompt processing (prefill
 #: phase): …" (no number in it: "PP 512: 1021 t/s" is a result's own label)
 _ITEM_LABEL = re.compile(r"\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*(?P<l>[^:：\n\d]{3,60}?)[*_]*\s*[:：]\s")
@@ -1042,6 +1045,16 @@ class Sentences(Sides):
                     )
                     if head is not None and head.end() <= n.start:
                         metric = metric_of(n.unit, head.group("l")) or metric
+                if (
+                    family(n.unit) == "time"
+                    and self.heading_time is not None
+                    and not self.in_heading
+                    and metric == metric_of(n.unit, "")
+                    and not _OWN_TIME.search(re.split(r"\d", before[-24:])[-1])  # (since the number before)
+                ):
+                    # no word near it names the time: its section's heading does ("### 延迟对比(P99)"
+                    # over "- 短文本生成:vLLM 82ms vs SGLang 65ms"); not a total or a load
+                    metric = self.heading_time
                 if (
                     metric == "prefill_tps"
                     and self.lead_in
