@@ -54,10 +54,13 @@ def test_a_drafting_column_cell_that_drafts_nothing_with_its_reason(tmp_path):
 
 
 def test_a_model_one_generation_glued_to_its_family_is_another_model():
-    """ "InternLM-7B" beside "InternLM2-7B" (h539) are two models; "Llama 70B" beside "Llama 3 70B"
-    (its version a word apart) and "Mistral-7B" beside "Mistral-7B-Instruct-v0.3" are one."""
-    assert _fuller_of(["InternLM2-7B"])("InternLM-7B") == "InternLM-7B"
-    assert _fuller_of(["Llama2-7B"])("Llama-7B") == "Llama-7B"
+    """ "InternLM-7B" beside "InternLM2-7B" (h539, two table columns) are two models; "Llama 70B"
+    beside "Llama 3 70B" (its version a word apart), "Mistral-7B" beside "Mistral-7B-Instruct-v0.3"
+    and "Llama 8B" in prose after "Llama3-8B" (a breaker's) are one."""
+    assert _fuller_of(["InternLM2-7B"], tables={"internlm 7b"})("InternLM-7B") == "InternLM-7B"
+    assert _fuller_of(["Llama2-7B"], tables={"llama 7b"})("Llama-7B") == "Llama-7B"
+    # (in prose, after the post names the model in full: that model said short)
+    assert _fuller_of(["Llama3-8B"])("Llama 8B") == "Llama3-8B"
     assert _fuller_of(["Llama 3 70B"])("Llama 70B") == "Llama 3 70B"
     assert _fuller_of(["Mistral-7B-Instruct-v0.3"])("Mistral-7B") == "Mistral-7B-Instruct-v0.3"
 
@@ -242,13 +245,20 @@ def test_a_column_of_good_values_and_a_guide_s_reading_are_no_results(tmp_path):
 def test_a_batch_in_a_setup_line(tmp_path):
     """ "Context: 32k tokens, batch 512" (a breaker's case): the batch too, a serving engine's
     concurrency where no llama.cpp engine is named (``serving_batch``), llama.cpp's batch under
-    llama-server; "microbatch 512" and "batch 8 tok/s" are none."""
+    llama-server; a batch told in a sentence sets none."""
     cf = _drafted("Context: 32k tokens, batch 512\n\nDecode ran at 41.2 tok/s.", tmp_path)
     (c,) = cf.claims
     assert (_cond(cf, c).get("ctx"), _cond(cf, c).get("concurrency")) == (32768, 512)
-    cf = _drafted("llama-server on an RTX 4090, n_batch = 2048.\n\nDecode ran at 41.2 tok/s.", tmp_path)
+    cf = _drafted("Setup: llama-server, n_batch = 2048\n\nDecode ran at 41.2 tok/s.", tmp_path)
     (c,) = cf.claims
     assert (_cond(cf, c).get("engine"), _cond(cf, c).get("batch")) == ("llama.cpp", 2048)
+    # (a batch in a story is no setting of the runs: a breaker's)
+    cf = _drafted(
+        "I tried batch 256 once and it ran out of memory.\n\n## Results\n\nLlama 3 8B decodes at 95 tok/s.",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    assert "concurrency" not in _cond(cf, c) and "batch" not in _cond(cf, c)
 
 
 def test_a_ratio_row_that_fits_no_pair_is_listed(tmp_path):
@@ -307,3 +317,27 @@ def test_a_heading_naming_a_latency_names_its_section_s_times(tmp_path):
     ]
     cf = _drafted("# Add ExLlamaV2 loaders\n\nOutput generated in 8.11 seconds (24.65 tokens/s)\n", tmp_path)
     assert [c.metric for c in cf.claims if c.unit == "s"] == ["duration"]
+
+
+def test_the_breaker_s_controls_of_session_69(tmp_path):
+    """Controls a breaker found the session's kinds broke, each right again: a card's name is no
+    percentile ("Tesla P40: 12.5 tok/s"); a result measured against an SLO is a result ("92% SLO
+    attainment"); a change and its spread in points ("improved by 120 ± 15%"); a count "(4 per
+    batch)" is no share of a time; targets in a config fence are no results; a desktop card is no
+    laptop part the post names elsewhere; a result that "probably means" something is a result."""
+    cf = _drafted("Tesla P40: 12.5 tok/s, Tesla P100: 20.1 tok/s.", tmp_path)
+    assert [(_cond(cf, c).get("other") or {}).get("stat") for c in cf.claims] == [None, None]
+    cf = _drafted("vLLM reaches 92% SLO attainment at 4 req/s, and TTFT was 200 ms SLO-compliant.", tmp_path)
+    assert [c.value for c in cf.claims if c.unit != "req/s"] == [92, 200]
+    (n,) = numbers("decode throughput improved by 120 ± 15% over plain decoding")
+    assert (n.text, n.unit, n.spread) == ("120", "%", "15")
+    assert [(n.text, n.unit) for n in numbers("We ran 16 prompts in 46.961 s (4 per batch).")][1:] == [
+        ("46.961", "s"),
+        ("4", None),
+    ]
+    cf = _drafted("config:\n```yaml\nslo:\n  tpot: avg 20ms, p99 50ms\n```\n", tmp_path)
+    assert cf.claims == [] and [u.number for u in cf.draft.unplaced] == ["20", "50"]
+    cf = _drafted("My laptop has a 3060 Laptop. On my desktop RTX 3060 I got 30 tok/s.", tmp_path)
+    assert [_cond(cf, c).get("hardware") for c in cf.claims] == ["NVIDIA GeForce RTX 3060"]
+    cf = _drafted("On my 3090, Qwen3-32B Q8 gave 4 t/s, which probably means it spilled into RAM.", tmp_path)
+    assert [c.value for c in cf.claims] == [4]

@@ -124,6 +124,11 @@ from .resultlines import Result, owned, results
 from .toollines import label_metric, label_unit, tool_results
 from .units import UnitError, factor
 
+#: a configuration file's key over targets, not results ("slo:", "targets:", "limits:")
+_TARGET_KEY = re.compile(
+    r"(?i)\s*[\"']?(?:slos?|slas?|targets?|limits?|thresholds?|goals?)[\"']?\s*[:=]\s*\{?\s*$"
+)
+
 #: the time metrics a heading names for its section (a request's latencies; not a load's, whose
 #: word a heading uses for other things: "Add ExLlamaV2 loaders")
 _HEADING_TIMES = frozenset({"ttft", "latency", "tpot", "itl", "e2e_latency"})
@@ -1237,6 +1242,8 @@ class _Drafter(Tables, Sentences):
         for its line; lines a result (``found``) or ``RATE_LINE`` already drafted are left to them."""
         held = self.command
         done = {r.line for r in found}
+        # a configuration's targets ("slo:" over "  tpot: avg 20ms, p99 50ms"): no results
+        targets = any(_TARGET_KEY.match(t) for _, t in pieces)
         for n, t in pieces:
             if n in done or RATE_LINE.search(t) or n in self.by_line:
                 continue
@@ -1247,7 +1254,8 @@ class _Drafter(Tables, Sentences):
                 (family(x.unit) in ("ratio", "tokens") and _ACCEPT_WORDS.search(t)) or x.of is not None
                 for x in said
             )
-            if any(family(x.unit) == "rate" for x in said) or labelled or stat_list(t, said):
+            listed = stat_list(t, said) and not targets
+            if any(family(x.unit) == "rate" for x in said) or labelled or listed:
                 self.command = command_at(n)
                 self.prose([(n, t)])
         self.command = held

@@ -1029,7 +1029,8 @@ def _distinct(values: list[object]) -> list[object]:
         pool = min((having[w] for w in words[i]), key=len) if words[i] else range(len(one))
         fuller = 0
         for j in pool:
-            if words[i] < words[j]:
+            # (a laptop's part is another chip: "RTX 3060" is no short "RTX 3060 Laptop GPU")
+            if words[i] < words[j] and not (words[j] - words[i]) & {"laptop", "mobile"}:
                 fuller += 1
                 if fuller > 1:
                     break
@@ -1370,6 +1371,11 @@ _LISTED_FORMAT = re.compile(r"(?i:fp8|fp16|bf16|int8|int4|fp4|nvfp4|mxfp4|w8a8|w
 _CACHE_WORD = re.compile(r"(?i)\bkv\b|cache")
 
 
+#: a setup declaration's item that is the batch size alone ("batch 512", "n_batch = 2048", "batch
+#: size: 8"): a serving engine's is its concurrency (``serving_batch``)
+_BATCH_ITEM = re.compile(r"(?i)(?:n_?batch|batch(?:[ _-]?size)?)\s*[:=]?\s*(\d{1,5})")
+
+
 def _features(text: str) -> list[tuple[str, object]]:
     """What a setup declaration's words switch on by naming it (``_FEATURE_FA``): ``flash_attn``
     True for "FlashAttention" in "Engine: llama.cpp (FlashAttention + CUDA Graph)" or "--flash-attn
@@ -1378,7 +1384,8 @@ def _features(text: str) -> list[tuple[str, object]]:
     drafting its items list (``_DRAFTING_ITEM``: "vision + Q4 MTP" -> draft-self), not where it
     compares arms or says the drafting did not run (``_COMPARED``, ``_NOT_DRAFTED``).
     And the settings of the llama.cpp flags its words hold (``_INLINE_FLAGS``: "llama.cpp, -ngl 99,
-    -c 32768" -> ``offload.n_gpu_layers`` 99, ``ctx`` 32768; ``draftcommand`` reads them)."""
+    -c 32768" -> ``offload.n_gpu_layers`` 99, ``ctx`` 32768; ``draftcommand`` reads them), and a
+    batch size listed as an item (``_BATCH_ITEM``)."""
     out: list[tuple[str, object]] = []
     if _DECODING_OFF.search(text):
         out.append(("decoding", "plain"))
@@ -1403,6 +1410,10 @@ def _features(text: str) -> list[tuple[str, object]]:
             # "Config: DeepSeek-R1-0528 | SGLang v0.5.7 | FP8 | TP=8": a number format listed as an
             # item of the setup is the weights' (the cache's would say so: "KV cache | FP8")
             out.append(("quant", item))
+    for item in items:
+        batch = _BATCH_ITEM.fullmatch(item)
+        if batch is not None:  # "Context: 32k tokens, batch 512": an item of the setup
+            out.append(("batch", int(batch.group(1))))
     for run in _INLINE_FLAGS.finditer(text):
         flat = flat_paths(conditions_of("flags", run.group(0).replace("=", " ").split()))
         out += [(k, v) for k, v in flat.items() if k in _INLINE_PATHS]
@@ -2794,14 +2805,17 @@ def _name_words(key: object) -> set[str]:
     return set(re.sub(r"(?<=[a-z])(?=\d)", " ", str(key)).split())
 
 
-def _fuller_of(named: list[object], rows: frozenset | set = frozenset()) -> Callable[[object], object]:
+def _fuller_of(
+    named: list[object], rows: frozenset | set = frozenset(), tables: frozenset | set = frozenset()
+) -> Callable[[object], object]:
     """``fuller(name)``: the one name among ``named`` (the post's model names) that says what
     ``name`` says and more ("Qwen3.6 35B" -> "Qwen3.6-35B-A3B", "Mistral-7B" ->
     "Mistral-7B-Instruct-v0.3": the post names the model in full once and shortly elsewhere), or
     the same name as the post writes it where ``name`` is a file's lower-case spelling;
     ``name`` itself when none or several do, or where both are the models of table rows (``rows``,
-    their ``_key``s: two models measured, "Codellama-7b" beside "codellama-7b-python").  ``named``'s
-    words are read once and each name's
+    their ``_key``s: two models measured, "Codellama-7b" beside "codellama-7b-python"), or where a
+    table's model (``tables``: its rows' and columns') is given a generation glued to its family
+    ("InternLM-7B" beside "InternLM2-7B").  ``named``'s words are read once and each name's
     answer found once (per claim, every name of a long post was read again: quadratic)."""
     keyed: dict[object, str] = {}  # the last name of each key, a written one over a file's
     for v in named:
@@ -2815,9 +2829,14 @@ def _fuller_of(named: list[object], rows: frozenset | set = frozenset()) -> Call
             return name
         if name not in found:
             mine = _name_words(_key(name))
-            # (not one adding a generation glued to the family's name: "InternLM-7B" beside
-            # "InternLM2-7B", "Llama-7B" beside "Llama2-7B" are two generations, both measured)
-            fuller = [v for w, v in words if mine < w and not _adds_generation(_key(name), _key(v))]
+            # (not one adding a generation glued to the family's name where both are a table's
+            # (``tables``): "InternLM-7B" beside "InternLM2-7B" columns are two generations, both
+            # measured; "Llama 8B" in prose after "Llama3-8B" is that model said short)
+            fuller = [
+                v
+                for w, v in words
+                if mine < w and not (_key(name) in tables and _adds_generation(_key(name), _key(v)))
+            ]
             if _key(name) in rows:
                 fuller = [v for v in fuller if _key(v) not in rows]
             if not fuller and name.islower() and not keyed.get(_key(name), name).islower():
@@ -3002,7 +3021,11 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
         and e.group is not None
         and isinstance(m := (e.fields.get("conditions") or {}).get("model"), str)
     }
-    fuller = _fuller_of(models, in_rows)
+    # (and the models of table columns: "| InternLM-7B | InternLM2-7B |", two models measured)
+    in_tables = in_rows | {
+        _key(m) for g in groups if isinstance(m := (g.fields.get("conditions") or {}).get("model"), str)
+    }
+    fuller = _fuller_of(models, in_rows, in_tables)
     fuller_quant = _fuller_quant_of(
         [*(v for d in (root.head, root.body, root.weak, root.declared) for v in d.get("quant", []))]
     )

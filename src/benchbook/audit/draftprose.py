@@ -1208,6 +1208,20 @@ def _about(m: re.Match) -> bool:
     return bool(m.group("about") or m.group("about_after"))
 
 
+def _relative_spread_of(value: str, before: str) -> bool:
+    """Whether "``value`` ± N%" with no unit before the sign is a spread in % of the value: a value no
+    share or change is (above 100) written to two decimals or more, as a tool prints a rate
+    ("23752.94 ± 10.7%"), not signed and not after "by" ("improved by 120 ± 15%", "+210 ± 12%": a
+    change and its spread in points)."""
+    digits = value.replace(",", "")
+    return (
+        not digits.startswith(("+", "-", "−"))
+        and len(digits.partition(".")[2]) >= 2
+        and float(digits) > 100
+        and not re.search(r"(?i)\bby\s*$|[+\-−]\s*$", before)
+    )
+
+
 def relative_spread(value: str, percent: str) -> str:
     """A spread written as a share of its value ("23752.94 ± 10.7%") in the value's unit: ``percent``
     of ``value``, to five significant digits ("2541.6"), as a claims file's ``spread`` is stated
@@ -1488,10 +1502,12 @@ def numbers(text: str) -> list[Number]:
         if m.group("pm") is not None:
             spread = number_text(m.group("pm"))
             if ub == "%" and (
-                (ua is not None and ua != "%") or (ua is None and float(m.group("a").replace(",", "")) > 100)
+                (ua is not None and ua != "%")
+                or ua is None
+                and _relative_spread_of(m.group("a"), text[max(0, m.start() - 12) : m.start()])
             ):
-                # "180.28 ms ± 5%", llama-bench's "23752.94 ± 10.7%" (a rate no share can be): a
-                # spread relative to the value, in the value's unit (``relative_spread``)
+                # "180.28 ms ± 5%", "23752.94 ± 10.7%" (a rate no share can be): a spread relative
+                # to the value, in the value's unit (``relative_spread``)
                 spread = relative_spread(number_text(m.group("a")), spread)
                 unit, written = ua, m.group("ua")
         if glued_before and unit is None:
@@ -1579,10 +1595,8 @@ def numbers(text: str) -> list[Number]:
 
 
 #: a unitless number's "per <item>" after it, in parentheses after a number with a unit: "46.961 s
-#: (2.935 per prompt)", "120 GB (7.5 per GPU)"
-_PER_ITEM = re.compile(
-    r"\s*(?:per|each|/)\s*(?:prompt|request|user|query|sample|image|item|GPU|card|node|batch)\b", re.I
-)
+#: (2.935 per prompt)"
+_PER_ITEM = re.compile(r"\s*(?:per|each|/)\s*(?:prompt|request|query|sample|image|item)\b", re.I)
 
 
 def _per_item_shares(text: str, found: list[Number]) -> list[Number]:
@@ -1596,6 +1610,7 @@ def _per_item_shares(text: str, found: list[Number]) -> list[Number]:
             n.unit is None
             and prev.unit is not None
             and n.range is None
+            and "." in n.text  # (a share written with decimals: "(4 per batch)" counts prompts)
             and re.fullmatch(r"\s*[(（]\s*", text[prev.end : n.start])
             and _PER_ITEM.match(text, n.end)
         ):
@@ -1883,7 +1898,9 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("size", r"memory|памят|内存|メモリ|메모리|speicher", "memory_used"),
     (
         "size",
-        r"model|file|gguf|weights|quant|download|disk|\bsize\b|サイズ|크기|модел|файл|вес|размер|大小|文件|ファイル",
+        # (in the drafter's other languages too: "Tamaño ~2.2 GB", "模型约64GB", "Größe", "taille")
+        r"model|file|gguf|weights|quant|download|disk|\bsize\b|サイズ|크기|модел|файл|вес|размер|大小|文件|ファイル"
+        r"|tamaño|tamanho|größe|\btaille\b|模型|权重|權重|モデル|모델",
         "model_size",
     ),
     ("size", r".", "size"),

@@ -72,11 +72,15 @@ _OWN_TIME = re.compile(r"(?i)\b(?:total|wall|elapsed|took|load(?:ing)?|startup|b
 _ITEM_LABEL = re.compile(r"\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*(?P<l>[^:：\n\d]{3,60}?)[*_]*\s*[:：]\s")
 #: a noun after a number that makes it a limit set for the runs, no result ("exceed the 10% gate",
 #: "a 5% threshold", "the 200 ms SLO", "a 2 s budget")
-_LIMIT_AFTER = re.compile(r"\s*(?:gate|threshold|cut-?off|budget|SLOs?|SLAs?)\b", re.IGNORECASE)
+_LIMIT_AFTER = re.compile(
+    # (not a result measured against one: "92% SLO attainment", "200 ms SLO-compliant")
+    r"\s*(?:gate|threshold|cut-?off|budget|SLOs?|SLAs?)\b(?![\s-]*(?:attain|complian|violat|goodput|met\b))",
+    re.IGNORECASE,
+)
 #: a guide's reading of a figure, after it ("Running at 2–5 t/s usually means VRAM overflow"): what
 #: such a figure tells, no run's result (a hedge before the verb: "which means" follows results)
 _DIAGNOSIS_AFTER = re.compile(
-    r"\s+(?:usually|typically|often|generally|normally|most\s+likely|probably)\s+"
+    r"\s+(?:usually|typically|often|generally|normally)\s+"
     r"(?:means|indicates|suggests|signals|points\s+to)\b",
     re.IGNORECASE,
 )
@@ -292,7 +296,8 @@ _STAT_PAREN = re.compile(rf"\s*[(（]\s*({_STAT_WORDS})\s*[:=]?\s*$", re.I)
 #: p95 1795.47ms", "p99=2.1s"): which statistic of the runs the number is (group 1); not "max"/"min"
 #: alone, which bound a value as often ("max 40 tok/s")
 _STAT_BEFORE = re.compile(
-    r"(?:^|[\s,;(|])(avg|average|mean|median|std|stddev|stdev|p\d{1,3}(?:\.\d+)?)"
+    # (a percentile as such tools print one: p50, p90, p99, p999, p99.9; never a card's name, "Tesla P40")
+    r"(?:^|[\s,;(|])(avg|average|mean|median|std|stddev|stdev|p(?:10|25|50|75|90|95|99|999|99\.9+))"
     r"(?:\s+(?:TTFT|TPOT|ITL|E2EL|latency))?\s*[:=]?\s*$",  # "mean TTFT 1611 ms, P99 TTFT 2000 ms"
     re.I,
 )

@@ -294,11 +294,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"(?<![A-Za-z0-9_])batch[ _-]?size\s*(?:=|:|of|是|为|為|：)?\s*(?P<n>\d{1,5})"
             r"(?![\d%]|[.,]\d|\s?[–-]\s?\d)"
             # ("bs=16", "BS1", "bs 8": the short form, glued or not)
-            r"|(?<![\w-])bs\s*[=:]?\s*(?P<b>\d{1,5})(?![\d.])"
-            # ("batch 512", "n_batch = 2048" in a setup line; not a rate's or a pair's: "batch 8
-            # tok/s", "batch 1/4", "batch 8 vs 16", "microbatch 512")
-            r"|(?<![\w-])(?<!micro)(?<!micro-)n?_?batch\s*(?:=|:|of)?\s*(?P<c>\d{1,5})\b"
-            r"(?!\s*(?:/|[.,]\d|[–-]\s?\d|tok|t/s|%|x\b|×|ms\b|s\b|req|(?:vs\.?|versus|and|or|to)\s+\d))",
+            r"|(?<![\w-])bs\s*[=:]?\s*(?P<b>\d{1,5})(?![\d.])",
             re.I,
         ),
         "batch",
@@ -831,7 +827,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                 if n >= 1:
                     out.append(("concurrency", n))
             elif kind == "batch":
-                size = int(m.group("n") or m.group("b") or m.group("c"))
+                size = int(m.group("n") or m.group("b"))
                 if size > 1:
                     out.append(("batch", size))
             elif kind == "single":
