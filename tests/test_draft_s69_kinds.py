@@ -341,3 +341,23 @@ def test_the_breaker_s_controls_of_session_69(tmp_path):
     assert [_cond(cf, c).get("hardware") for c in cf.claims] == ["NVIDIA GeForce RTX 3060"]
     cf = _drafted("On my 3090, Qwen3-32B Q8 gave 4 t/s, which probably means it spilled into RAM.", tmp_path)
     assert [c.value for c in cf.claims] == [4]
+
+
+def test_a_change_claim_takes_its_subject_s_names_not_the_other_side_s(tmp_path):
+    """ "The 4090 is 1.6x faster than the 3090" with only the 4090's rate stated (a breaker's): a
+    speedup claim of the 4090, never the 3090's; "EAGLE-3 … is 2.1x faster than plain decoding":
+    the speculative run's."""
+    cf = _drafted(
+        "Llama 3 8B decodes at 90 tok/s on the 4090. The 4090 is 1.6x faster than the 3090 with the "
+        "same model.",
+        tmp_path,
+    )
+    (s,) = [c for c in cf.claims if c.metric == "speedup"]
+    assert (s.value, _cond(cf, s).get("hardware")) == (1.6, "NVIDIA GeForce RTX 4090")
+    cf = _drafted(
+        "With EAGLE-3 on Llama 3 8B we got 160 tok/s. EAGLE-3 on Llama 3 8B is 2.1x faster than plain "
+        "decoding on Llama 3 8B.",
+        tmp_path,
+    )
+    (s,) = [c for c in cf.claims if c.metric == "speedup"]
+    assert (s.value, _cond(cf, s).get("decoding")) == (2.1, "speculative")

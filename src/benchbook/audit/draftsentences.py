@@ -67,6 +67,10 @@ from .toollines import stat_name
 #: words before a time naming a time of its own, whatever its section measures: a total, a run's
 #: wall time, a load ("total 25783.48ms" under a TTFT heading)
 _OWN_TIME = re.compile(r"(?i)\b(?:total|wall|elapsed|took|load(?:ing)?|startup|build)\b")
+#: a label's colon or a phase's word between a list item's label and a rate: the rate's own
+_OWN_PHASE = re.compile(
+    r"[:：]|(?i:\b(?:prefill|prompt|pp|decod\w*|generat\w*|gen|tg|eval|output|input|read|write)\b)"
+)
 #: a list item's (or a paragraph's) opening label, up to its colon: "- Prompt processing (prefill
 #: phase): …" (no number in it: "PP 512: 1021 t/s" is a result's own label)
 _ITEM_LABEL = re.compile(r"\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*(?P<l>[^:：\n\d]{3,60}?)[*_]*\s*[:：]\s")
@@ -1048,7 +1052,13 @@ class Sentences(Sides):
                     head = _ITEM_LABEL.match(scanned, at) or _ITEM_LABEL.match(
                         scanned, item_starts[k] if k >= 0 else 0
                     )
-                    if head is not None and head.end() <= n.start:
+                    if (
+                        head is not None
+                        and head.end() <= n.start
+                        # (no label or phase word of its own between: "Avg prompt throughput: 12.3
+                        # tokens/s, Avg generation throughput: 45.6", "while generation is … 40 tok/s")
+                        and not _OWN_PHASE.search(scanned, head.end(), n.start)
+                    ):
                         metric = metric_of(n.unit, head.group("l")) or metric
                 if (
                     family(n.unit) == "time"

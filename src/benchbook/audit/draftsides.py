@@ -40,7 +40,7 @@ from .draftcore import (
     stateable,
     word_set,
 )
-from .draftnames import DECODING_PHRASE
+from .draftnames import DECODING_PHRASE, mentions
 from .draftprose import Number, bound_of, family, hypothetical, metric_of, number_text
 from .units import UnitError, factor
 
@@ -491,7 +491,7 @@ class Sides(DraftCore):
         # over the pairs its sentence states is a todo listing them, as a gain's range is
         over_pairs = n.range is not None and rel.sign < 0 and self._pairs_stated(n, s0, sentence, placed)
         if stateable(n) and n.range is not None and rel.sign < 0 and rel.kind == "ratio" and not over_pairs:
-            self.multiple_claim(n, rel.sign, s0, sentence, line)  # "5–14x regression": slowdown
+            self.multiple_claim(n, rel.sign, s0, sentence, line, rel.other)  # "5–14x regression": slowdown
             return
         if not stateable(n):
             self.out.unplaced.append((line, n.text, sentence[:300]))
@@ -784,7 +784,7 @@ class Sides(DraftCore):
             if not candidates and rel.kind == "ratio":
                 # "nearly 2x faster", "5–14x regression" with no claim it could relate: a claim of
                 # the multiple itself (what the post states), not a statement with nothing to cite
-                self.multiple_claim(n, rel.sign, s0, sentence, line)
+                self.multiple_claim(n, rel.sign, s0, sentence, line, rel.other)
                 return
             fields = {
                 "todo": "name the two sides in `of` (the claims it relates), then delete `todo`",
@@ -1019,13 +1019,25 @@ class Sides(DraftCore):
         self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         return True
 
-    def phrase_claim(self, cfields: dict, n: Number, s0: int, sentence: str, line: int, base: str) -> str:
+    def phrase_claim(
+        self, cfields: dict, n: Number, s0: int, sentence: str, line: int, base: str, other: str = ""
+    ) -> str:
         """Add the claim a relating phrase states by itself (a share, a change or a multiple whose
         sides the post does not state): the post's context and the conditions its sentence names;
         someone else's number ("someone on the forum reported 2.5x … on a 4090", ``origin_of``)
         gets its ``origin`` and only the conditions its own clause names (``others_conditions``);
-        ``source_line`` and ``quote`` of the sentence.  ``cfields``: metric and number fields."""
+        ``source_line`` and ``quote`` of the sentence.  ``cfields``: metric and number fields;
+        ``other``: the words naming the relation's other side, whose names are not the claim's."""
         cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
+        # the other side's names are not this claim's ("The 4090 is 1.6x faster than the 3090": the
+        # 4090's change), the subject's, in its sentence before the number, where it names one
+        subject = mentions(sentence[: max(0, n.start - s0)])
+        for m in mentions(other) if other else ():
+            own = [x.value for x in subject if x.path == m.path and x.value != m.value]
+            if own:  # ("EAGLE-3 … is 2.1x faster than plain decoding": speculative)
+                cond[m.path] = own[-1]
+            elif cond.get(m.path) == m.value:
+                del cond[m.path]
         origin = origin_at(sentence, n.start - s0)
         if origin:
             cfields["origin"] = origin
@@ -1072,7 +1084,9 @@ class Sides(DraftCore):
             v = n.text.replace("−", "-").lstrip("+")
             fields["value"] = Num(f"-{v}" if negative and not v.startswith("-") else v)
         cfields: dict = {"metric": metric, **fields}
-        cid = self.phrase_claim(cfields, n, s0, sentence, line, f"{metric.replace('_', '-')}-l{line}")
+        cid = self.phrase_claim(
+            cfields, n, s0, sentence, line, f"{metric.replace('_', '-')}-l{line}", rel.other
+        )
         m = _BARE_PAIR.search(text, max(s0, n.start - 40), n.start)
         if m is not None and n.range is None:
             a, b = number_text(m.group("a")), number_text(m.group("b"))
@@ -1853,7 +1867,9 @@ class Sides(DraftCore):
             fields["of"] = list(dict.fromkeys(sides))
             self.out.entries[k] = Entry("todo", entry.id, fields, entry.group)
 
-    def multiple_claim(self, n: Number, sign: int, s0: int, sentence: str, line: int) -> None:
+    def multiple_claim(
+        self, n: Number, sign: int, s0: int, sentence: str, line: int, other: str = ""
+    ) -> None:
         """A ``speedup`` (``slowdown`` for "slower", "regression") claim of a multiple whose sides
         the post does not state ("nearly 2x faster"), under the conditions the section and the
         sentence name.  "the 15× headline" restating a multiple the post stated before (one claim
@@ -1872,7 +1888,7 @@ class Sides(DraftCore):
             ):
                 return  # "not the 15× headline" after "up to 15× higher": the bound stated before
         cfields: dict = {"metric": metric, **number_fields(n)}
-        cid = self.phrase_claim(cfields, n, s0, sentence, line, f"{metric}-l{line}")
+        cid = self.phrase_claim(cfields, n, s0, sentence, line, f"{metric}-l{line}", other)
         if n.range is None:
             clause = sentence[slice(*self._clause_of(sentence, n.start - s0, 0, sentence))]
             self.multiple_claims.append((cid, rate_named(clause) or "decode_tps"))  # ``later_sides``
