@@ -4,7 +4,7 @@ forty-eighth set replaced it as the clean one), each with controls."""
 from __future__ import annotations
 
 from benchbook.audit import schema
-from benchbook.audit.draftcontext import _fuller_of
+from benchbook.audit.draftcontext import _fuller_of, header_settings
 from benchbook.audit.draftnames import CPU, hardware_of, mentions
 from benchbook.audit.draftprose import numbers
 from benchbook.audit.drafttable import _header_unit, _no_draft, _test_depth
@@ -361,3 +361,23 @@ def test_a_change_claim_takes_its_subject_s_names_not_the_other_side_s(tmp_path)
     )
     (s,) = [c for c in cf.claims if c.metric == "speedup"]
     assert (s.value, _cond(cf, s).get("decoding")) == (2.1, "speculative")
+
+
+def test_a_breaker_s_near_misses_of_session_69(tmp_path):
+    """A rate key with a statistic after its unit ("gen_tok_s_mean") is a rate, the statistic a
+    condition; a Jetson's memory is kept beside its JetPack; a limit named before its number ("Our
+    TTFT SLO of 200 ms") is no result; a Target column beside an Achieved one holds no results
+    (a "Target" alone may be speculative decoding's target model)."""
+    assert _header_unit("gen_tok_s_mean") == "tok/s" and _header_unit("req_s_mean") == "req/s"
+    assert header_settings("ttft_ms_p99") == {"other.stat": "p99"}
+    assert hardware_of("Jetson AGX Orin 64GB, JetPack 6.1") == "NVIDIA Jetson AGX Orin 64GB"
+    cf = _drafted("Our TTFT SLO of 200 ms was met. The latency budget is 50 ms. TTFT was 180 ms.", tmp_path)
+    assert _values(cf) == [("ttft", 180, "ms")]
+    cf = _drafted(
+        "| Metric | Baseline | Target | Achieved |\n|---|---|---|---|\n| Decode t/s | 40 | 60 | 65 |\n",
+        tmp_path,
+    )
+    assert sorted(c.value for c in cf.claims) == [40, 65]
+    assert [u.number for u in cf.draft.unplaced] == ["60"]
+    cf = _drafted("| Setup | Draft | Target |\n|---|---|---|\n| EAGLE | 310 tok/s | 95 tok/s |\n", tmp_path)
+    assert sorted(c.value for c in cf.claims) == [95, 310]

@@ -1579,7 +1579,8 @@ _SINGLE_HEADER = re.compile(
 
 #: a statistic a value column's header names ("Mean TTFT (ms)", "TTFT p50", "P99 ITL", "Avg tok/s"):
 #: its values are that statistic of each row's runs or requests (``other.stat``, as toollines' labels)
-_HEADER_STAT = re.compile(r"(?i)(?<![\w.])(mean|median|avg|average|std|p\d{2}(?:\.\d)?)(?![\w.])")
+#: (a tool's key's part too, between underscores: "ttft_ms_p99", "gen_tok_s_mean", "ttft_p95_ms")
+_HEADER_STAT = re.compile(r"(?i)(?<![a-z0-9.])(mean|median|avg|average|std|p\d{2,3}(?:\.\d)?)(?![a-z0-9.])")
 
 
 #: the least or the most of a measured quantity leading a header ("Min Latency", "Max TTFT (ms)"; not

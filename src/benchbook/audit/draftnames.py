@@ -1162,7 +1162,8 @@ def hardware_of(cell: str) -> str | None:
     # what a hardware cell adds after the name: its memory ("RTX 5090 32GB", a spec), a flag of the
     # run in inline code ("3xP40 `-sm row`")
     bare = _CELL_TAIL.sub("", _REMARK.sub("", text)).strip()
-    for t in dict.fromkeys((text, _REMARK.sub("", text).strip(), bare)):
+    soft = _SOFTWARE_TAIL.sub("", _REMARK.sub("", text)).strip()  # (its memory kept: a Jetson's SKU)
+    for t in dict.fromkeys((text, _REMARK.sub("", text).strip(), soft, bare)):
         m = _HARDWARE.fullmatch(t)
         if m:
             name = hardware_name(m)
@@ -1196,11 +1197,12 @@ _INTEL_BARE = re.compile(
 _SIZED_CARDS = ("RTX 3060", "RTX 3080", "RTX 4060 Ti", "RTX 5060 Ti", "RTX 2060")
 #: what follows a card's name in a table cell that is not part of it: its memory size (after a
 #: separator too: "GeForce RTX 3090 · 24 GiB"), inline code
+#: the machine's system software and its version after its name ("Orin NX(16G)Jetpack 5.1", "RTX
+#: 4090, CUDA 12.4", "Jetson AGX Orin 64GB, JetPack 6.1")
+_SOFTWARE = r"\s*[·•,;|–—/-]?\s*(?:JetPack|L4T|CUDA|ROCm|driver|macOS|Ubuntu|Windows|Win)\s?v?\d+(?:\.\d+)*"
+_SOFTWARE_TAIL = re.compile(rf"(?:{_SOFTWARE})+\s*$", re.IGNORECASE)
 _CELL_TAIL = re.compile(
-    r"(?:\s*[·•,;|–—-]?\s*\(?\d{1,3}\s?Gi?B\)?|\s*`[^`]*`"
-    # the machine's system software and its version ("Orin NX(16G)Jetpack 5.1", "RTX 4090, CUDA 12.4")
-    r"|\s*[·•,;|–—/-]?\s*(?:JetPack|L4T|CUDA|ROCm|driver|macOS|Ubuntu|Windows|Win)\s?v?\d+(?:\.\d+)*)+\s*$",
-    re.IGNORECASE,
+    rf"(?:\s*[·•,;|–—-]?\s*\(?\d{{1,3}}\s?Gi?B\)?|\s*`[^`]*`|{_SOFTWARE})+\s*$", re.IGNORECASE
 )
 
 

@@ -81,6 +81,11 @@ _LIMIT_AFTER = re.compile(
     r"\s*(?:gate|threshold|cut-?off|budget|SLOs?|SLAs?)\b(?![\s-]*(?:attain|complian|violat|goodput|met\b))",
     re.IGNORECASE,
 )
+#: a limit's noun right before its number ("Our TTFT SLO of 200 ms was met", "the latency budget is
+#: 50 ms", "SLA: p99 < 200 ms"): a limit set for the runs, no result
+_LIMIT_BEFORE = re.compile(
+    r"(?i)\b(?:SLOs?|SLAs?|budget|threshold|cut-?off|gate)\s*(?:of|is|was|=|:)?\s*(?:p\d{2,3}\s*)?(?:[<≤]=?\s*)?$"
+)
 #: a guide's reading of a figure, after it ("Running at 2–5 t/s usually means VRAM overflow"): what
 #: such a figure tells, no run's result (a hedge before the verb: "which means" follows results)
 _DIAGNOSIS_AFTER = re.compile(
@@ -1128,6 +1133,7 @@ class Sentences(Sides):
                 or _request_rate_set(scanned, n.start)
                 or _LIMIT_AFTER.match(scanned, n.end) is not None
                 or _DIAGNOSIS_AFTER.match(scanned, n.end) is not None
+                or _LIMIT_BEFORE.search(scanned, max(0, n.start - 30), n.start) is not None
                 or family(n.unit) == "layers"
                 and layers_setting(scanned, n.start)
                 or family(n.unit) == "tokens"

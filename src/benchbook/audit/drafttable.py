@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from itertools import combinations
 
@@ -392,9 +392,29 @@ _TEST_NAME = re.compile(r"(?i)\W*(?:(?:pp|tg)\s?\d+\s*)+(?:@\s*d\s?\d+)?\W*")
 #: a column of the values a reader should aim for, no run's ("| Good value |" over "50+ t/s typical",
 #: "<5s on SSD"; "Target", "Recommended", "Ideal"): its bounds are a scale's thresholds
 _TARGET_HEADER = re.compile(
-    r"\W*(?:good|target|recommended|ideal|acceptable|expected|typical)(?:\s+(?:values?|range|speed|rate))?\W*",
+    r"\W*(?:good|recommended|ideal|acceptable|expected|typical)(?:\s+(?:values?|range|speed|rate))?\W*",
     re.IGNORECASE,
 )
+#: a target's column, a value to aim for beside one achieved ("| Target | Achieved |"; a "Target"
+#: alone is speculative decoding's target model as often)
+_GOAL_HEADER = re.compile(r"\W*(?:target|goal)(?:\s+values?)?\W*", re.IGNORECASE)
+_ACHIEVED_HEADER = re.compile(r"\W*(?:achieved|actual|measured|results?|observed)\b.*", re.IGNORECASE)
+
+
+def _targets_of(header: list[str], body: list[list[str]]) -> Callable[[str, list[str]], bool]:
+    """``targets(column header, row labels)``: whether a cell is a value to aim for, no run's: under
+    or beside a label of one (``_TARGET_HEADER``: "Good value", "Recommended", "Expected"; a
+    "Target"/"Goal" only in a table that also heads an achieved value, ``_ACHIEVED_HEADER``)."""
+    names = [_unmarked(h) for h in header] + [_unmarked(r[0]) for r in body if r]
+    goals = any(_ACHIEVED_HEADER.fullmatch(x) for x in names)
+
+    def targets(column: str, labels: list[str]) -> bool:
+        return any(
+            _TARGET_HEADER.fullmatch(_unmarked(x)) or (goals and _GOAL_HEADER.fullmatch(_unmarked(x)))
+            for x in [column, *labels]
+        )
+
+    return targets
 
 
 def _test_depth(label: str, siblings: list[str]) -> int | None:
@@ -471,10 +491,10 @@ def _key(header: str) -> str:
 #: "mean_ttft_ms", "ram_peak_gb", "output_tok_s", "req_s"): the unit by its last part
 _KEY_UNIT = re.compile(
     # lower case, as such keys are written: "Q4_K_S", "Q5_K_S" are quantisations, never "… seconds"
-    r"(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)*?_)?(?P<u>tok_s|toks_s|tokens_s|req_s)"
-    r"|[a-z][a-z0-9]+(?:_[a-z0-9]+)*?_(?P<v>ms|s|sec|secs|gb|gib|mb|mib|tps|rps|pct)"
-    # (a statistic's word after the unit: "wall_s_total", "ttft_ms_p99", "latency_s_mean")
-    r"(?:_(?:total|sum|mean|avg|median|std|min|max|p\d{1,3}(?:\.\d+)?))?"
+    # (a statistic's word after the unit: "wall_s_total", "ttft_ms_p99", "gen_tok_s_mean")
+    r"(?:(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)*?_)?(?P<u>tok_s|toks_s|tokens_s|req_s)"
+    r"|[a-z][a-z0-9]+(?:_[a-z0-9]+)*?_(?P<v>ms|s|sec|secs|gb|gib|mb|mib|tps|rps|pct))"
+    r"(?:_(?P<stat>total|sum|mean|avg|median|std|min|max|p\d{1,3}(?:\.\d+)?))?"
 )
 _KEY_UNITS = {
     "ms": "ms",
@@ -1725,6 +1745,7 @@ class Tables(Sides):
         header, body = rows[0], rows[1:]
         header, runs = _spanned_header(header, body)
         width = len(header)
+        targets = _targets_of(header, body)
         if self.spec_section and _spec_table(header, body):
             # "## 硬件配置概览" over "| 内存 | 16GB 统一内存 |", "| 内存带宽 | 120GB/s |": the machines'
             # specifications (docs/claims.md: ``systems``, no claims), listed as not placed
@@ -2590,7 +2611,8 @@ class Tables(Sides):
                 found = [n for n in numbers(row[j]) if n.unit or not n.unit_written]
                 if (changes_row or multiples_row) and found and found[0].unit is None:
                     found[0] = replace(found[0], unit="%" if changes_row else "x")
-                if found and not stateable(found[0]):
+                if found and (not stateable(found[0]) or targets(header[j], labels)):
+                    # (a value to aim for, "| Target |" beside "| Achieved |", "| Expected |": no run's)
                     self.out.unplaced.append((line, found[0].text, self.post.line(line)[:300]))
                     continue
                 if not found:
@@ -2701,7 +2723,6 @@ class Tables(Sides):
                 if relation is not None and (
                     threshold(" | ".join(c for k, c in enumerate(row) if k != j))
                     or any(RATING_COLUMN.match(h) for k, h in enumerate(header) if k != j)
-                    or any(_TARGET_HEADER.fullmatch(_unmarked(x)) for x in [header[j], *labels])
                 ):
                     # ">50 tok/s | Excellent — feels instant", "| Speed | Feel |": a scale's row, no
                     # result: listed
