@@ -467,11 +467,11 @@ class _Drafter(Tables, Sentences):
                 self.pending_log = None
                 # a heading naming a time's metric ("### 2.2 延迟对比(P99)", "[Bug] Slower TTFT
                 # Performance"): the metric of its section's times no word near them names
-                timed = metric_of("ms", heading)
+                time_metric = metric_of("ms", heading)
                 while self.heading_times and self.heading_times[-1][0] >= heading_level(self.post, block):
                     self.heading_times.pop()
-                if timed in _HEADING_TIMES:
-                    self.heading_times.append((heading_level(self.post, block), timed))
+                if time_metric in _HEADING_TIMES:
+                    self.heading_times.append((heading_level(self.post, block), time_metric))
                 self.heading_time = self.heading_times[-1][1] if self.heading_times else None
                 rate = _rate_unit(heading) or _caption_unit(heading)  # "吞吐量 (requests/sec)"
                 # a heading's rate holds for its section and the sections under it, not for a sibling

@@ -1054,17 +1054,17 @@ class Sentences(Sides):
                     # "Generation speed : 93 …")
                     at = line_starts[bisect.bisect_right(line_starts, n.start) - 1]
                     k = bisect.bisect_right(item_starts, n.start) - 1
-                    head = _ITEM_LABEL.match(scanned, at) or _ITEM_LABEL.match(
+                    item_head = _ITEM_LABEL.match(scanned, at) or _ITEM_LABEL.match(
                         scanned, item_starts[k] if k >= 0 else 0
                     )
                     if (
-                        head is not None
-                        and head.end() <= n.start
+                        item_head is not None
+                        and item_head.end() <= n.start
                         # (no label or phase word of its own between: "Avg prompt throughput: 12.3
                         # tokens/s, Avg generation throughput: 45.6", "while generation is … 40 tok/s")
-                        and not _OWN_PHASE.search(scanned, head.end(), n.start)
+                        and not _OWN_PHASE.search(scanned, item_head.end(), n.start)
                     ):
-                        metric = metric_of(n.unit, head.group("l")) or metric
+                        metric = metric_of(n.unit, item_head.group("l")) or metric
                 if (
                     family(n.unit) == "time"
                     and self.heading_time is not None
