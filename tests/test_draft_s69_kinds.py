@@ -381,3 +381,14 @@ def test_a_breaker_s_near_misses_of_session_69(tmp_path):
     assert [u.number for u in cf.draft.unplaced] == ["60"]
     cf = _drafted("| Setup | Draft | Target |\n|---|---|---|\n| EAGLE | 310 tok/s | 95 tok/s |\n", tmp_path)
     assert sorted(c.value for c in cf.claims) == [95, 310]
+
+
+def test_a_standard_deviation_in_parentheses_is_the_value_s_spread(tmp_path):
+    """ "45.2 tok/s (std 0.3 tok/s) over 5 runs" (a breaker's): 0.3 is 45.2's spread, no claim of
+    its own; a statistic listed beside others ("avg 1611.47ms, std 143.69ms") stays one."""
+    cf = _drafted("Decode was 45.2 tok/s (std 0.3 tok/s) over 5 runs. TTFT 120 ms (sd 4).", tmp_path)
+    assert [(c.value, c.unit, c.spread) for c in cf.claims] == [(45.2, "tok/s", 0.3), (120, "ms", 4)]
+    assert [(n.text, n.spread) for n in numbers("avg 1611.47ms, std 143.69ms")] == [
+        ("1611.47", None),
+        ("143.69", None),
+    ]

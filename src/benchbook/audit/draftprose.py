@@ -1585,6 +1585,7 @@ def numbers(text: str) -> list[Number]:
     out = [replace(n, unit=None) if n.unit == "x" and _CARDS_AFTER.match(text, n.end) else n for n in out]
     out = _about_both_ends(text, out)
     out = _per_item_shares(text, out)
+    out = _spreads_in_parens(text, out)
     # "6000左右的token", "3000程度のトークン": the "about" word between the number and its unit
     out = [_about_then_unit(text, n) for n in out]
     # "3秒左右", "5秒程度", "150밀리초 정도": an "about" word after the number and its unit
@@ -1592,6 +1593,33 @@ def numbers(text: str) -> list[Number]:
         replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n
         for n in out
     ]
+
+
+#: a standard deviation's word opening parentheses after a value ("45.2 tok/s (std 0.3 tok/s)",
+#: "(sd 0.4)", "(σ = 1.2 ms)")
+_SPREAD_OPEN = re.compile(r"\s*[(（]\s*(?:std|sd|stdev|stddev|σ|std\.?\s*dev\.?)\s*[:=]?\s*$", re.I)
+
+
+def _spreads_in_parens(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with a standard deviation in parentheses right after a value, in its unit or none
+    ("45.2 tok/s (std 0.3 tok/s) over 5 runs"), as that value's ``spread`` (docs/claims.md: the
+    run-to-run spread stated beside a value), no number of its own."""
+    out: list[Number] = []
+    for n in found:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.spread is None
+            and prev.range is None
+            and n.range is None
+            and n.unit in (None, prev.unit)
+            and _SPREAD_OPEN.fullmatch(text[prev.end : n.start])
+            and re.match(r"\s*[)）]", text[n.end : n.end + 3])
+        ):
+            out[-1] = replace(prev, spread=n.text)
+            continue
+        out.append(n)
+    return out
 
 
 #: a unitless number's "per <item>" after it, in parentheses after a number with a unit: "46.961 s
