@@ -104,6 +104,11 @@ def test_a_ratio_column_of_a_table_of_tests_relates_the_pair_it_fits(tmp_path):
     assert {(196.53, 0), (184.91, 2048), (200.42, 0)} <= depths
     spread = next(c for c in cf.claims if c.value == 23752.94)
     assert (spread.unit, spread.spread) == ("t/s", 2541.6)
+    # (a rate of 100 or less with its spread in % under the same columns: "85.30 ± 4.1%", a breaker's)
+    cf = _drafted(
+        "| test | ours | llama.cpp |\n|---|---:|---:|\n| tg128 | 197.40 | 85.30 ± 4.1% |\n", tmp_path
+    )
+    assert [(c.value, c.unit, c.spread) for c in cf.claims] == [(197.4, "t/s", None), (85.3, "t/s", 3.4973)]
 
 
 def test_a_test_s_depth():

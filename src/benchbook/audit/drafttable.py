@@ -76,6 +76,7 @@ from .draftprose import (
     family,
     metric_of,
     numbers,
+    relative_spread,
     threshold,
     unit_of,
 )
@@ -815,8 +816,11 @@ _PIECE_STAT = re.compile(r"(?i)(mean|median|avg|average|min|max|p\d{2})")
 
 def _cell_unit(cell: str) -> str | None:
     """The unit of a cell's first number, or the one its numbers share written after the last
-    ("92 / 79 / 68 / 59 %": ``cell_pieces``)."""
+    ("92 / 79 / 68 / 59 %": ``cell_pieces``); none for a value with its spread in % ("85.30 ±
+    4.1%": the column's other cells or its label give it)."""
     first = numbers(cell)[:1]
+    if first and first[0].unit == "%" and first[0].spread is not None:
+        return None  # "85.30 ± 4.1%": a spread in % of the value, whose unit the column gives
     if first and first[0].unit:
         return first[0].unit
     pieces = cell_pieces(cell, "", None) if first else []
@@ -2618,6 +2622,13 @@ class Tables(Sides):
                 if not found:
                     continue
                 n = found[0]
+                if (
+                    n.unit == "%"
+                    and n.spread is not None
+                    and family(self.groups[gid].fields.get("unit")) in ("rate", "time")
+                ):
+                    # "85.30 ± 4.1%" under a column of rates: the rate and its spread in % of it
+                    n = replace(n, unit=None, spread=relative_spread(n.text, n.spread))
                 clock = _CLOCK.fullmatch(row[j].strip().strip("*_`"))
                 if clock and self.groups[gid].fields.get("unit") == "s":
                     # "| Time taken |" over "2:56.08" beside "54.522": minutes and seconds, 176.08 s;
