@@ -397,3 +397,11 @@ def test_a_standard_deviation_in_parentheses_is_the_value_s_spread(tmp_path):
         ("1611.47", None),
         ("143.69", None),
     ]
+
+
+def test_a_model_s_version_digit_is_no_number_to_place(tmp_path):
+    """ "Llama 3 8B decodes at 90 tok/s" (a breaker's post): the 3 is the model's name, not listed
+    as a number the drafter could not place, as a card's "RTX 3090" is not; a bare count still is."""
+    cf = _drafted("Llama 3 8B decodes at 90 tok/s on the 4090. Then we ran it 7 more times.", tmp_path)
+    assert [u.number for u in cf.draft.unplaced] == ["7"]
+    assert _values(cf)[0] == ("decode_tps", 90, "tok/s")

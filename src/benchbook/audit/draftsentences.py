@@ -988,10 +988,18 @@ class Sentences(Sides):
                     rate = self.rate_of_counts(n, placed, scanned, line, sentence)
                     placed.append((n, rate or self.count_claim(n, text, line, sentence)))
                     here.add(placed[-1][1])
-                elif not any(m.path == "hardware" and m.start <= n.start < m.end for m in named) and not any(
-                    a <= n.start < b for a, b in cpus
-                ):
-                    # (the digits of a machine's name, "RTX 3090", are no number: docs/claims.md)
+                elif not any(
+                    (m.path == "hardware" and m.start <= n.start < m.end)
+                    # (a model's mention has no end: its name as written, "Llama 3 8B")
+                    or (
+                        m.path == "model"
+                        and scanned.startswith(str(m.value), m.start)
+                        and m.start <= n.start < m.start + len(str(m.value))
+                    )
+                    for m in named
+                ) and not any(a <= n.start < b for a, b in cpus):
+                    # (the digits of a machine's or a model's name, "RTX 3090", "Llama 3 8B", are no
+                    # number: docs/claims.md)
                     self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
             before = scanned[max(0, n.start - 60) : n.start]
