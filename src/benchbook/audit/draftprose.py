@@ -1926,9 +1926,10 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("size", r"memory|памят|内存|メモリ|메모리|speicher", "memory_used"),
     (
         "size",
-        # (in the drafter's other languages too: "Tamaño ~2.2 GB", "模型约64GB", "Größe", "taille")
+        # (in the drafter's other languages too: "Tamaño ~2.2 GB", "Größe", "taille", 权重 weights)
         r"model|file|gguf|weights|quant|download|disk|\bsize\b|サイズ|크기|модел|файл|вес|размер|大小|文件|ファイル"
-        r"|tamaño|tamanho|größe|\btaille\b|模型|权重|權重|モデル|모델",
+        # (not 模型/モデル/모델, "model", before a VRAM after the number: "モデルは10GB以上のVRAMが必要")
+        r"|tamaño|tamanho|größe|\btaille\b|权重|權重",
         "model_size",
     ),
     ("size", r".", "size"),
