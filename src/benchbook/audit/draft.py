@@ -467,22 +467,16 @@ class _Drafter(Tables, Sentences):
                 self.pending_log = None
                 # a heading naming a time's metric ("### 2.2 延迟对比(P99)", "[Bug] Slower TTFT
                 # Performance"): the metric of its section's times no word near them names
+                level = heading_level(self.post, block)
                 time_metric = metric_of("ms", heading)
-                while self.heading_times and self.heading_times[-1][0] >= heading_level(self.post, block):
-                    self.heading_times.pop()
-                if time_metric in _HEADING_TIMES:
-                    self.heading_times.append((heading_level(self.post, block), time_metric))
-                self.heading_time = self.heading_times[-1][1] if self.heading_times else None
+                self.heading_time = _scoped(
+                    self.heading_times, level, time_metric if time_metric in _HEADING_TIMES else None
+                )
                 rate = _rate_unit(heading) or _caption_unit(heading)  # "吞吐量 (requests/sec)"
                 # a heading's rate holds for its section and the sections under it, not for a sibling
                 # ("## Result Summary (generation t/s)", then "## Run Configuration Set": that
                 # table's "fixed 3" is no rate)
-                level = heading_level(self.post, block)
-                while self.heading_rates and self.heading_rates[-1][0] >= level:
-                    self.heading_rates.pop()
-                if rate:
-                    self.heading_rates.append((level, rate))
-                self.heading_rate = self.heading_rates[-1][1] if self.heading_rates else None
+                self.heading_rate = _scoped(self.heading_rates, level, rate)
                 self.para_rate = None
                 self.para_text = ""
                 self.caption_rate = None
@@ -1339,6 +1333,17 @@ _IO_LENGTHS = re.compile(r"\binput=(?P<in>\d+)\s+output=(?P<out>\d+)\b")
 #: a lead-in whose last word before its colon makes the numbers below approximate ("The results were
 #: roughly:", "测试结果大概是：", "結果は約：")
 _APPROX_LEAD = re.compile(rf"(?i)(?<![A-Za-z0-9])(?:{ABOUT})\s*[:：]\s*$")
+
+
+def _scoped(stack: list, level: float, value: str | None) -> str | None:
+    """What the open headings state (``stack``: (level, value), outermost first, changed in place)
+    once a heading of ``level`` opens, stating ``value`` or None: its own where it states one, else
+    the nearest enclosing heading's; a sibling's or a deeper one's no more."""
+    while stack and stack[-1][0] >= level:
+        stack.pop()
+    if value:
+        stack.append((level, value))
+    return stack[-1][1] if stack else None
 
 
 def _other_engine(lead_in: str, command: dict) -> bool:
