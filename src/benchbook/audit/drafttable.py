@@ -390,8 +390,8 @@ _AT_DEPTH = re.compile(r"(?i)\b(?:pp|tg)\s?\d+\b.*?@\s*d\s?(\d+)\b")
 _TEST_NAME = re.compile(r"(?i)\W*(?:(?:pp|tg)\s?\d+\s*)+(?:@\s*d\s?\d+)?\W*")
 
 
-#: a column of the values a reader should aim for, no run's ("| Good value |" over "50+ t/s typical",
-#: "<5s on SSD"; "Target", "Recommended", "Ideal"): its bounds are a scale's thresholds
+#: a column (or a row) of the values a reader should aim for, no run's ("| Good value |" over "50+ t/s
+#: typical", "<5s on SSD"; "Recommended", "Ideal", "Expected"): a scale's thresholds, no results
 _TARGET_HEADER = re.compile(
     r"\W*(?:good|recommended|ideal|acceptable|expected|typical)(?:\s+(?:values?|range|speed|rate))?\W*",
     re.IGNORECASE,
@@ -2289,7 +2289,7 @@ class Tables(Sides):
                 # "c4", "pp2048 tg128 @ d4096": settings by their shape (not in a column numbering
                 # configurations from "C0": no run has zero requests, so its "C2" is a name)
                 shaped = cell_conditions(cell) if j not in numbered else {}
-                if shaped is not None and j not in numbered and "depth" not in shaped:
+                if j not in numbered and "depth" not in shaped:
                     depth = _test_depth(cell, [x[j] for x in body if j < len(x)])
                     if depth is not None:  # "| pp512 |" over "| pp512 @ d2048 |": at depth 0
                         shaped = {**shaped, "depth": depth}
