@@ -391,9 +391,10 @@ _TEST_NAME = re.compile(r"(?i)\W*(?:(?:pp|tg)\s?\d+\s*)+(?:@\s*d\s?\d+)?\W*")
 
 
 #: a column (or a row) of the values a reader should aim for, no run's ("| Good value |" over "50+ t/s
-#: typical", "<5s on SSD"; "Recommended", "Ideal", "Expected"): a scale's thresholds, no results
+#: typical", "<5s on SSD"; "Recommended", "Ideal"): a scale's thresholds, no results
 _TARGET_HEADER = re.compile(
-    r"\W*(?:good|recommended|ideal|acceptable|expected|typical)(?:\s+(?:values?|range|speed|rate))?\W*",
+    # (not "good" alone, a row's feel; not "Expected speed", a post's own prediction: a claim)
+    r"\W*(?:good\s+(?:values?|range)|(?:recommended|ideal)(?:\s+(?:values?|range|speed|rate))?)\W*",
     re.IGNORECASE,
 )
 #: a target's column, a value to aim for beside one achieved ("| Target | Achieved |"; a "Target"
@@ -404,7 +405,7 @@ _ACHIEVED_HEADER = re.compile(r"\W*(?:achieved|actual|measured|results?|observed
 
 def _targets_of(header: list[str], body: list[list[str]]) -> Callable[[str, list[str]], bool]:
     """``targets(column header, row labels)``: whether a cell is a value to aim for, no run's: under
-    or beside a label of one (``_TARGET_HEADER``: "Good value", "Recommended", "Expected"; a
+    or beside a label of one (``_TARGET_HEADER``: "Good value", "Recommended", "Ideal"; a
     "Target"/"Goal" only in a table that also heads an achieved value, ``_ACHIEVED_HEADER``)."""
     names = [_unmarked(h) for h in header] + [_unmarked(r[0]) for r in body if r]
     goals = any(_ACHIEVED_HEADER.fullmatch(x) for x in names)
