@@ -76,16 +76,15 @@ _OWN_PHASE = re.compile(
 _ITEM_LABEL = re.compile(r"\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*(?P<l>[^:：\n\d]{3,60}?)[*_]*\s*[:：]\s")
 #: a noun after a number that makes it a limit set for the runs, no result ("exceed the 10% gate",
 #: "a 5% threshold", "the 200 ms SLO", "a 2 s budget")
+_LIMIT_NOUN = r"(?:gate|threshold|cut-?off|budget|SLOs?|SLAs?)"
 _LIMIT_AFTER = re.compile(
     # (not a result measured against one: "92% SLO attainment", "200 ms SLO-compliant")
-    r"\s*(?:gate|threshold|cut-?off|budget|SLOs?|SLAs?)\b(?![\s-]*(?:attain|complian|violat|goodput|met\b))",
+    rf"\s*{_LIMIT_NOUN}\b(?![\s-]*(?:attain|complian|violat|goodput|met\b))",
     re.IGNORECASE,
 )
 #: a limit's noun right before its number ("Our TTFT SLO of 200 ms was met", "the latency budget is
 #: 50 ms", "SLA: p99 < 200 ms"): a limit set for the runs, no result
-_LIMIT_BEFORE = re.compile(
-    r"(?i)\b(?:SLOs?|SLAs?|budget|threshold|cut-?off|gate)\s*(?:of|is|was|=|:)?\s*(?:p\d{2,3}\s*)?(?:[<≤]=?\s*)?$"
-)
+_LIMIT_BEFORE = re.compile(rf"(?i)\b{_LIMIT_NOUN}\s*(?:of|is|was|=|:)?\s*(?:p\d{{2,3}}\s*)?(?:[<≤]=?\s*)?$")
 #: a guide's reading of a figure, after it ("Running at 2–5 t/s usually means VRAM overflow"): what
 #: such a figure tells, no run's result (a hedge before the verb: "which means" follows results)
 _DIAGNOSIS_AFTER = re.compile(

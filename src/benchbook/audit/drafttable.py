@@ -384,12 +384,6 @@ def _phase_label(label: str) -> bool:
     )
 
 
-#: llama-bench's depth after its test's name ("pp512 @ d2048", "tg128 @ d4096")
-_AT_DEPTH = re.compile(r"(?i)\b(?:pp|tg)\s?\d+\b.*?@\s*d\s?(\d+)\b")
-#: a llama-bench test's name ("pp512", "tg128", "pp2048 tg128")
-_TEST_NAME = re.compile(r"(?i)\W*(?:(?:pp|tg)\s?\d+\s*)+(?:@\s*d\s?\d+)?\W*")
-
-
 #: a column (or a row) of the values a reader should aim for, no run's ("| Good value |" over "50+ t/s
 #: typical", "<5s on SSD"; "Recommended", "Ideal"): a scale's thresholds, no results
 _TARGET_HEADER = re.compile(
@@ -423,13 +417,14 @@ def _test_depth(label: str, siblings: list[str]) -> int | None:
     """The depth (tokens already in the context) of a llama-bench test's ``label``: N of "pp512 @
     dN"; 0 for a test named without it ("pp512") among ``siblings`` (the other labels of its row or
     column) of which one writes a depth, as llama-bench names a test at ``n_depth`` 0 (its
-    ``test::name()``); None for any other label, or where no sibling writes one."""
-    if not _TEST_NAME.fullmatch(label.strip().strip("*_`")):
+    ``test::name()``; ``is_test_cell``, ``cell_conditions``); None for any other label, or where no
+    sibling writes one."""
+    if not is_test_cell(label):
         return None
-    m = _AT_DEPTH.search(label)
-    if m is not None:
-        return int(m.group(1))
-    return 0 if any(_AT_DEPTH.search(x) for x in siblings) else None
+    depth = cell_conditions(label).get("depth")
+    if depth is not None:
+        return int(str(depth))
+    return 0 if any(is_test_cell(x) and "depth" in cell_conditions(x) for x in siblings) else None
 
 
 def _column_unit(header: str, cells: list[str]) -> str | None:
