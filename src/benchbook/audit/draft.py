@@ -478,6 +478,7 @@ class _Drafter(Tables, Sentences):
                 # table's "fixed 3" is no rate)
                 self.heading_rate = _scoped(self.heading_rates, level, rate)
                 self.para_rate = None
+                self.para_time = None
                 self.para_text = ""
                 self.caption_rate = None
                 self.open_table = None
@@ -498,6 +499,7 @@ class _Drafter(Tables, Sentences):
                 self.command = held
                 self.pending_log = None
                 self.para_rate = None
+                self.para_time = None
                 self.para_text = ""
                 gids = [g.id for g in self.out.groups[before:]]
                 self.open_table = gids if gids and not had_command else None
@@ -630,6 +632,7 @@ class _Drafter(Tables, Sentences):
                 self.lead_in = ""  # the items of a list keep the line that introduces them
             # a rate stated, or named alone in a caption line ("吞吐量 (requests/sec)", "Results in tok/s:")
             self.para_rate = _rate_unit(" ".join(read)) or _caption_unit(joined.rstrip(":"))
+            self.para_time = caption_time(pieces[-1][1]) if pieces else None
             self.para_text = joined
             rates = (n.unit for n in numbers(" ".join(read)) if n.unit and family(n.unit) in _RATE_FAMILIES)
             self.post_rates.update(rates)
@@ -1681,6 +1684,25 @@ def _caption_unit(text: str) -> str | None:
         return None
     unit = label_unit(text)
     return unit if family(unit) in ("rate", "requests") else None
+
+
+#: the time metrics a caption line may name for a table of plain numbers below it
+_CAPTION_TIMES = frozenset({"ttft", "tpot", "itl", "latency", "e2e_latency", "duration"})
+
+
+def caption_time(line: str) -> tuple[str, str] | None:
+    """(metric, unit) of a short line naming a time metric and its unit and no number, ending in a
+    colon ("Here is TPOT(s):", "TTFT (ms):", "Latency in ms:"): the cells of the table below it
+    that state no unit (``drafttable``); None for any other line (``toollines.label_unit`` and
+    ``label_metric`` read the words)."""
+    text = line.strip().strip("*_` ")
+    if not text.endswith((":", "：")) or len(text) > 60 or any(n.unit for n in numbers(text)):
+        return None
+    unit = label_unit(text.rstrip(":：*_ "))
+    if unit is None or family(unit) != "time":
+        return None
+    metric = label_metric(text.rstrip(":："), unit)
+    return (metric, unit) if metric in _CAPTION_TIMES else None
 
 
 def _rate_unit(text: str) -> str | None:

@@ -51,7 +51,11 @@ SHELL_PROMPT = (
 )
 
 _TOOL = re.compile(
-    SHELL_PROMPT + r"(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?P<path>\S*[/\\])?(?:\./)?"
+    SHELL_PROMPT + r"(?:[A-Z][A-Z0-9_]*=\S*\s+)*"
+    # a NUMA or CPU-affinity wrapper before the tool ("numactl --interleave=all ./llama-bench …",
+    # "numactl -N 0 -m 0 …", "taskset -c 0-15 …")
+    r"(?:numactl(?:\s+--?[\w-]+(?:=\S+|\s+\d[\d,-]*)?)*\s+|taskset\s+(?:-\w+\s+)?[\dx,-]+\s+)?"
+    r"(?P<path>\S*[/\\])?(?:\./)?"
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative|lookahead|"
     r"lookup|perplexity|parallel|passkey|"
     # its multimodal tools and its smallest examples ("llama-mtmd-cli -m … --mmproj … --image …")
@@ -85,7 +89,9 @@ _TOOL = re.compile(
     # --output_seqlen 2048", benchmark/profile_throughput.py)
     r"python3?\s+(?:\S*/)?profile_(?:generation|throughput|restful_api)\.py|"
     # Ollama's chat at the terminal: the model's tag, then the prompt ("ollama run --verbose gpt-oss:20b hi")
-    r"ollama\s+run)"
+    r"ollama\s+run|"
+    # colibri's CLI, an engine streaming a MoE's experts from disk ("./coli run --ram 1000 --gpu none …")
+    r"coli\s+run)"
     r"(?:-(?P<build>[0-9a-f]{6,40}))?(?:\.exe)?(?=\s|$)"
 )
 #: flag -> (condition path, kind): kind int | str | fa | model | draft | flag | kv (both K and V) |
@@ -176,6 +182,8 @@ _FLAGS: dict[str, tuple[str, str]] = {
     # llama.cpp's device ("--device Vulkan0", "-dev CUDA0,CUDA1"): the backend its name starts with
     "--device": ("backend", "device"),
     "-dev": ("backend", "device"),
+    # (colibri's "--gpu none": no GPU, the CPU backend)
+    "--gpu": ("backend", "device"),
 }
 #: a llama.cpp device's name ("Vulkan0", "CUDA1", "ROCm0", "SYCL0", "Metal", "MTL0", "CPU") -> its backend
 DEVICE_BACKENDS = {
@@ -188,6 +196,7 @@ DEVICE_BACKENDS = {
     "mtl": "Metal",
     "cpu": "CPU",
     "opencl": "OpenCL",
+    "none": "CPU",  # llama.cpp's "--device none": no device offloaded, the CPU runs it all
 }
 #: the weights' types ``--dtype`` takes by name ("auto" names none)
 _DTYPES = frozenset({"bfloat16", "bf16", "float16", "fp16", "half", "float32", "fp32", "float"})
@@ -275,7 +284,7 @@ def serving(tool: str) -> bool:
 
 
 def engine_of(tool: str) -> str | None:
-    """llama.cpp | vLLM | SGLang | LMDeploy | MLX | MLC LLM | torchchat | Ollama: the engine a tool
+    """llama.cpp | vLLM | SGLang | LMDeploy | MLX | MLC LLM | torchchat | Ollama | colibri: the engine a tool
     belongs to; None for a benchmark client of any server (``evalscope perf``)."""
     if tool.startswith("evalscope") or "lm_eval" in tool or "lm-eval" in tool:
         return None  # a client: lm_eval's engine is its ``--model`` (``_HARNESS_MODELS``)
@@ -289,6 +298,8 @@ def engine_of(tool: str) -> str | None:
         return "torchchat"
     if tool.startswith("ollama"):
         return "Ollama"
+    if tool.startswith("coli "):
+        return "colibri"
     if "profile_" in tool:
         return "LMDeploy"  # (its benchmark scripts: profile_generation.py, profile_throughput.py)
     if "sglang" in tool or "bench_eagle3" in tool:
@@ -543,9 +554,10 @@ def _unpackaged(name: str) -> tuple[str, str | None]:
     """``name`` without the packaging it ends with (``_PACKAGING``, repeatedly: ``x-MTP-GGUF``), and
     the MLX bits it names or None; a name that would be left empty is kept.  A format's name
     inside the name ends the model's part: what follows is the packager's own naming, its
-    quantisation kept (``Qwen3.6-27B-MTPLX-Optimized-Speed-fp16`` -> ``Qwen3.6-27B``, ``fp16``)."""
+    quantisation kept (``Qwen3.6-27B-MTPLX-Optimized-Speed-fp16`` -> ``Qwen3.6-27B``, ``fp16``;
+    ``GLM-5.2-colibri-int4-with-int8-mtp`` -> ``GLM-5.2``, ``int4``: an engine's name as the format)."""
     bits = None
-    inner = re.search(r"(?i)[-_](?:GGUF|MLX|MLC|MTPLX)(?=[-_])", name)
+    inner = re.search(r"(?i)[-_](?:GGUF|MLX|MLC|MTPLX|colibri)(?=[-_])", name)
     if inner is not None and inner.start() > 0:
         tail = name[inner.end() :]
         quant = _QUANT.search(tail) or re.search(r"(?i)(?<![A-Za-z0-9])(\d{1,2})-?bits?(?![A-Za-z0-9])", tail)
@@ -676,6 +688,10 @@ def conditions_of(tool: str, words: list[str], typed: bool = True) -> dict:
         words = [
             w for w in words if w.startswith("-") and w.partition("=")[0] not in ("--keepalive", "--format")
         ]
+    if tool.startswith("coli ") and typed and words and not words[-1].startswith("-"):
+        if len(words) < 2 or not words[-2].startswith("-"):
+            # "coli run … --temp 0 "test"": its prompt the one word after its flags and their values
+            out["prompt"] = words.pop()
     positional = [] if not by_name else [w for w in words[:1] if not w.startswith("-")]
     if positional:
         words = words[1:]
@@ -1160,11 +1176,20 @@ def folder_build(path: str) -> dict[str, str]:
 _FLAG_LINE = re.compile(r"\s*--?[A-Za-z][\w.-]*(?:[ =]\S.*)?\s*$")
 
 
+#: a line setting a shell variable to one word ("export NUM_GPUS=8", "tp=2"), and a use of one
+_ASSIGNMENT = re.compile(r"\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=([^\s;&|$`'\"]+)\s*$")
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
 def command_lines(lines: list[tuple[int, str]], code: bool = False) -> list[Command]:
-    """The command lines among ``lines`` (``(line, text)``), continuations joined (module doc);
+    """The command lines among ``lines`` (``(line, text)``), continuations joined (module doc), the
+    shell variables the lines set substituted ("tp=2" … "--tp ${tp}": ``_ASSIGNMENT``);
     ``code``: the lines are a code block's (a command in one is typed at a shell, as one after a
     shell's prompt is: ``conditions_of``'s ``typed``)."""
     out: list[Command] = []
+    # a shell variable the lines set ("export TP=2", "model=model/Qwen3-32B-FP8") and a command after
+    # it uses ("--tp ${tp}", "vllm serve $model"): its value
+    env = {m.group(1): m.group(2) for _, t in lines if (m := _ASSIGNMENT.match(t))}
     i = 0
     while i < len(lines):
         n, text = lines[i]
@@ -1187,6 +1212,8 @@ def command_lines(lines: list[tuple[int, str]], code: bool = False) -> list[Comm
         # a backtick left (not PowerShell's line continuation, cut above) closes inline code:
         # "`llama-server ... -fa`" -- the command ends there ("-fa`" is no flag)
         joined = joined.split("`")[0].rstrip()
+        if env:
+            joined = _VARIABLE.sub(lambda v: env.get(v.group(1) or v.group(2), v.group(0)), joined)
         # (a Windows path's backslashes are its separators, no shell escapes: "C:\\models\\x.gguf")
         windows = "'" not in joined and re.search(r"(?<![\w])[A-Za-z]:\\|(?<!\S)\.\\", joined) is not None
         try:

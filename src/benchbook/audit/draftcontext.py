@@ -661,14 +661,19 @@ def parallel_rows(entries: list, groups: list) -> None:
     its devices in its machine's name, where the machine has none ("AMD Instinct MI300X" with "| TP x EP
     | 4x4 |" -> "4x AMD Instinct MI300X"; "| TP | PP |" over "4 | 2" -> 8x): TP × DP × PP devices, as
     SGLang, vLLM and TensorRT-LLM lay them out (an EP runs inside them); a row of one device, or with
-    no TP column, gets no count.  In place."""
+    no TP column, gets no count; so does any claim whose launch line set ``other.tp`` ("--tp 2" on an
+    H20 the prose names: "2x NVIDIA H20").  In place."""
     by_id = {g.id: g for g in groups}
     for e in entries:
-        if e.kind != "claim" or e.group is None or e.group not in by_id:
+        if e.kind != "claim":
             continue
         own = e.fields.get("conditions") or {}
-        shared = by_id[e.group].fields.get("conditions") or {}
-        other: dict = own["other"] if isinstance(own.get("other"), dict) else {}
+        shared = (by_id[e.group].fields.get("conditions") or {}) if e.group in by_id else {}
+        # (a launch line's "--tp 2" under ``other`` of the claim or of its table's group)
+        other: dict = {
+            **(shared["other"] if isinstance(shared.get("other"), dict) else {}),
+            **(own["other"] if isinstance(own.get("other"), dict) else {}),
+        }
         sizes: dict[str, int] = {}
         for key, value in other.items():
             if not _PARALLEL_COLUMN.fullmatch(str(key)):

@@ -272,6 +272,8 @@ _ENGINES = {
     "tt-metal": "tt-metal",
     "tt-metalium": "tt-metal",
     "mtplx": "MTPLX",
+    # a CPU engine streaming a large MoE's experts from disk ("./coli run", "GLM-5.2-colibri-int4")
+    "colibri": "colibri",
 }
 #: ``_ENGINES``' spellings as one alternation, the longest first (``draftwords`` reads an engine's
 #: version after them)
@@ -442,7 +444,9 @@ _VERSIONED_MODEL = re.compile(
 #: a repository's or file's name of a model with no size, its quantisation or packaging after it
 #: ("DeepSeek-V4-Flash-oQ8", "DeepSeek-V4-Flash-4bit"): the model and the quant (``model_and_quant``)
 _REPOSITORY_NAME = re.compile(
-    r"(?<![\w./:-])(?i:" + MODEL_FAMILIES + r")[\w.]*(?:-[\w.]+)+(?![\w.:/-]*\w)", re.ASCII
+    # (after its owner's folder: "mateogrgic/GLM-5.2-colibri-int4-with-int8-mtp")
+    r"(?<![\w./:-])(?:[\w.-]+/)?(?P<name>(?i:" + MODEL_FAMILIES + r")[\w.]*(?:-[\w.]+)+)(?![\w.:/-]*\w)",
+    re.ASCII,
 )
 #: a model named by its size before its family ("a 7B LLaMA model", "the 13B Llama 2"): the family
 #: (and version) with the size after it, as the field writes the name ("LLaMA 7B")
@@ -886,8 +890,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _REPOSITORY_NAME.finditer(text):  # "DeepSeek-V4-Flash-oQ8": a repository's name, no size
         if any(a <= m.start() < b or a < m.end() <= b for a, b in spans):
             continue
-        name, quant = model_and_quant(m.group(0))
-        if quant and name != m.group(0) and _VERSIONED_MODEL.fullmatch(name):
+        name, quant = model_and_quant(m.group("name"))
+        if quant and name != m.group("name") and _VERSIONED_MODEL.fullmatch(name):
             spans.append((m.start(), m.end()))
             out += [Mention(m.start(), "model", name), Mention(m.start(), "quant", quant)]
     for m in _VERSIONED_MODEL.finditer(text):  # "DeepSeek V3", "Gemma 4 E4B": no size _MODEL reads
@@ -1497,10 +1501,10 @@ _VENUE = re.compile(
 #: v4"), a count before it ("dual Xeon Gold 6338", "2x EPYC 9654"); not read as ``hardware`` in
 #: ``mentions`` (a CPU beside a GPU is not the machine a GPU run measures): ``cpu_names``
 _CPU = re.compile(
-    r"(?<![\w-])(?:(?P<count>[1-8])\s?[x×]\s*|(?P<wcount>dual|two|quad)\s+)?(?:"
+    r"(?<![\w-])(?:(?P<count>[1-8])\s?[x×]\s*|(?P<wcount>(?i:dual|two|quad))\s+)?(?:"
     r"(?:AMD\s+)?(?P<ryzen>Ryzen\s(?:Threadripper\s(?:PRO\s)?\d{4}[A-Z]{0,3}|[3579]\s(?:PRO\s)?\d{4}[A-Z0-9]{0,3}))"
     r"|(?:AMD\s+)?(?P<tr>Threadripper\s(?:PRO\s)?\d{4}[A-Z]{0,3})"
-    r"|(?:AMD\s+)?(?P<epyc>EPYC\s\d{4}[A-Z0-9]{0,2})"
+    r"|(?:AMD\s+)?(?P<epyc>(?i:EPYC)\s\d{4}[A-Z0-9]{0,2})"
     r"|(?:Intel\s+)?(?:Core\s+)?(?P<ultra>Ultra\s[579]\s\d{3}[A-Z]{0,2})"
     r"|(?:Intel\s+)?(?:Core\s+)?(?P<core>i[3579][- ]\d{4,5}[A-Z]{0,3})"
     r"|(?:Intel\s+)?(?P<xeon>Xeon\s(?:(?:Gold|Silver|Platinum|Bronze|Max|w[3579]|E[357])[\s-])?[A-Z]?\d{4}[A-Z0-9]{0,3}(?:\s?v\d)?)"
@@ -1526,7 +1530,8 @@ def _ryzen_tier(model: str) -> int | None:
 def cpu_names(text: str) -> list[str]:
     """The CPUs ``text`` names (``_CPU``), each as its vendor writes it, in order, once each:
     "Ryzen 7 5700G" -> "AMD Ryzen 7 5700G", "i9-13900K" -> "Intel Core i9-13900K", "dual Xeon Gold
-    6338" -> "2x Intel Xeon Gold 6338"."""
+    6338" -> "2x Intel Xeon Gold 6338", "dual Epyc 9175F" -> "2x AMD EPYC 9175F"; a CPU named
+    both alone and with its count ("AMD EPYC 7713", "2× AMD EPYC 7713") once, with the count."""
     out: list[str] = []
     for m in _CPU.finditer(text):
         g = m.groupdict()
@@ -1539,7 +1544,7 @@ def cpu_names(text: str) -> list[str]:
         elif g["ryzen"] or g["tr"]:
             name = "AMD " + ("Ryzen " if g["tr"] else "") + (g["ryzen"] or g["tr"])
         elif g["epyc"]:
-            name = f"AMD {g['epyc']}"
+            name = f"AMD EPYC {g['epyc'][5:]}"  # "Epyc 9175F" as AMD writes it
         elif g["ultra"]:
             name = f"Intel Core {g['ultra']}"
         elif g["core"]:
@@ -1550,7 +1555,8 @@ def cpu_names(text: str) -> list[str]:
         name = f"{n}x {name}" if n and n != "1" else name
         if name not in out:
             out.append(re.sub(r"\s+", " ", name))
-    return out
+    # "AMD EPYC 7713" in a title over "2× AMD EPYC 7713" in the setup: one machine, the counted one
+    return [n for n in out if not any(o.endswith(f"x {n}") and o[0].isdigit() for o in out)]
 
 
 def engine_of_cell(cell: str, named: set[str]) -> str | None:
@@ -1639,15 +1645,16 @@ _CELL_NO = re.compile(
 )
 
 
-def decoding_of_cell(cell: str, header: str) -> str | None:
+def decoding_of_cell(cell: str, header: str, self_drafted: bool = False) -> str | None:
     """The decoding a label cell states under a column about decoding (header "Speculative", "Spec",
-    "MTP", "Draft", "Decoding"): yes/on/✓ -> speculative ("draft-self" under an MTP header), no/off/
+    "MTP", "Draft", "Decoding"): yes/on/✓ -> speculative ("draft-self" under an MTP header, or with
+    ``self_drafted``: the table's other columns are of MTP, "| Draft | … | MTP acceptance |"), no/off/
     ✗/none/"baseline" -> plain, a cell naming its decoding ("MTP", "no draft", "speculative") -> that;
     None for any other cell ("ngram-mod" under "Mode": the caller keeps it as written)."""
     text = cell.strip().strip("*_`").strip()
     if re.fullmatch(_METHOD_WORDS, text, re.IGNORECASE):
         return None  # "EAGLE-3" under "Speculative": the method, kept as written
-    self_drafted = re.search(r"\bMTP\b", header, re.IGNORECASE) is not None
+    self_drafted = self_drafted or re.search(r"\bMTP\b", header, re.IGNORECASE) is not None
     if _CELL_NO.fullmatch(text):
         return "plain"
     if _CELL_YES.fullmatch(text):

@@ -331,8 +331,15 @@ _CARDS_BEFORE = re.compile(
 )
 #: ("RTX 3090s", "GTX 1080s": a card's line before its number, the glued "s" its plural)
 #: what follows "4x" when it counts devices, not a multiple
+#: what a count of CPUs or memory modules written as a multiple leads ("2× AMD EPYC 7713", "dual
+#: sockets", "32×128GB Samsung DIMMs", "16 x DDR5 6400"): a count of parts, no multiple
+_PARTS_AFTER = (
+    r"(?i:(?:AMD\s+|Intel\s+)?(?:EPYC|Xeon|Threadripper|Ryzen)\b|sockets\b|DDR\d"
+    r"|\d+\s?[GT]i?B\s+(?:\w+\s+)?(?:DIMMs?|sticks?|modules?|DDR\d)\b)"
+)
 _HARDWARE = re.compile(
-    r"\s*(?:RTX|GTX|RX|Radeon|Tesla|GPUs?\b|cards?\b|[AHBL]\d{2,3}\b|MI\d|M\d|\d{4}\b)", re.I
+    r"\s*(?:RTX|GTX|RX|Radeon|Tesla|GPUs?\b|cards?\b|[AHBL]\d{2,3}\b|MI\d|M\d|\d{4}\b|" + _PARTS_AFTER + ")",
+    re.I,
 )
 #: a token holding a letter and a digit glued together (a name: H200, i9-12900K, DDR5-4800)
 _IDENT = re.compile(
@@ -1045,7 +1052,9 @@ LENGTH_PAIR = re.compile(r"\bISL\s*/\s*OSL\s*[=:]?\s*(\d+[kK]?\s*/\s*\d+[kK]?)",
 #: a device's name, no comparison word (the vendor in any case: "8 x nVIDIA Quadro P6000")
 _CARDS_AFTER = re.compile(
     r"\s?(?:(?i:nvidia|amd|intel)\s+)?(?:GeForce\s+)?(?:RTX|GTX|Tesla|Quadro|Radeon|Instinct|Arc|"
-    r"[ABHLPTV]\d{1,3}S?\b|GB\d{2,3}\b|MI\d{2,3}|W\d{4}|[1-5]0[5-9]0\b|Jetson|Mac|M[1-5]\b|Pi\s?[345]\b)",
+    r"[ABHLPTV]\d{1,3}S?\b|GB\d{2,3}\b|MI\d{2,3}|W\d{4}|[1-5]0[5-9]0\b|Jetson|Mac|M[1-5]\b|Pi\s?[345]\b|"
+    + _PARTS_AFTER
+    + ")",
 )
 
 

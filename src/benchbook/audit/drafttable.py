@@ -143,6 +143,8 @@ def _spec_count_column(header: list[str], j: int) -> bool:
 
 #: a label column's header about decoding: its Yes/No cells state the decoding (``decoding_of_cell``)
 _DECODING_HEADER = re.compile(r"\b(?:spec\w*|MTP|draft(?:ing)?|drafted)\b", re.IGNORECASE)
+#: a decoding column named "Draft" alone: a small whole number under it is the tokens drafted a step
+_DRAFT_ALONE = re.compile(r"\W*drafts?\W*", re.IGNORECASE)
 #: label cells that name one condition whatever the column's header says: quantisations, llama.cpp
 #: builds
 _CELL_KINDS = (
@@ -1903,6 +1905,11 @@ class Tables(Sides):
         ]
         # the unit each stating column's header or first cell states, once per column
         stated_unit = {j: _column_unit(header[j], [r[j] for r in body if j < len(r)]) for j in stating}
+        # "Here is TPOT(s):" over a table whose cells state no unit: its columns of plain numbers are
+        # that metric in that unit
+        caption_time = self.para_time if not any(stated_unit.values()) else None
+        if caption_time is not None:
+            lead_unit = caption_time[1]
         # a table and post stating no rate unit at all, whose columns a phase's rate heads ("| Power
         # limit | Narr / code decode | Prefill @10K |" over 36.74, 749): llama.cpp's and every
         # engine's unit of those, tokens per second, implied (drafted unreviewed like all else)
@@ -2098,6 +2105,8 @@ class Tables(Sides):
                 if unit
                 else None
             )
+            if kinds[j] == "lead" and caption_time is not None and unit == caption_time[1]:
+                metric = caption_time[0]  # "Here is TPOT(s):": the caption names the metric
             if unit is not None and family(unit) == "time" and _per_token_cells(column):
                 metric = label_metric(f"{h} per token", unit)  # "| 1.2 秒/token |": a time per token
             if metric is None:
@@ -2238,6 +2247,8 @@ class Tables(Sides):
         names_sized = len(model_cells) >= 2 and 2 * sum(
             bool(SIZED_NAME.search(c)) for c in model_cells
         ) > len(model_cells)
+        # "| Draft | … | MTP acceptance |": the table's drafting is the model's own heads
+        mtp_table = any(re.search(r"\bMTP\b", h, re.IGNORECASE) for h in header)
         for r, row in enumerate(body):
             line = block.line_of(r + 1, 0)
             cond: dict = {}
@@ -2386,7 +2397,7 @@ class Tables(Sides):
                 elif typ == "decoding":
                     # a "Mode" cell naming no decoding ("Post-merge baseline smoke"): the row's own
                     # name for its run, kept under the header's name, no decoding
-                    decoded = decoding_of_cell(cell, header[j])
+                    decoded = decoding_of_cell(cell, header[j], mtp_table)
                     if decoded is None and cell.strip().strip("*_`").lower() in _DECODINGS:
                         decoded = cell.strip().strip("*_`").lower()  # "draft-self" as the schema writes it
                     if decoded is None:
@@ -2394,9 +2405,13 @@ class Tables(Sides):
                     value = decoded or cell
                 elif path.startswith("other.") and _DECODING_HEADER.search(header[j]):
                     # a label column saying whether the run drafted ("Speculative": Yes/No, "MTP": ✓)
-                    decoded = decoding_of_cell(cell, header[j])
+                    decoded = decoding_of_cell(cell, header[j], mtp_table)
                     if decoded is not None:
                         path, value = "decoding", decoded
+                        drafted = re.fullmatch(r"\s*([1-9]|1\d)\s*", cell)
+                        if drafted and _DRAFT_ALONE.fullmatch(header[j]) and not has_path(cond, "block_max"):
+                            # "| Draft |" over "1": the row drafts, that many tokens a step
+                            set_path(cond, "block_max", int(drafted.group(1)))
                 elif typ == "fa":
                     word = flash_attn_word(cell)
                     if word not in ("on", "off"):
