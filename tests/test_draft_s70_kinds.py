@@ -3,9 +3,11 @@ forty-ninth set replaced it as the clean one), each with controls."""
 
 from __future__ import annotations
 
+from benchbook.audit.draft import caption_time
 from benchbook.audit.draftcommand import command_lines, model_and_quant
+from benchbook.audit.draftcontext import _fuller_of
 from benchbook.audit.draftnames import cpu_names, mentions
-from benchbook.audit.draftprose import numbers
+from benchbook.audit.draftprose import dot_grouping, numbers
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
 
@@ -82,3 +84,99 @@ def test_a_draft_column_of_a_table_of_mtp_runs(tmp_path):
     cf = _drafted("| Draft | Decode tok/s |\n|---|---|\n| yes | 3.5 |\n| no | 2.0 |\n", tmp_path)
     got = [(c.value, _cond(cf, c).get("decoding"), _cond(cf, c).get("block_max")) for c in cf.claims]
     assert got == [(3.5, "speculative", None), (2.0, "plain", None)]
+
+
+def test_a_caption_lines_time_metric_over_a_table_of_plain_numbers(tmp_path):
+    """ "Here is TPOT(s):" over "| | vllm | sglang |" (h548): each engine's cell a TPOT in seconds;
+    "TTFT (ms):" alike; a caption line with a number of its own, or naming no time, none."""
+    assert caption_time("Here is TPOT(s):") == ("tpot", "s")
+    assert caption_time("TTFT (ms):") == ("ttft", "ms")
+    assert caption_time("Here is the result:") is None
+    assert caption_time("TPOT was 30 ms:") is None
+    assert caption_time("Here is TPOT(s)") is None  # no colon: no caption of what follows
+    text = (
+        "Here is TPOT(s):\n\n  | vllm | sglang\n-- | -- | --\n"
+        "offline FP8 | 0.032 | 0.016\nBF16 | 0.032 | 0.030\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = [(c.metric, c.value, c.unit, _cond(cf, c).get("engine")) for c in cf.claims]
+    assert got == [
+        ("tpot", 0.032, "s", "vLLM"),
+        ("tpot", 0.032, "s", "vLLM"),
+        ("tpot", 0.016, "s", "SGLang"),
+        ("tpot", 0.03, "s", "SGLang"),
+    ]
+
+
+def test_shell_variables_of_a_block_in_its_commands_and_a_launch_lines_tp(tmp_path):
+    """ "export TP=2", "model=model/Qwen3-32B-FP8", then "vllm serve $model --tensor-parallel-size $TP"
+    (h548): the model and quant of the variable, and an H20 named in prose counted twice; a variable
+    no line sets stays as written."""
+    lines = [
+        (1, "export TP=2"),
+        (2, "model=model/Qwen3-32B-FP8"),
+        (3, "vllm serve $model --tensor-parallel-size $TP"),
+    ]
+    [c] = command_lines(lines, code=True)
+    assert (c.conditions["model"], c.conditions["quant"]) == ("Qwen3-32B", "FP8")
+    [c] = command_lines([(1, "vllm serve ${MODEL} --max-num-seqs 8")], code=True)
+    assert c.conditions["model"] == "${MODEL}"
+    text = (
+        "Testing Qwen3-32B on H20 (96G).\n\n```\nexport TP=2\n"
+        "vllm serve Qwen/Qwen3-32B --tensor-parallel-size $TP\n```\n\n"
+        "It decodes at 30 tok/s.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [_cond(cf, c).get("hardware") for c in cf.claims] == ["2x NVIDIA H20"]
+
+
+def test_a_post_grouping_its_thousands_with_a_dot(tmp_path):
+    """A German post whose dotted numbers all have three digits after the dot ("42.582 ms" beside
+    "216 ms"; h549: E2E 105.036 = 104.820 + 216 ms only as thousands) writes thousands so; the same
+    numbers in English, or a German post with a decimal ("42.58 ms"), keep their points."""
+    german = (
+        "Die Serie wurde nach einer Pause mit der Konfiguration durchgeführt, und das ist nicht neu.\n\n"
+        "| Lauf | TTFT | außerhalb Native | E2E |\n|---|---:|---:|---:|\n"
+        "| 1 | 43.223 ms | 216 ms | 105.036 ms |\n| 2 | 33.303 ms | 205 ms | 95.848 ms |\n"
+    )
+    assert dot_grouping(german)
+    cf = _drafted(german, tmp_path)
+    assert sorted(c.value for c in cf.claims) == [205, 216, 33303, 43223, 95848, 105036]
+    assert {_cond(cf, c).get("run_index") for c in cf.claims if c.value in (43223, 33303)} == {1, 2}  # "Lauf"
+    english = german.replace(
+        "Die Serie wurde nach einer Pause mit der Konfiguration durchgeführt, und das ist nicht neu.",
+        "The series was run after a pause, and it is the same as before.",
+    )
+    assert not dot_grouping(english)
+    assert not dot_grouping(german.replace("43.223 ms", "43.22 ms"))
+    assert sorted(c.value for c in _drafted(english, tmp_path).claims)[0] == 33.303
+
+
+def test_a_clause_opening_with_a_size_is_of_that_models_run(tmp_path):
+    """ "14b模型大概是6秒，7b是3.8秒" (h551): each clause's size is its model; a number before any size
+    gets none of them."""
+    cf = _drafted(
+        "g8i在120个token的首字延迟上， 14b模型大概是6秒，7b是3.8秒，均无法达到官方0.5s的速度\n", tmp_path
+    )
+    assert [(c.value, _cond(cf, c).get("model")) for c in cf.claims] == [
+        (120, None),
+        (6, "14b"),
+        (3.8, "7b"),
+        (0.5, None),
+    ]
+
+
+def test_powerinfers_model_file_and_a_series_name_before_a_known_models_size(tmp_path):
+    """ "./build/bin/main -m …falcon-40b-relu.q4.powerinfer.gguf" (h550) runs PowerInfer, not
+    llama.cpp; "Context-Kontrollserie 2B Q4_0" (a heading's series name) beside "Modell: Qwen3.5 2B
+    Q4_0" (h549) is the Qwen model."""
+    [c] = command_lines(
+        [(1, "./build/bin/main -m /m/falcon-40b-relu.q4.powerinfer.gguf -n 512 -t 8")], code=True
+    )
+    assert (c.conditions["engine"], c.conditions["model"]) == ("PowerInfer", "falcon-40b-relu")
+    [c] = command_lines([(1, "./build/bin/main -m /m/falcon-40b.q4_0.gguf -n 512")], code=True)
+    assert c.conditions["engine"] == "llama.cpp"
+    assert _fuller_of(["Context-Kontrollserie 2B", "Qwen3.5 2B"])("Context-Kontrollserie 2B") == "Qwen3.5 2B"
+    assert _fuller_of(["Context-Kontrollserie 2B", "Qwen3.5 7B"])("Context-Kontrollserie 2B") == (
+        "Context-Kontrollserie 2B"
+    )

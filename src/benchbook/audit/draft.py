@@ -114,7 +114,16 @@ from .draftnames import (
     mentions,
     model_cell,
 )
-from .draftprose import ABOUT, family, labelled_bare, metric_of, number_text, numbers
+from .draftprose import (
+    ABOUT,
+    DOT_GROUPED,
+    dot_grouping,
+    family,
+    labelled_bare,
+    metric_of,
+    number_text,
+    numbers,
+)
 from .draftrepeats import stated_repeats
 from .draftsentences import RATE_LINE, Sentences, stat_list
 from .drafttable import Tables
@@ -1027,6 +1036,8 @@ class _Drafter(Tables, Sentences):
         "model,27b" in a title over a reply's "Qwen3.6-27B" command).  Issue 29's corpus: p132, h516,
         h522."""
         text = self.post.text
+        if _SIZE_MODEL.search(text):
+            self.clause_sizes()
         written = (
             m.group("size") or m.group("size2")
             for m in _SIZE_MODEL.finditer(text)
@@ -1046,6 +1057,33 @@ class _Drafter(Tables, Sentences):
         if any(not of_size.search(m) for m in named):
             return  # a model of another size named: the size alone may be either's
         self.where_unset("model", size, "the one size the post names its model by")
+
+    def clause_sizes(self) -> None:
+        """In a post naming its models by size, a claim with no model whose clause opens with a size
+        ("14b模型大概是6秒，7b是3.8秒", "the 14b model takes 6 s, 7b 3.8 s": the clause from the
+        last comma, semicolon or colon before its number) is of the model of that size, as written
+        (h551)."""
+        for e in self.out.entries:
+            if e.kind != "claim" or e.group is not None or "origin" in e.fields:
+                continue
+            if "model" in (e.fields.get("conditions") or {}) or e.fields.get("value") is None:
+                continue
+            line = self.post.line(e.fields.get("source_line") or 0)
+            at = next(
+                (
+                    n.start
+                    for n in numbers(line)
+                    if n.range is None and _same_value(n.text, e.fields["value"])
+                ),
+                None,
+            )
+            if at is None:
+                continue
+            clause = re.split(r"[,，;；:：。]", line[:at])[-1]
+            size = _CLAUSE_SIZE.findall(clause)
+            if size:
+                e.fields.setdefault("conditions", {})["model"] = size[-1]
+                e.origins["model"] = "the size its clause opens with"
 
     def mac_machine(self) -> None:
         """A post that names one Apple desktop by its name alone ("Complete evaluation infrastructure
@@ -1501,6 +1539,19 @@ _SIZE_MODEL = re.compile(
 )
 
 
+#: a model's size alone in a clause ("7b是3.8秒", "70B: 5 tok/s"): not glued to a Latin name or a unit (CJK
+#: words may touch it: "14b模型")
+_CLAUSE_SIZE = re.compile(r"(?<![A-Za-z0-9_.+-])(\d+(?:\.\d+)?[Bb])(?![A-Za-z0-9_./])")
+
+
+def _same_value(text: str, value: object) -> bool:
+    """Whether a number as written (``text``) is ``value`` (a claim's, ``Num`` or a number)."""
+    try:
+        return float(number_text(text)) == float(str(value))
+    except ValueError:
+        return False
+
+
 #: a line of one character repeated, a tool's separator between its runs (mlx_lm's "==========")
 _RULE_LINE = re.compile(r"\s*([=\-*#~_])\1{4,}\s*")
 
@@ -1810,7 +1861,11 @@ def draft_text(text: str, name: str = "post.md", link: str | None = None) -> Dra
     if link is None and is_html(text):
         link = page_link(text)
     post = read_post(text)
-    drafter = _Drafter(post, name)
-    drafter.link = link
-    drafter.out.link = link
-    return drafter.run()
+    grouped = DOT_GROUPED.set(dot_grouping(post.text))  # "42.582 ms" of a German post: 42582 ms
+    try:
+        drafter = _Drafter(post, name)
+        drafter.link = link
+        drafter.out.link = link
+        return drafter.run()
+    finally:
+        DOT_GROUPED.reset(grouped)

@@ -794,6 +794,10 @@ def conditions_of(tool: str, words: list[str], typed: bool = True) -> dict:
                 out["model"] = model
             if quant:
                 out.setdefault("quant", quant)
+            if re.search(r"(?i)\.powerinfer\.gguf$", value) and out.get("engine") == "llama.cpp":
+                # "-m falcon-40b-relu.q4.powerinfer.gguf" run by "./build/bin/main": PowerInfer's
+                # fork of llama.cpp, which alone reads its format (its predictor's weights inside)
+                out["engine"] = "PowerInfer"
         elif kind == "hf_model" and re.fullmatch(r"[\w.-]+/[\w.-]+(?::[\w.-]+)?", value):
             model, quant = model_and_quant(value)
             out.setdefault("model", model)

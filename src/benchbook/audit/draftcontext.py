@@ -2811,6 +2811,10 @@ def _name_words(key: object) -> set[str]:
     return set(re.sub(r"(?<=[a-z])(?=\d)", " ", str(key)).split())
 
 
+#: a known family's name in a model's name (``draftnames.MODEL_FAMILIES``)
+_KNOWN_FAMILY = re.compile(rf"(?i)(?<![a-z])(?:{MODEL_FAMILIES})")
+
+
 def _fuller_of(
     named: list[object], rows: frozenset | set = frozenset(), tables: frozenset | set = frozenset()
 ) -> Callable[[object], object]:
@@ -2821,7 +2825,9 @@ def _fuller_of(
     ``name`` itself when none or several do, or where both are the models of table rows (``rows``,
     their ``_key``s: two models measured, "Codellama-7b" beside "codellama-7b-python"), or where a
     table's model (``tables``: its rows' and columns') is given a generation glued to its family
-    ("InternLM-7B" beside "InternLM2-7B").  ``named``'s words are read once and each name's
+    ("InternLM-7B" beside "InternLM2-7B"); a name of no known family with a size ("Context-Kontrollserie
+    2B", a heading's) is the one known family's model of that size the post names ("Qwen3.5 2B").
+    ``named``'s words are read once and each name's
     answer found once (per claim, every name of a long post was read again: quadratic)."""
     keyed: dict[object, str] = {}  # the last name of each key, a written one over a file's
     for v in named:
@@ -2845,6 +2851,11 @@ def _fuller_of(
             ]
             if _key(name) in rows:
                 fuller = [v for v in fuller if _key(v) not in rows]
+            size = [w for w in mine if re.fullmatch(r"\d+(?:\.\d+)?b", w)]
+            if not fuller and size and not _KNOWN_FAMILY.search(name):
+                # "Context-Kontrollserie 2B Q4_0" (a heading's series name before the size) beside
+                # "Modell: Qwen3.5 2B Q4_0": the one model of a known family of that size
+                fuller = [v for w, v in words if size[0] in w and _KNOWN_FAMILY.search(str(v))]
             if not fuller and name.islower() and not keyed.get(_key(name), name).islower():
                 # "qwen2.5-7b-instruct" of a command's file name, "Qwen2.5-7B-Instruct" in the prose:
                 # the post's own spelling, one model written one way

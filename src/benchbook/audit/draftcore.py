@@ -232,7 +232,11 @@ LABELS: dict[str, tuple[str, str]] = {
         ("engine", "str"),
     ),
     **dict.fromkeys(("build", "commit", "version"), ("build", "str")),
-    **dict.fromkeys(("run", "run index", "trial", "try", "attempt", "run no", "run #"), ("run_index", "int")),
+    # (and in other languages: "| Lauf |", "| Durchlauf |", "| Versuch |", "| 次数 |" is a count)
+    **dict.fromkeys(
+        ("run", "run index", "trial", "try", "attempt", "run no", "run #", "lauf", "durchlauf", "versuch"),
+        ("run_index", "int"),
+    ),
 }
 #: words that name a metric, for finding the claim a phrase names ("plain decoding")
 METRIC_WORDS_OF = {"decode_tps": "decode decoding generation tg", "prefill_tps": "prefill prompt pp"}

@@ -1968,6 +1968,7 @@ class Tables(Sides):
                     # "63.3 | 96.1" and "63.3 | 116.3")
                     and (
                         len(set(plain)) == len(plain)
+                        or caption_time is not None  # "Here is TPOT(s):": two runs may tie
                         or header_decoding(h) == "plain"
                         or _measured_repeats(h, cells, plain)
                     )
