@@ -180,3 +180,38 @@ def test_powerinfers_model_file_and_a_series_name_before_a_known_models_size(tmp
     assert _fuller_of(["Context-Kontrollserie 2B", "Qwen3.5 7B"])("Context-Kontrollserie 2B") == (
         "Context-Kontrollserie 2B"
     )
+
+
+def test_a_gain_naming_the_metric_it_changes(tmp_path):
+    """ "| **Gain (Mean TTFT)** | | **+35.7%** |" under "| Mean TTFT (ms) | 3588 | 2307 |" (h553, a
+    table of metrics as rows): a change of that metric's cells, from the one its value fits, signed
+    as the values go (a time that falls: -35.7%); a column "Gain (TTFT)" alike; a gain no pair
+    gives is listed."""
+    text = (
+        "| Metric | 8k TP8 | 8k TP4PCP2 | 16k TP8 | 16k TP4PCP2 |\n|---|---|---|---|---|\n"
+        "| Mean TTFT (ms) | 3588 | 2307 | 8012 | 4920 |\n"
+        "| Total Tput (tok/s) | 2742 | 2832 | 3879 | 4410 |\n"
+        "| **Gain (Mean TTFT)** | | **+35.7%** | | **+38.6%** |\n"
+        "| **Gain (Total Tput)** | | **+3.3%** | | **+13.7%** |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    value = {c.id: c.value for c in cf.claims}
+    got = [(s.kind, s.value, [value[x] for x in s.of]) for s in cf.statements]
+    assert got == [
+        ("percent_change", -35.7, [3588, 2307]),
+        ("percent_change", -38.6, [8012, 4920]),
+        ("percent_change", 3.3, [2742, 2832]),
+        ("percent_change", 13.7, [3879, 4410]),
+    ]
+    assert all(c.metric != "speed_change" for c in cf.claims)
+    text = (
+        "| Config | TTFT (ms) | Gain (TTFT) |\n|---|---|---|\n| TP8 | 3588 | |\n| TP4PCP2 | 2307 | +35.7% |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    value = {c.id: c.value for c in cf.claims}
+    assert [(s.value, [value[x] for x in s.of]) for s in cf.statements] == [(-35.7, [3588, 2307])]
+    text = (
+        "| Config | TTFT (ms) | Gain (TTFT) |\n|---|---|---|\n| TP8 | 3588 | |\n| TP4PCP2 | 2307 | +20% |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert cf.statements == [] and [c.value for c in cf.claims] == [3588, 2307]

@@ -1155,6 +1155,22 @@ _METRIC_CORNER = re.compile(
 )
 
 
+def _named_row(label: str, body: list[list[str]]) -> int | None:
+    """The row a row of changes names in parentheses ("**Gain (Mean TTFT)**" -> the row labelled
+    "Mean TTFT (ms)": its label, unit apart), where its words relate (``_RELATING_HEADER``) and one
+    other row's label is that name; else None."""
+    m = re.fullmatch(r"\W*([^()]*?)\s*\(([^()]+)\)\W*", label)
+    if m is None or _RELATING_HEADER.search(m.group(1)) is None:
+        return None
+    name = m.group(2).strip().lower()
+    rows = [
+        r
+        for r, row in enumerate(body)
+        if row and re.sub(r"\s*\([^()]*\)\s*$", "", row[0].strip().strip("*_` ")).lower() == name
+    ]
+    return rows[0] if len(rows) == 1 else None
+
+
 def _transposed(rows: list[list[str]]) -> str | None:
     """How a table is laid out when its metrics are rows: "rows" (the first column names metrics,
     "Avg tok/s", "MTP accept", in two or more rows and in more rows than the header names
@@ -2052,6 +2068,7 @@ class Tables(Sides):
         tno = self.tables
         groups: dict[int, str] = {}
         related: dict[int, str] = {}
+        gain_columns: dict[int, int] = {}  # a column of changes -> the column it names
         efficiency: dict[int, tuple[int, int]] = {}
         cell_ids: dict[tuple[int, int], str] = {}  # (row, column) -> the claim drafted for the cell
         piece_ids: dict[tuple[int, int], list[str]] = {}  # a cell of several numbers: each one's claim
@@ -2115,6 +2132,11 @@ class Tables(Sides):
                 continue
             if unit == "%" and (sides_of := _efficiency_sides(header, body, kinds, j)) is not None:
                 efficiency[j] = sides_of  # "Efficiency: 63%": the row's observed over its ceiling
+                continue
+            if unit == "%" and (named := _named_row(h, [[x] for x in header])) is not None and named != j:
+                # "| Gain (Mean TTFT) |" beside "| Mean TTFT (ms) |" (a table of metrics as rows, read
+                # sideways): each cell a change of that column's cells (``gain_cell``)
+                gain_columns[j] = named
                 continue
             if (
                 unit in ("x", "%")
@@ -2250,6 +2272,7 @@ class Tables(Sides):
         ) > len(model_cells)
         # "| Draft | … | MTP acceptance |": the table's drafting is the model's own heads
         mtp_table = any(re.search(r"\bMTP\b", h, re.IGNORECASE) for h in header)
+        gain_cells: list[tuple[int, int, Number, int, int]] = []
         for r, row in enumerate(body):
             line = block.line_of(r + 1, 0)
             cond: dict = {}
@@ -2268,9 +2291,21 @@ class Tables(Sides):
                 and _RELATING_HEADER.search(row[0]) is not None
                 and (_MULTIPLE_HEADER.search(row[0]) is not None or re.search(r"(?i)\bratio\b", row[0]))
             )
+            # ... or a row of changes naming the row it changes ("| **Gain (Mean TTFT)** | | +35.7% |"
+            # under "| Mean TTFT (ms) | 3588 | 2307 |"): each cell a change of that row's cells, from
+            # the one its value fits to the cell above it (``gain_cells``)
+            named_row = _named_row(row[0], body) if row and not changes_row and not multiples_row else None
             for j, cell in enumerate(row[:width]):
                 cell = spans.get((r, j), cell)  # noqa: PLW2901 (a spanned cell reads as the one above)
-                if (changes_row or multiples_row) and kinds[j] == "label":
+                if (changes_row or multiples_row or named_row is not None) and kinds[j] == "label":
+                    continue
+                if named_row is not None:
+                    found = [n for n in numbers(cell) if n.unit == "%" and n.range is None and stateable(n)]
+                    if len(found) == 1:
+                        gain_cells.append((r, j, found[0], block.line_of(r + 1, j), named_row))
+                    else:
+                        at = block.line_of(r + 1, j)
+                        self.out.unplaced += [(at, n.text, self.post.line(at)[:300]) for n in numbers(cell)]
                     continue
                 if kinds[j] == "unplaced":
                     at = block.line_of(r + 1, j)
@@ -2803,6 +2838,17 @@ class Tables(Sides):
             self.cell_statement(
                 kind, header[j], body[r][j], of, n.text.lstrip("+"), "x" if kind == "ratio" else "%", line
             )
+        for j, jx in gain_columns.items():
+            named_cells = [cell_ids.get((k, jx)) for k in range(len(body))]
+            for r, row in enumerate(body):
+                found = [n for n in numbers(row[j]) if n.unit == "%"] if j < len(row) else []
+                line = block.line_of(r + 1, j)
+                if len(found) == 1 and found[0].range is None and stateable(found[0]):
+                    self.gain_cell(header[j], row[j], found[0], line, named_cells, r)
+                else:
+                    self.out.unplaced += [(line, n.text, self.post.line(line)[:300]) for n in found]
+        for r, j, n, line, rx in gain_cells:
+            self.gain_cell(header[j], body[r][j], n, line, [cell_ids.get((rx, k)) for k in range(width)], j)
         for j, (num, den) in efficiency.items():
             for r, row in enumerate(body):
                 found = [n for n in numbers(row[j]) if n.unit == "%"] if j < len(row) else []
@@ -2818,6 +2864,32 @@ class Tables(Sides):
             self.table_relations(
                 header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels, piece_ids
             )
+
+    def gain_cell(self, header: str, cell: str, n: Number, line: int, row: list[str | None], j: int) -> None:
+        """A cell of a row (or column) of changes naming another (``_named_row``: "+35.7%" under "8k
+        TP4PCP2" in "Gain (Mean TTFT)") as a percent change of that row's claims (``row``, by
+        position): to its cell at ``j`` from the one other cell whose value gives the stated change
+        either way (a gain of a time is its fall: 3588 -> 2307 ms is -35.7%, the sign the values
+        give), the nearest before ``j`` where several do; listed where none does."""
+        to = row[j] if j < len(row) else None
+        stated = plain_value(n.text.lstrip("+"))
+        if to is None or stated is None:
+            self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+            return
+        fits = []
+        for k, c in enumerate(row):
+            if k == j or c is None:
+                continue
+            implied = self._implied("percent_change", c, to)
+            if implied is not None and abs(abs(implied) - abs(stated)) <= max(0.01 * abs(stated), 0.051):
+                fits.append((k > j, abs(k - j), k, c, implied))
+        if not fits:
+            self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+            return
+        _, _, _, start, implied = min(fits)
+        value = n.text.lstrip("+-−")
+        value = f"-{value}" if implied < 0 else value
+        self.cell_statement("percent_change", header, cell, [self.first_stated(start), to], value, "%", line)
 
     def cell_statement(
         self, kind: str, header: str, cell: str, of: Sequence[str | None], value: str, unit: str, line: int
