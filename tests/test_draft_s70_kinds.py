@@ -215,3 +215,30 @@ def test_a_gain_naming_the_metric_it_changes(tmp_path):
     )
     cf = _drafted(text, tmp_path)
     assert cf.statements == [] and [c.value for c in cf.claims] == [3588, 2307]
+
+
+def test_a_ratio_column_in_per_cent_and_a_time_restated_in_another_unit(tmp_path):
+    """ "| vllm | sglang | boost |" over "0.032 | 0.016 | 200%" (h548): the boost is vLLM's TPOT over
+    SGLang's in per cent (106% for 0.032 / 0.030 = 106.7%, as written); "73% → 97%" of a third
+    engine no pair gives stays a claim (p235); "sglang is 16ms" after the table cites its 0.016 s."""
+    text = (
+        "Here is TPOT(s):\n\n  | vllm | sglang | boost\n-- | -- | -- | --\n"
+        "offline FP8 | 0.032 | 0.016 | 200%\nonline FP8 | 0.026 | 0.024 | 108%\n"
+        "BF16 | 0.032 | 0.030 | 106%\n\n"
+        "I found sglang is 16ms here.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    value = {c.id: c.value for c in cf.claims}
+    got = [(s.kind, s.value, s.unit, [value[x] for x in s.of]) for s in cf.statements]
+    assert got == [
+        ("ratio", 200, "%", [0.032, 0.016]),
+        ("ratio", 108, "%", [0.026, 0.024]),
+        ("ratio", 106, "%", [0.032, 0.03]),
+    ]
+    assert sorted(c.value for c in cf.claims) == [0.016, 0.024, 0.026, 0.03, 0.032, 0.032]
+    text = (
+        "| model | Before | After | vs upstream |\n|---|---|---|---|\n"
+        "| phi | 120.68 | 160.90 | 73% → 97% (mlx-lm) |\n| gemma | 129.30 | 163.85 | 84% → 107% |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert cf.statements == [] and {73, 84} <= {c.value for c in cf.claims if c.unit == "%"}

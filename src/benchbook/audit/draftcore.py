@@ -687,6 +687,8 @@ class DraftCore:
         self.by_value: dict[tuple[str, str | None], list[str]] = {}
         #: (value as a number, unit) -> the first claim stating it (a test line restating it cites it)
         self.by_number: dict[tuple[float, str | None], str] = {}
+        #: (value as a number, unit) -> how many claims state it (``restated_in``: one only)
+        self.number_count: dict[tuple[float, str | None], int] = {}
         #: (model, quant, size, unit) of the llama-bench size cells drafted (``bench_size``: once each)
         self.bench_sizes: set[tuple[str, str, str, str]] = set()
         self.pending_log: str | None = None
@@ -828,6 +830,7 @@ class DraftCore:
         self.by_value.setdefault((str(value), unit), []).append(cid)
         if (x := plain_value(str(value))) is not None:
             self.by_number.setdefault((round(x, 9), unit), cid)
+            self.number_count[round(x, 9), unit] = self.number_count.get((round(x, 9), unit), 0) + 1
         metric = str(fields.get("metric") or shared.get("metric") or "")
         named = f"{METRIC_WORDS_OF.get(metric, '')} {metric.replace('_', ' ')}"
         self.profile[cid] = (unit, word_set(f"{label} {_flat(fields.get('conditions', {}))} {named}"))

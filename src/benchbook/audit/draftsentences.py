@@ -829,6 +829,17 @@ class Sentences(Sides):
     _about_drafting: bool | None = None
 
     # --- prose ------------------------------------------------------------------------------------
+    def restated_in(self, value: object, unit: str | None) -> list[str]:
+        """The one claim stating ``value`` (a number as written) in the other unit of time, ms for s
+        and s for ms ("vllm is 32ms" after a table's "TPOT(s)" cell 0.032: that claim, h548); []
+        where none or several do."""
+        other = {"ms": "s", "s": "ms"}.get(str(unit))
+        x = plain_value(str(value))
+        if other is None or x is None:
+            return []
+        key = (round(x * (1000.0 if unit == "s" else 0.001), 9), other)
+        return [self.by_number[key]] if self.number_count.get(key) == 1 else []
+
     def _list_names(self, pieces: list[tuple[int, str]], said: dict[str, object], carried: dict) -> None:
         """A list's items naming one model or quant each, another each, and stating no result
         ("- Qwen3.5-2B-4bit …" / "- Qwen3.5-4B-8bit …"): none of them holds for what follows the
@@ -1177,7 +1188,7 @@ class Sentences(Sides):
                     continue  # "[71.87, 73.51, 71.03, 71.77] avg=72.045 it/s": the runs' mean
             fields = number_fields(n)
             value = fields.get("value") or "–".join(fields.get("range") or ())
-            same = self.by_value.get((str(value), n.unit), [])
+            same = self.by_value.get((str(value), n.unit), []) or self.restated_in(value, n.unit)
             if (
                 len(same) == 1
                 and not n.of

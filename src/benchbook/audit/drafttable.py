@@ -1071,7 +1071,9 @@ def _column_relates(
         " ".join(c for k, c in enumerate(row[: len(header)]) if kinds[k] == "label" and not _EMPTY.match(c))
         for row in body
     ]
-    one = 1.0 if unit == "x" else 0.0
+    # ("| vllm | sglang | boost |" over "0.032 | 0.016 | 200%": a ratio written in per cent)
+    percent_ratio = unit == "%" and _percent_ratios([r[j] for r in body if j < len(r)])
+    one = 1.0 if unit == "x" else 100.0 if percent_ratio else 0.0
     bases = [
         r
         for r, row in enumerate(body)
@@ -1098,8 +1100,10 @@ def _column_relates(
         ]
         for a, b in options:
             tested = True
-            got = b / a if unit == "x" else (b / a - 1) * 100
-            if abs(got - stated) <= 0.1 * max(abs(stated), 1.0):
+            got = b / a if unit == "x" else b / a * 100 if percent_ratio else (b / a - 1) * 100
+            # (a ratio in per cent within a hundredth: "73% → 97%" of an engine the table does not
+            # give is no ratio of its 120.68 and 160.90, 75%)
+            if abs(got - stated) <= (0.015 if percent_ratio else 0.1) * max(abs(stated), 1.0):
                 return True
     return not tested
 
@@ -3190,7 +3194,9 @@ class Tables(Sides):
         fam = {j: family(self.groups[g].fields.get("unit")) for j, g in groups.items()}
         col_of = {c: k for (_, k), c in cells.items()}
         for j, unit in related.items():
-            kind = "ratio" if unit == "x" else "percent_change"
+            # (a ratio in per cent, "boost 200%" of 0.032 over 0.016: ``_percent_ratios``)
+            scale = 100.0 if unit == "%" and _percent_ratios([r[j] for r in body if j < len(r)]) else 1.0
+            kind = "ratio" if unit == "x" or scale == 100.0 else "percent_change"
             # the family the column relates: the rates where the row has any ("Speedup" beside a
             # file size and the VRAM used relates the throughput), else the first column's
             related_fam = "rate" if "rate" in fam.values() else None
@@ -3250,7 +3256,9 @@ class Tables(Sides):
                 if len(same) == 1 and len((pieces or {}).get((r, col_of[same[0]]), [])) >= 2:
                     same = (pieces or {})[r, col_of[same[0]]]  # "Ollama 28 tok/s · vLLM 32 tok/s": its two
                 against = [(base, col_of[c], c) for base in base_rows for c in mine if r not in base_rows]
-                fitted = self._fitting_cells(kind, n, same, against, cells) if n.range is None else None
+                fitted = (
+                    self._fitting_cells(kind, n, same, against, cells, scale) if n.range is None else None
+                )
                 if fitted is None and r in base_rows:
                     continue  # "1.000", "baseline": the row the others are relative to, none of its own
                 if fitted is not None:
@@ -3263,8 +3271,8 @@ class Tables(Sides):
                         # "| control t/s | candidate t/s | delta |" over "35.0378 | 33.8086 | +3.64%": the
                         # change the cell states is from the second to the first; the order whose
                         # values give it, where only that one does
-                        here = self._error(kind, self._implied(kind, *sides), said)
-                        flipped = self._error(kind, self._implied(kind, *sides[::-1]), said)
+                        here = self._error(kind, self._implied(kind, *sides), said / scale)
+                        flipped = self._error(kind, self._implied(kind, *sides[::-1]), said / scale)
                         if flipped < here and flipped <= _ORDER_FIT:
                             sides = sides[::-1]
                 else:
@@ -3297,7 +3305,13 @@ class Tables(Sides):
                 }
                 self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
                 also = [m for m in numbers(row[j]) if m.unit == "%" and m.range is None and m is not n]
-                if kind == "ratio" and n.range is None and len(also) == 1 and stateable(also[0]):
+                if (
+                    kind == "ratio"
+                    and scale == 1.0
+                    and n.range is None
+                    and len(also) == 1
+                    and stateable(also[0])
+                ):
                     # "1.15x (+15.0%)": the same pair's change too, from the first side to the second
                     pid = self.new_id(f"s-l{line}")
                     change = {
@@ -3352,6 +3366,7 @@ class Tables(Sides):
         same: list[str],
         against: list[tuple[int, int, str]],
         cells: dict[tuple[int, int], str],
+        scale: float = 1.0,
     ) -> list[str] | None:
         """The sides of a relating cell ``n`` (a multiple or change of ``kind``) that give its value
         as written (``draftbyvalue.stated_interval``, within 1% where the digits are coarser): of the
@@ -3359,16 +3374,20 @@ class Tables(Sides):
         Speedup": PR over master, 157.5 / 111.5 = 1.412) and of a row's cell with the same column's
         cell of a baseline row (``against``: (baseline row, column, the row's claim); "Eval Relative
         Performance" 1.946 = 5.80 / 2.98, the llama.cpp row of the same quant), the only one that
-        fits; None where none or several do (then the column's default order stands)."""
+        fits; None where none or several do (then the column's default order stands).  ``scale``: 100
+        for a ratio written in per cent ("200%": 2.0)."""
         stated = plain_value(n.text.replace("−", "-").lstrip("+"))
         if stated is None:
             return None
+        stated /= scale
         options: list[list[str]] = [[a, b] for a in same for b in same if a != b]
         for base, col, mine_c in against:
             if (base, col) in cells:
                 base_c = cells[base, col]
                 options.append([mine_c, base_c] if kind == "ratio" else [base_c, mine_c])
-        lo, hi = stated_interval(stated, decimals_of(n.text.lstrip("+-−")), n.about)
+        lo, hi = (
+            x / scale for x in stated_interval(stated * scale, decimals_of(n.text.lstrip("+-−")), n.about)
+        )
         slack = 0.01 * abs(as_multiple(kind, stated))
         fits = []
         for a, b in options:
