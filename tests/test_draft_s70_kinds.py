@@ -242,3 +242,24 @@ def test_a_ratio_column_in_per_cent_and_a_time_restated_in_another_unit(tmp_path
     )
     cf = _drafted(text, tmp_path)
     assert cf.statements == [] and {73, 84} <= {c.value for c in cf.claims if c.unit == "%"}
+
+
+def test_a_size_after_its_number_a_counted_cpu_post_and_a_listed_weight_type(tmp_path):
+    """ "~108 tokens/s on a 7B, ~35–40 t/s on a 32B" (h555): each rate's model by the size after it;
+    "(dual Epyc 9175F, …, Llama-3.1-70B-Instruct model, f16, tg increased from 2.4 t/s to 4.31 t/s)"
+    (h554): the two CPUs counted, the f16 weights; a model with a type of its own keeps it."""
+    cf = _drafted("The M4 Max holds its own: ~108 tokens/s on a 7B, ~35–40 t/s on a 32B. Fine.\n", tmp_path)
+    assert [_cond(cf, c).get("model") for c in cf.claims] == ["7B", "32B"]
+    cf = _drafted("It got 108 tokens/s on a good day.\n", tmp_path)
+    assert [_cond(cf, c).get("model") for c in cf.claims] == [None]
+    text = (
+        "Use llama-bench on the CPU.\n\nOn the tested system (dual Epyc 9175F, 16 x DDR5 6400 MT/s RAM, "
+        "Llama-3.1-70B-Instruct model, f16, tg increased from 2.4 t/s to 4.31 t/s)\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {(_cond(cf, c).get("hardware"), _cond(cf, c).get("quant")) for c in cf.claims}
+    assert got == {("2x AMD EPYC 9175F", "f16")}
+    assert [(m.path, m.value) for m in mentions("Llama 3 8B Q8_0, f16, 30 t/s")] == [
+        ("model", "Llama 3 8B"),
+        ("quant", "Q8_0"),
+    ]

@@ -1036,8 +1036,7 @@ class _Drafter(Tables, Sentences):
         "model,27b" in a title over a reply's "Qwen3.6-27B" command).  Issue 29's corpus: p132, h516,
         h522."""
         text = self.post.text
-        if _SIZE_MODEL.search(text):
-            self.clause_sizes()
+        self.clause_sizes(opening=_SIZE_MODEL.search(text) is not None)
         written = (
             m.group("size") or m.group("size2")
             for m in _SIZE_MODEL.finditer(text)
@@ -1058,32 +1057,41 @@ class _Drafter(Tables, Sentences):
             return  # a model of another size named: the size alone may be either's
         self.where_unset("model", size, "the one size the post names its model by")
 
-    def clause_sizes(self) -> None:
-        """In a post naming its models by size, a claim with no model whose clause opens with a size
-        ("14b模型大概是6秒，7b是3.8秒", "the 14b model takes 6 s, 7b 3.8 s": the clause from the
-        last comma, semicolon or colon before its number) is of the model of that size, as written
-        (h551)."""
+    def clause_sizes(self, opening: bool) -> None:
+        """A claim with no model whose clause names a model by its size: after a preposition and an
+        article after its number ("~108 tokens/s on a 7B", "~35–40 t/s on a 32B": ``_ON_A_SIZE``,
+        h555), or, in a post naming its models by size (``opening``), at the clause's start before
+        its number ("14b模型大概是6秒，7b是3.8秒", "the 14b model takes 6 s, 7b 3.8 s", h551): the
+        model of that size, as written (a clause runs from the comma, semicolon or colon before).
+        """
         for e in self.out.entries:
             if e.kind != "claim" or e.group is not None or "origin" in e.fields:
                 continue
-            if "model" in (e.fields.get("conditions") or {}) or e.fields.get("value") is None:
+            value, span = e.fields.get("value"), e.fields.get("range")
+            if "model" in (e.fields.get("conditions") or {}) or (value is None and not span):
                 continue
             line = self.post.line(e.fields.get("source_line") or 0)
-            at = next(
+            n = next(
                 (
-                    n.start
+                    n
                     for n in numbers(line)
-                    if n.range is None and _same_value(n.text, e.fields["value"])
+                    if n.range is None
+                    and value is not None
+                    and _same_value(n.text, value)
+                    or n.range is not None
+                    and span
+                    and _same_value(n.range[0], span[0])
                 ),
                 None,
             )
-            if at is None:
+            if n is None:
                 continue
-            clause = re.split(r"[,，;；:：。]", line[:at])[-1]
-            size = _CLAUSE_SIZE.findall(clause)
-            if size:
-                e.fields.setdefault("conditions", {})["model"] = size[-1]
-                e.origins["model"] = "the size its clause opens with"
+            sizes = _CLAUSE_SIZE.findall(re.split(_CLAUSE_END, line[: n.start])[-1]) if opening else []
+            after = _ON_A_SIZE.search(re.split(_CLAUSE_END, line[n.end :])[0])
+            size = sizes[-1] if sizes else after.group(1) if after else None
+            if size is not None:
+                e.fields.setdefault("conditions", {})["model"] = size
+                e.origins["model"] = "the size its clause names"
 
     def mac_machine(self) -> None:
         """A post that names one Apple desktop by its name alone ("Complete evaluation infrastructure
@@ -1541,7 +1549,13 @@ _SIZE_MODEL = re.compile(
 
 #: a model's size alone in a clause ("7b是3.8秒", "70B: 5 tok/s"): not glued to a Latin name or a unit (CJK
 #: words may touch it: "14b模型")
-_CLAUSE_SIZE = re.compile(r"(?<![A-Za-z0-9_.+-])(\d+(?:\.\d+)?[Bb])(?![A-Za-z0-9_./])")
+_CLAUSE_SIZE = re.compile(r"(?<![A-Za-z0-9_.+-])(\d+(?:\.\d+)?[Bb])(?![A-Za-z0-9_/]|\.\d)")
+#: a model's size after a preposition and an article, right after a number ("108 tokens/s on a 7B")
+_ON_A_SIZE = re.compile(
+    r"^\s*\b(?:on|with|for|using|from)\s+(?:a|an|the)\s+(\d+(?:\.\d+)?[Bb])(?![A-Za-z0-9_/]|\.\d)",
+    re.IGNORECASE,
+)
+_CLAUSE_END = r"[,，;；:：。]"
 
 
 def _same_value(text: str, value: object) -> bool:

@@ -66,6 +66,7 @@ from .draftnames import (
     builds_engine,
     clause_bounds,
     cpu_name,
+    cpu_names,
     engine_of_cell,
     engine_version_cell,
     header_decoding,
@@ -1189,7 +1190,9 @@ def _cpu_only(post: Post, root: Scope) -> list[tuple[str, object]]:
         return []
     out: list[tuple[str, object]] = [("backend", "CPU")]
     if len(cpus) == 1:
-        out.append(("hardware", cpus[0]))
+        # (counted where the post counts it: "dual Epyc 9175F" is "2x AMD EPYC 9175F", ``cpu_names``)
+        counted = [c for c in cpu_names(post.text) if re.fullmatch(rf"\d+x {re.escape(cpus[0])}", c)]
+        out.append(("hardware", counted[0] if len(counted) == 1 else cpus[0]))
     return out
 
 

@@ -798,6 +798,10 @@ _HF_REPO_LINK = re.compile(
 #: a llama.cpp type by its bits alone ("q8", "Q4"), in parentheses or not, right after a model's name
 _BARE_QUANT_AFTER = re.compile(r"\s*\(?\s*(?P<q>[qQ][2-8])\s*\)?(?![\w.+-])")
 _BARE_QUANT = re.compile(r"(?<![\w.-])[qQ][2-8](?![\w.+-])")
+#: a weights' type as a list's item right after a model's name ("…-70B-Instruct model, f16, …")
+_LISTED_QUANT_AFTER = re.compile(
+    r"(?:\s+models?)?\s*,\s*(?P<q>(?i:f16|bf16|fp16|f32|fp32|fp8)|(?:UD-)?I?Q\d(?:_[A-Z0-9]+)+)(?=\s*[,)])"
+)
 
 
 def mentions(text: str) -> list[Mention]:
@@ -1001,6 +1005,13 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         and not (id(m) in compared and (m.path in own_paths or "model" in own_paths))
         and not (m.path == "hardware" and _likened(text, m))
     ]
+    typed = {x.start for x in out if x.path == "quant"}
+    for a, b in spans:
+        # "Llama-3.1-70B-Instruct model, f16, tg …": the weights' type as the list's next item (a
+        # model with a type of its own, "Llama 3 8B Q8_0, f16", keeps that)
+        listed = _LISTED_QUANT_AFTER.match(text, b)
+        if listed is not None and not any(a <= q <= listed.start("q") for q in typed):
+            out.append(Mention(listed.start("q"), "quant", listed.group("q")))
     return tuple(sorted(out, key=lambda x: x.start))
 
 
