@@ -855,6 +855,7 @@ def conditions_of(tool: str, words: list[str], typed: bool = True) -> dict:
             put_path(out, "type_v", kv)
         elif kind == "str" and value:
             put_path(out, path, value)
+    _decoding_mode(out)
     if out.get("engine") == "llama.cpp" and any(w.partition("=")[0] in _IK_FLAGS for w in words):
         out["engine"] = "ik_llama.cpp"  # its tools keep llama.cpp's names; these flags are its own
     if _LATENCY_BENCH.search(tool) and "cap" in out and "tokens_generated" not in out:
@@ -882,6 +883,33 @@ def conditions_of(tool: str, words: list[str], typed: bool = True) -> dict:
 _DRAFTING_TOOL = re.compile(
     r"^(?:llama-(?:cli|run|simple)|main|(?:python[\d.]*\s+-m\s+)?mlx_lm(?:\.|_|\s+)generate)$"
 )
+
+
+#: a flag naming the decoding mode ("--generation-mode mtp", "--decoding-mode eagle", "--spec-mode
+#: off"), as ``other.`` keeps it, and what its value says: the model's own MTP heads, a draft, none
+_MODE_KEYS = ("generation_mode", "decoding_mode", "decode_mode", "spec_mode", "speculative_mode")
+_MODE_VALUES = (
+    (re.compile(r"(?i)mtp|self[-_]?spec\w*|medusa"), "draft-self"),
+    (re.compile(r"(?i)eagle\d?|draft|spec\w*|speculative"), "speculative"),
+    (re.compile(r"(?i)off|none|ar|autoregressive|plain|baseline|normal"), "plain"),
+)
+
+
+def _decoding_mode(out: dict) -> None:
+    """The decoding a mode flag names (``_MODE_KEYS``: MTPLX's "--generation-mode mtp" -> draft-self),
+    and with it a bare "--depth N" as the tokens drafted a step (``block_max``: MTPLX's MTP depth);
+    ``out`` (a command's conditions) in place, what it states already kept."""
+    other = out.get("other")
+    if not isinstance(other, dict) or "decoding" in out:
+        return
+    mode = next((str(other[k]) for k in _MODE_KEYS if k in other), None)
+    said = next((d for rx, d in _MODE_VALUES if mode is not None and rx.fullmatch(mode)), None)
+    if said is None:
+        return
+    out["decoding"] = said
+    depth = other.get("depth")
+    if said != "plain" and "block_max" not in out and re.fullmatch(r"\d{1,2}", str(depth)):
+        out["block_max"] = int(str(depth))
 
 
 def _unabbreviated(word: str) -> str:

@@ -604,6 +604,9 @@ _BELOW_AFTER = re.compile(r"\s*(?:以下|未満|以内|이하|미만|or (?:less|
 _PRODUCT_MAX = re.compile(r"\b[A-Z]{1,3}\d{1,3}[A-Za-z]?\s+(?:Max|MAX)\+?\s*[:=]?\s*$|\bAI\s+MAX\+?\s*$")
 #: words before "up to" / "over" that make them no bound: "goes up to 36.9 TFLOPS" (it rose to it),
 #: "averaged over 128 tokens" (what a mean was taken across)
+#: a statistic's word right before a number ("median 11.3s", "p90 90.8s", "mean: 4.2"): a list of the
+#: runs' statistics, where "max 247.9s" is one more
+_STAT_BEFORE_NUMBER = re.compile(r"(?i)\b(?:median|mean|avg|average|p\d{2}(?:\.\d)?)\s*[:=]?\s*\d")
 _NOT_BOUND = re.compile(
     r"(?:\b(?:go|goes|going|went|gone|rose|rises|rising|jump(?:s|ed)?|climb(?:s|ed)?|increas\w*|"
     r"ramp(?:s|ed)?|averag\w*|mean|median|measured|across|runs?|ran|tested|sum(?:med)?|total(?:led)?)"
@@ -679,6 +682,8 @@ def bound_of(text: str, n: Number) -> str | None:
         return None  # "939 MiB < 1024 MiB", "41.0 t/s ≥ 40 t/s": two numbers compared, not a bound
     if _PRODUCT_MAX.search(before):
         return None  # "the M1 Max 38 tok/s": a chip's name ends in "Max", no bound
+    if re.search(r"(?i)\b(?:max|min)\s*[:=]?\s*$", before) and _STAT_BEFORE_NUMBER.search(text[: n.start]):
+        return None  # "median 11.3s p90 90.8s max 247.9s": the runs' largest, a statistic beside others
     if _BELOW.search(before):
         return "below"
     if _WHEN_EXCEEDS.search(text[max(0, n.start - 100) : n.start]):
