@@ -280,3 +280,31 @@ def test_a_flags_line_naming_its_decoding_mode_and_a_max_among_statistics(tmp_pa
     assert got == [(11.3, "median"), (90.8, "p90"), (247.9, "max")]
     cf = _drafted("It reaches max 50 tok/s on my card.\n", tmp_path)
     assert cf.claims == [] and [s.kind for s in cf.statements] == ["bound"]
+
+
+def test_tensorrt_llms_benchmark_and_its_latency_columns(tmp_path):
+    """ "mpirun -n 8 … ./cpp/build/benchmarks/gptSessionBenchmark …" (h547): TensorRT-LLM, whose
+    latencies print in ms, so "| v0.5 Latency |" over 292.48 is 292.48 ms, of the release the text
+    names in full after "version" ("v0.5.0"); a latency column with no such tool stays unplaced."""
+    [c] = command_lines(
+        [(1, "mpirun -n 8 --allow-run-as-root ./cpp/build/benchmarks/gptSessionBenchmark --num_runs 5")],
+        code=True,
+    )
+    assert (c.tool, c.conditions["engine"]) == ("gptSessionBenchmark", "TensorRT-LLM")
+    table = (
+        "| Batch Size | v0.5 Latency | v0.7 Latency |\n|---|---|---|\n"
+        "| 1 | 292.48 | 308.84 |\n| 4 | 1069.32 | 1103.08 |\n"
+    )
+    text = (
+        "I ran it on two different version (v0.5.0 and v0.7.0):\n\n```\n"
+        "mpirun -n 8 ./cpp/build/benchmarks/gptSessionBenchmark --model llama --num_runs 5\n```\n\n" + table
+    )
+    cf = _drafted(text, tmp_path)
+    got = [(c.value, c.unit, _cond(cf, c).get("engine"), _cond(cf, c).get("build")) for c in cf.claims]
+    assert got == [
+        (292.48, "ms", "TensorRT-LLM", "0.5.0"),
+        (1069.32, "ms", "TensorRT-LLM", "0.5.0"),
+        (308.84, "ms", "TensorRT-LLM", "0.7.0"),
+        (1103.08, "ms", "TensorRT-LLM", "0.7.0"),
+    ]
+    assert _drafted(table, tmp_path).claims == []

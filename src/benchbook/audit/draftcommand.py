@@ -55,6 +55,8 @@ _TOOL = re.compile(
     # a NUMA or CPU-affinity wrapper before the tool ("numactl --interleave=all ./llama-bench …",
     # "numactl -N 0 -m 0 …", "taskset -c 0-15 …")
     r"(?:numactl(?:\s+--?[\w-]+(?:=\S+|\s+\d[\d,-]*)?)*\s+|taskset\s+(?:-\w+\s+)?[\dx,-]+\s+)?"
+    # (MPI's launcher before a multi-GPU run: "mpirun -n 8 --allow-run-as-root ./gptSessionBenchmark …")
+    r"(?:mpirun(?:\s+--?[\w-]+(?:[=\s](?![-./~])\S+)?)*\s+)?"
     r"(?P<path>\S*[/\\])?(?:\./)?"
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative|lookahead|"
     r"lookup|perplexity|parallel|passkey|"
@@ -90,6 +92,8 @@ _TOOL = re.compile(
     r"python3?\s+(?:\S*/)?profile_(?:generation|throughput|restful_api)\.py|"
     # Ollama's chat at the terminal: the model's tag, then the prompt ("ollama run --verbose gpt-oss:20b hi")
     r"ollama\s+run|"
+    # TensorRT-LLM's C++ benchmarks and CLIs ("./cpp/build/benchmarks/gptSessionBenchmark --model llama …")
+    r"gpt(?:Session|Manager)Benchmark|trtllm-(?:bench|serve)|"
     # colibri's CLI, an engine streaming a MoE's experts from disk ("./coli run --ram 1000 --gpu none …")
     r"coli\s+run)"
     r"(?:-(?P<build>[0-9a-f]{6,40}))?(?:\.exe)?(?=\s|$)"
@@ -284,7 +288,8 @@ def serving(tool: str) -> bool:
 
 
 def engine_of(tool: str) -> str | None:
-    """llama.cpp | vLLM | SGLang | LMDeploy | MLX | MLC LLM | torchchat | Ollama | colibri: the engine a tool
+    """llama.cpp | vLLM | SGLang | LMDeploy | MLX | MLC LLM | torchchat | Ollama | colibri | TensorRT-LLM:
+    the engine a tool
     belongs to; None for a benchmark client of any server (``evalscope perf``)."""
     if tool.startswith("evalscope") or "lm_eval" in tool or "lm-eval" in tool:
         return None  # a client: lm_eval's engine is its ``--model`` (``_HARNESS_MODELS``)
@@ -300,6 +305,8 @@ def engine_of(tool: str) -> str | None:
         return "Ollama"
     if tool.startswith("coli "):
         return "colibri"
+    if tool.startswith(("gptSession", "gptManager", "trtllm")):
+        return "TensorRT-LLM"
     if "profile_" in tool:
         return "LMDeploy"  # (its benchmark scripts: profile_generation.py, profile_throughput.py)
     if "sglang" in tool or "bench_eagle3" in tool:

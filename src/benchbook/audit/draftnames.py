@@ -211,6 +211,11 @@ _ENGINES = {
     "trt-llm": "TensorRT-LLM",
     "tensorrt llm": "TensorRT-LLM",
     "tensorrt_llm": "TensorRT-LLM",  # its Python package's name ("problem with tensorrt_llm performance")
+    # its benchmark binaries and CLIs ("./cpp/build/benchmarks/gptSessionBenchmark", "trtllm-bench")
+    "gptsessionbenchmark": "TensorRT-LLM",
+    "gptmanagerbenchmark": "TensorRT-LLM",
+    "trtllm-bench": "TensorRT-LLM",
+    "trtllm-serve": "TensorRT-LLM",
     "text-generation-inference": "TGI",
     "tgi": "TGI",
     "lmdeploy": "LMDeploy",

@@ -1525,6 +1525,10 @@ _OTHER_QUANTITY = re.compile(
 )
 #: a table header naming a measurement ("TTFT", "Duration", "Latency"): its numbers are results,
 #: never a row's condition, and listed as unplaced where the header gives no unit
+#: a benchmark tool printing its latencies in one unit a post may leave out of its table (TensorRT-LLM's
+#: gptSessionBenchmark and gptManagerBenchmark: "latency(ms)")
+_TOOL_LATENCY = re.compile(r"\bgpt(?:Session|Manager)Benchmark\b")
+_LATENCY_HEADER = re.compile(r"(?i)\blatency\b")
 _MEASURE_HEADER = re.compile(
     r"\b(?:ttft|tpot|itl|e2el?|latency|duration|elapsed|time|wall|ppl|perplexity|throughput|speed|"
     r"memory|vram|accuracy|score)\b|耗时|时间|延迟|時間|速度|시간",
@@ -1735,15 +1739,24 @@ class Tables(Sides):
             return {}
         # (releases of an engine the post names with one of them: "vLLM 0.28.0"; "| 12.4 t/s | 12.8 t/s
         # |" of CUDA toolkits, "| 0.7 util |" are none)
+        # (or after the word "version": "on two different version (v0.5.0 and v0.7.0)")
         if not any(
-            re.search(rf"(?i)(?<![\w.-])(?:{ENGINE_SPELLINGS})\s*v?{re.escape(v)}(?![\d])", self.post.text)
+            re.search(
+                rf"(?i)(?<![\w.-])(?:{ENGINE_SPELLINGS})\s*v?{re.escape(v.lstrip('v'))}(?![\d])",
+                self.post.text,
+            )
+            or re.search(
+                rf"(?i)\b(?:versions?|releases?)\b[^.\n]{{0,40}}?(?<![\w.])v?{re.escape(v.lstrip('v'))}(?![\d])",
+                self.post.text,
+            )
             for v in found.values()
         ):
             return {}
         full: dict[str, str] = {}
         for v in set(found.values()):
-            spelled = set(re.findall(rf"(?<![\w.]){re.escape(v)}(?:\.\d+)+(?![\w.])", self.post.text))
-            full[v] = spelled.pop() if len(spelled) == 1 else v
+            bare = v.lstrip("v")
+            spelled = set(re.findall(rf"(?<![\w.])v?({re.escape(bare)}(?:\.\d+)+)(?![\w.])", self.post.text))
+            full[v] = spelled.pop() if len(spelled) == 1 else bare
         return {j: full[v] for j, v in found.items()}
 
     def _table(self, block: Block) -> None:
@@ -1801,6 +1814,7 @@ class Tables(Sides):
         kinds: list[str] = []
         test_columns: set[int] = set()  # llama-bench's test column: labels, never rates
         prompt_rates: set[int] = set()  # a "Prompt" column of rates beside a generation's
+        tool_units: dict[int, str] = {}  # a column in the unit its tool prints (``_TOOL_LATENCY``)
         batched_bench = is_batched_bench(header)
         for j, h in enumerate(header):
             key = label_key(h)
@@ -1908,6 +1922,17 @@ class Tables(Sides):
                 # the generation's
                 kinds.append("value")
                 prompt_rates.add(j)
+            elif (
+                j > 0
+                and _TOOL_LATENCY.search(self.post.text)
+                and _LATENCY_HEADER.search(h)
+                and cells
+                and all(_plain_cell(numbers(c)) is not None for c in cells)
+            ):
+                # "| v0.5 Latency |" over 292.48 in a post running TensorRT-LLM's gptSessionBenchmark,
+                # which prints "latency(ms)": its latencies in ms
+                kinds.append("lead")
+                tool_units[j] = "ms"
             elif j > 0 and _MEASURE_HEADER.search(h) and cells and all(numbers(c) for c in cells):
                 kinds.append("unplaced")  # "TTFT", "Duration" over plain numbers: no unit to state
             else:
@@ -2093,6 +2118,7 @@ class Tables(Sides):
                 continue
             unit = (
                 phase_unit.get(j)
+                or tool_units.get(j)
                 or (lead_unit if kinds[j] == "lead" else None)
                 or _header_unit(h)
                 or _multiple_column(h, [r[j] for r in body if j < len(r)])
