@@ -117,6 +117,7 @@ from .draftnames import (
 from .draftprose import (
     ABOUT,
     DOT_GROUPED,
+    Number,
     dot_grouping,
     family,
     labelled_bare,
@@ -1064,30 +1065,31 @@ class _Drafter(Tables, Sentences):
         its number ("14b模型大概是6秒，7b是3.8秒", "the 14b model takes 6 s, 7b 3.8 s", h551): the
         model of that size, as written (a clause runs from the comma, semicolon or colon before).
         """
+        # each line's numbers read once, by the value as written (a sentence of 3000 numbers: linear)
+        by_line: dict[int, dict[tuple[str, float], Number]] = {}
         for e in self.out.entries:
             if e.kind != "claim" or e.group is not None or "origin" in e.fields:
                 continue
             value, span = e.fields.get("value"), e.fields.get("range")
             if "model" in (e.fields.get("conditions") or {}) or (value is None and not span):
                 continue
-            line = self.post.line(e.fields.get("source_line") or 0)
-            n = next(
-                (
-                    n
-                    for n in numbers(line)
-                    if n.range is None
-                    and value is not None
-                    and _same_value(n.text, value)
-                    or n.range is not None
-                    and span
-                    and _same_value(n.range[0], span[0])
-                ),
-                None,
-            )
+            at = e.fields.get("source_line") or 0
+            line = self.post.line(at)
+            if at not in by_line:
+                by_line[at] = {}
+                for x in numbers(line):
+                    key = ("range", x.range[0]) if x.range is not None else ("value", x.text)
+                    if (v := plain_value(number_text(key[1]))) is not None:
+                        by_line[at].setdefault((key[0], v), x)
+            kind = "value" if value is not None else "range"
+            said = plain_value(str(value if value is not None else (span or [None])[0]))
+            n = by_line[at].get((kind, said)) if said is not None else None
             if n is None:
                 continue
-            sizes = _CLAUSE_SIZE.findall(re.split(_CLAUSE_END, line[: n.start])[-1]) if opening else []
-            after = _ON_A_SIZE.search(re.split(_CLAUSE_END, line[n.end :])[0])
+            # (a clause's words within 120 characters of its number: a long line read once per claim)
+            before = re.split(_CLAUSE_END, line[max(0, n.start - 120) : n.start])[-1]
+            sizes = _CLAUSE_SIZE.findall(before) if opening else []
+            after = _ON_A_SIZE.search(re.split(_CLAUSE_END, line[n.end : n.end + 120])[0])
             size = sizes[-1] if sizes else after.group(1) if after else None
             if size is not None:
                 e.fields.setdefault("conditions", {})["model"] = size
@@ -1556,14 +1558,6 @@ _ON_A_SIZE = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_END = r"[,，;；:：。]"
-
-
-def _same_value(text: str, value: object) -> bool:
-    """Whether a number as written (``text``) is ``value`` (a claim's, ``Num`` or a number)."""
-    try:
-        return float(number_text(text)) == float(str(value))
-    except ValueError:
-        return False
 
 
 #: a line of one character repeated, a tool's separator between its runs (mlx_lm's "==========")

@@ -2163,10 +2163,14 @@ class Tables(Sides):
             if unit == "%" and (sides_of := _efficiency_sides(header, body, kinds, j)) is not None:
                 efficiency[j] = sides_of  # "Efficiency: 63%": the row's observed over its ceiling
                 continue
-            if unit == "%" and (named := _named_row(h, [[x] for x in header])) is not None and named != j:
+            if (
+                unit == "%"
+                and (named_col := _named_row(h, [[x] for x in header])) is not None
+                and named_col != j
+            ):
                 # "| Gain (Mean TTFT) |" beside "| Mean TTFT (ms) |" (a table of metrics as rows, read
                 # sideways): each cell a change of that column's cells (``gain_cell``)
-                gain_columns[j] = named
+                gain_columns[j] = named_col
                 continue
             if (
                 unit in ("x", "%")
