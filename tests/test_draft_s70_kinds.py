@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from benchbook.audit.draft import caption_time
 from benchbook.audit.draftcommand import command_lines, model_and_quant
-from benchbook.audit.draftcontext import _flag_settings, _fuller_of
+from benchbook.audit.draftcontext import _features, _flag_settings, _fuller_of
 from benchbook.audit.draftnames import cpu_names, mentions
 from benchbook.audit.draftprose import dot_grouping, numbers
 from drafting import conditions as _cond
@@ -308,3 +308,26 @@ def test_tensorrt_llms_benchmark_and_its_latency_columns(tmp_path):
         (1103.08, "ms", "TensorRT-LLM", "0.7.0"),
     ]
     assert _drafted(table, tmp_path).claims == []
+
+
+def test_a_setup_sentence_of_bold_items_a_series_by_its_context_and_a_mean_lists_lead(tmp_path):
+    """h549: "…Referenzkonfiguration: **Prompt-Batch 1024**, **Micro-Batch 512**, **Context 4096**,
+    **Output 128**." declares the batch, ubatch, context and cap; "Vorherige Context-2048-Serie im
+    Mittel:" over its list is the 2048 context's; "**Average (3 runs):**" over "- TTFT: **34.8 ms**"
+    states the mean of the table's TTFT column above."""
+    said = _features("Config: **Prompt-Batch 1024**, **Micro-Batch 512**, **Context 4096**, **Output 128**.")
+    assert ("batch", 1024) in said and ("cap", 128) in said
+    assert ("cap", 128) not in _features("Config: batch 1024, output tokens were fine")
+    cf = _drafted(
+        "All runs at context 4096.\n\n## Compare\n\nPrevious Context-2048 series:\n- TTFT: **28.9 ms**\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c).get("ctx") for c in cf.claims] == [2048]
+    text = (
+        "| Run | TTFT | E2E |\n|---|---:|---:|\n| 1 | 43.2 ms | 105.0 ms |\n| 2 | 33.3 ms | 95.8 ms |\n"
+        "| 3 | 28.0 ms | 92.1 ms |\n\n**Average (3 runs):**\n- TTFT: **34.8 ms**\n- E2E: **97.6 ms**\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(s.kind, s.value, len(s.of)) for s in cf.statements] == [("mean", 34.8, 3), ("mean", 97.6, 3)]
+    cf = _drafted(text.replace("**Average (3 runs):**", "**Best run:**"), tmp_path)
+    assert cf.statements == [] and 34.8 in [c.value for c in cf.claims]

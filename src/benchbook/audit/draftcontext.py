@@ -1381,7 +1381,11 @@ _CACHE_WORD = re.compile(r"(?i)\bkv\b|cache")
 
 #: a setup declaration's item that is the batch size alone ("batch 512", "n_batch = 2048", "batch
 #: size: 8"): a serving engine's is its concurrency (``serving_batch``)
-_BATCH_ITEM = re.compile(r"(?i)(?:n_?batch|batch(?:[ _-]?size)?)\s*[:=]?\s*(\d{1,5})")
+_BATCH_ITEM = re.compile(r"(?i)(?:n_?batch|(?:prompt[ _-]?)?batch(?:[ _-]?size)?)\s*[:=]?\s*(\d{1,5})")
+#: the tokens a run may generate listed as an item of its setup ("Output 128", "max output 256")
+_OUTPUT_ITEM = re.compile(
+    r"(?i)(?:max(?:imum)?[ _-]?)?(?:output|max[ _-]?tokens|n_predict)\s*[:=]?\s*(\d{1,6})"
+)
 
 
 def _features(text: str) -> list[tuple[str, object]]:
@@ -1393,7 +1397,8 @@ def _features(text: str) -> list[tuple[str, object]]:
     compares arms or says the drafting did not run (``_COMPARED``, ``_NOT_DRAFTED``).
     And the settings of the llama.cpp flags its words hold (``_INLINE_FLAGS``: "llama.cpp, -ngl 99,
     -c 32768" -> ``offload.n_gpu_layers`` 99, ``ctx`` 32768; ``draftcommand`` reads them), and a
-    batch size listed as an item (``_BATCH_ITEM``)."""
+    batch size or a cap on the tokens generated listed as an item (``_BATCH_ITEM``, ``_OUTPUT_ITEM``:
+    "Prompt-Batch 1024", "Output 128")."""
     out: list[tuple[str, object]] = []
     if _DECODING_OFF.search(text):
         out.append(("decoding", "plain"))
@@ -1422,6 +1427,9 @@ def _features(text: str) -> list[tuple[str, object]]:
         batch = _BATCH_ITEM.fullmatch(item)
         if batch is not None:  # "Context: 32k tokens, batch 512": an item of the setup
             out.append(("batch", int(batch.group(1))))
+        output = _OUTPUT_ITEM.fullmatch(item.rstrip(" *_`."))  # (the sentence's last: "**Output 128**.")
+        if output is not None:  # "**Context 4096**, **Output 128**": the tokens it may generate
+            out.append(("cap", int(output.group(1))))
     for run in _INLINE_FLAGS.finditer(text):
         flat = flat_paths(conditions_of("flags", run.group(0).replace("=", " ").split()))
         out += [(k, v) for k, v in flat.items() if k in _INLINE_PATHS]

@@ -1180,7 +1180,7 @@ class Sentences(Sides):
                 )
                 self.bound_statement(n, relation, metric, cond, line, sentence)
                 continue
-            if self.mean_statement(n, metric, scanned, line, sentence, here):
+            if self.mean_statement(n, metric, scanned, line, sentence, here, self.lead_in):
                 continue  # "This gives a 89.76 tok/s average." of the rates listed before it
             if n.start in run_lists.means:
                 members = [cid for x, cid in placed if x.start in run_lists.means[n.start]]

@@ -46,7 +46,12 @@ from .units import UnitError, factor
 
 #: a word saying a number is the mean of others ("a 89.76 tok/s average", "averaged", "on average",
 #: "mean", "avg", 平均, 평균, Durchschnitt, moyenne, promedio)
-_MEAN = re.compile(r"\baverag\w*|\bmean\b|\bavg\b|平均|평균|durchschnitt\w*|moyenne|promedio", re.IGNORECASE)
+_MEAN = re.compile(
+    r"\baverag\w*|\bmean\b|\bavg\b|平均|평균|durchschnitt\w*|mittelwert\w*|\bim\s+mittel\b|moyenne|promedio",
+    re.IGNORECASE,
+)
+#: a list item's line ("- TTFT: 34.8 ms", "* E2E …", "1. …")
+_LIST_ITEM = re.compile(r"\s*(?:[-*+•]|\d+[.)])\s")
 #: words that make a relating phrase one about speed: its sides are rates
 _SPEED = re.compile(
     r"faster|slower|quicker|speed|schneller|langsamer|rapide|lent|rápido|lento|速|快|慢|빠|느|遅",
@@ -1586,17 +1591,21 @@ class Sides(DraftCore):
         return True
 
     def mean_statement(
-        self, n: Number, metric: str, text: str, line: int, sentence: str, here: set[str]
+        self, n: Number, metric: str, text: str, line: int, sentence: str, here: set[str], lead: str = ""
     ) -> bool:
         """A number stated as the average of numbers listed before it ("This gives a 89.76 tok/s
-        average" after nine per-prompt rates): a mean word within 30 characters (``_MEAN``), and
+        average" after nine per-prompt rates): a mean word within 30 characters (``_MEAN``) or in the
+        line introducing its list (``lead``: "**Average (3 runs):**" over "- TTFT: 34.8 ms"), and
         the last two or more claims of its metric and unit family drafted before this paragraph
         (the longest such run, not crossing a claim of the metric from another table column) whose
         mean rounds to it (within half a unit of its last digit; 5% for "about"): a ``mean``
         statement citing them, no claim.  True when drafted."""
         if n.range is not None or n.spread is not None or n.unit is None:
             return False
-        if not _MEAN.search(text[max(0, n.start - 30) : n.end + 30]):
+        # (or in the line introducing its list: "**Mittelwert Context 4096:**" over "- TTFT: 34.863 ms")
+        if not _MEAN.search(text[max(0, n.start - 30) : n.end + 30]) and not (
+            lead and _MEAN.search(lead) and _LIST_ITEM.match(self.post.line(line))
+        ):
             return False
         value = plain_value(n.text)
         if value is None:

@@ -60,7 +60,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # "--max-ctx 200000" is)
             rf"(?:(?<=max[-_])|(?<!\w)(?<!\w-))"
             rf"(?:context(?:[ _-](?:length|size|window))?|ctx(?:[ _-]size)?|n_ctx|num_ctx)"
-            rf"\s*(?:=|:|of)?\s*{_K}\b",
+            # (a series named by it with a dash: "Context-2048-Serie", "ctx-8k run")
+            rf"(?:\s*(?:=|:|of)?\s*|-(?=\d)){_K}\b",
             re.I,
         ),
         "ctx",
