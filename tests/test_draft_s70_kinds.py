@@ -94,6 +94,8 @@ def test_a_caption_lines_time_metric_over_a_table_of_plain_numbers(tmp_path):
     assert caption_time("Here is the result:") is None
     assert caption_time("TPOT was 30 ms:") is None
     assert caption_time("Here is TPOT(s)") is None  # no colon: no caption of what follows
+    assert caption_time("VRAM usage (GB):") == ("vram", "GB")
+    assert caption_time("Sizes (GB):") is None  # a size of what: no metric
     text = (
         "Here is TPOT(s):\n\n  | vllm | sglang\n-- | -- | --\n"
         "offline FP8 | 0.032 | 0.016\nBF16 | 0.032 | 0.030\n"

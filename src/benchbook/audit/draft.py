@@ -1745,23 +1745,24 @@ def _caption_unit(text: str) -> str | None:
     return unit if family(unit) in ("rate", "requests") else None
 
 
-#: the time metrics a caption line may name for a table of plain numbers below it
-_CAPTION_TIMES = frozenset({"ttft", "tpot", "itl", "latency", "e2e_latency", "duration"})
+#: the families of a quantity a caption line may name for a table of plain numbers below it (rates:
+#: ``_caption_unit``)
+_CAPTION_FAMILIES = frozenset({"time", "size"})
 
 
 def caption_time(line: str) -> tuple[str, str] | None:
-    """(metric, unit) of a short line naming a time metric and its unit and no number, ending in a
-    colon ("Here is TPOT(s):", "TTFT (ms):", "Latency in ms:"): the cells of the table below it
-    that state no unit (``drafttable``); None for any other line (``toollines.label_unit`` and
-    ``label_metric`` read the words)."""
+    """(metric, unit) of a short line naming a time or size metric and its unit and no number,
+    ending in a colon ("Here is TPOT(s):", "TTFT (ms):", "Latency in ms:", "VRAM usage (GB):"): the
+    cells of the table below it that state no unit (``drafttable``); None for any other line
+    (``toollines.label_unit`` and ``label_metric`` read the words)."""
     text = line.strip().strip("*_` ")
     if not text.endswith((":", "：")) or len(text) > 60 or any(n.unit for n in numbers(text)):
         return None
     unit = label_unit(text.rstrip(":：*_ "))
-    if unit is None or family(unit) != "time":
+    if unit is None or family(unit) not in _CAPTION_FAMILIES:
         return None
     metric = label_metric(text.rstrip(":："), unit)
-    return (metric, unit) if metric in _CAPTION_TIMES else None
+    return (metric, unit) if metric is not None and metric != "size" else None
 
 
 def _rate_unit(text: str) -> str | None:
