@@ -373,7 +373,9 @@ def test_a_device_flag_names_the_backend_of_one_kind_of_device_only():
     assert backend("llama-server -m x.gguf --device Vulkan0 -ngl 99") == "Vulkan"
     assert backend("llama-server -m x.gguf -dev CUDA0,CUDA1") == "CUDA"
     assert backend("llama-server -m x.gguf -dev CUDA0,Vulkan1") is None  # two backends: neither
-    assert backend("llama-bench -m x.gguf -dev none") is None
+    # (llama.cpp's common/arg.cpp: "--device none" = don't offload, the CPU runs it all; session 70)
+    assert backend("llama-bench -m x.gguf -dev none") == "CPU"
+    assert backend("llama-bench -m x.gguf -dev npu") is None
 
 
 def test_a_count_written_with_an_asterisk_and_a_chinese_word_after_a_data_centre_part():

@@ -86,8 +86,11 @@ def test_a_model_named_by_its_size_alone_is_that_size(tmp_path):
     # a family named with the size: its name, not the size alone
     cf = _drafted("I'm testing Llama 3.1 8B q4_k_m and get 30 tokens/s.\n", tmp_path)
     assert [_cond(cf, c).get("model") for c in cf.claims] == ["Llama 3.1 8B"]
-    # two sizes, or a model of another size named: no guess
+    # two sizes, or a model of another size named: no guess for the post; each clause's own size
+    # (session 70: ``clause_sizes``)
     cf = _drafted("The 7B model gives 30 t/s and the 13B model gives 20 t/s.\n", tmp_path)
+    assert [_cond(cf, c).get("model") for c in cf.claims] == ["7B", "13B"]
+    cf = _drafted("The 7B and the 13B models give 30 t/s and 20 t/s.\n", tmp_path)
     assert [_cond(cf, c).get("model") for c in cf.claims] == [None, None]
     cf = _drafted(
         "# 70B model is slow\n\n```\n$ llama-cli -m Qwen3-8B-Q4_K_M.gguf\n```\n\n12 t/s\n", tmp_path

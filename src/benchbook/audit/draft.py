@@ -1048,6 +1048,8 @@ class _Drafter(Tables, Sentences):
             and not re.search(r"(?i)draft", text[max(0, m.start() - 20) : m.start()])
         )
         sizes = {w.upper(): w for w in written}
+        # (a size joined to it: "the 7B and the 13B models" names two)
+        sizes.update((m.group(1).upper(), m.group(1)) for m in _JOINED_SIZE.finditer(text))
         if len(sizes) != 1:
             return
         size = next(iter(sizes.values()))
@@ -1067,30 +1069,46 @@ class _Drafter(Tables, Sentences):
         """
         # each line's numbers read once, by the value as written (a sentence of 3000 numbers: linear)
         by_line: dict[int, dict[tuple[str, float], Number]] = {}
+        ends: dict[int, list[int]] = {}  # where each line's numbers end, in order
         for e in self.out.entries:
             if e.kind != "claim" or e.group is not None or "origin" in e.fields:
                 continue
             value, span = e.fields.get("value"), e.fields.get("range")
             if "model" in (e.fields.get("conditions") or {}) or (value is None and not span):
                 continue
-            at = e.fields.get("source_line") or 0
-            line = self.post.line(at)
-            if at not in by_line:
-                by_line[at] = {}
-                for x in numbers(line):
+            line_at = e.fields.get("source_line") or 0
+            line = self.post.line(line_at)
+            if line_at not in by_line:
+                by_line[line_at] = {}
+                found = numbers(line)
+                ends[line_at] = [x.end for x in found]
+                for x in found:
                     key = ("range", x.range[0]) if x.range is not None else ("value", x.text)
                     if (v := plain_value(number_text(key[1]))) is not None:
-                        by_line[at].setdefault((key[0], v), x)
+                        by_line[line_at].setdefault((key[0], v), x)
             kind = "value" if value is not None else "range"
             said = plain_value(str(value if value is not None else (span or [None])[0]))
-            n = by_line[at].get((kind, said)) if said is not None else None
+            n = by_line[line_at].get((kind, said)) if said is not None else None
             if n is None:
                 continue
             # (a clause's words within 120 characters of its number: a long line read once per claim)
             before = re.split(_CLAUSE_END, line[max(0, n.start - 120) : n.start])[-1]
-            sizes = _CLAUSE_SIZE.findall(before) if opening else []
+            # (from the number before it too: "the 7B model gives 30 t/s and the 13B model gives 20 t/s")
+            k = bisect.bisect_right(ends[line_at], n.start) - 1
+            at = max(n.start - len(before), ends[line_at][k] if k >= 0 else 0)
+            sizes = (
+                [
+                    m.group(1)
+                    for m in _CLAUSE_SIZE.finditer(line, at, n.start)
+                    # (not a draft's: "(draft model: 1B) gives me 60 tokens/s")
+                    if not re.search(r"(?i)draft", line[max(0, m.start() - 20) : m.start()])
+                ]
+                if opening
+                else []
+            )
             after = _ON_A_SIZE.search(re.split(_CLAUSE_END, line[n.end : n.end + 120])[0])
-            size = sizes[-1] if sizes else after.group(1) if after else None
+            # (one size only: "The 7B and the 13B models give 30 t/s and 20 t/s" pairs them in order)
+            size = sizes[0] if len(set(sizes)) == 1 else after.group(1) if after and not sizes else None
             if size is not None:
                 e.fields.setdefault("conditions", {})["model"] = size
                 e.origins["model"] = "the size its clause names"
@@ -1549,6 +1567,11 @@ _SIZE_MODEL = re.compile(
 )
 
 
+#: a size joined by "and", "or", "vs", a comma or a slash to a size before "model(s)" ("the 7B and the
+#: 13B models", "7B/13B models")
+_JOINED_SIZE = re.compile(
+    r"(?<![\w.+-])(\d+(?:\.\d+)?[Bb])\s*(?:,|and|or|vs\.?|/|&)\s*(?:the\s+|a\s+)?\d+(?:\.\d+)?[Bb][\s-]?models?\b"
+)
 #: a model's size alone in a clause ("7b是3.8秒", "70B: 5 tok/s"): not glued to a Latin name or a unit (CJK
 #: words may touch it: "14b模型")
 _CLAUSE_SIZE = re.compile(r"(?<![A-Za-z0-9_.+-])(\d+(?:\.\d+)?[Bb])(?![A-Za-z0-9_/]|\.\d)")
