@@ -3,7 +3,7 @@ forty-ninth set replaced it as the clean one), each with controls."""
 
 from __future__ import annotations
 
-from benchbook.audit.draft import caption_time
+from benchbook.audit.draft import _DRAFTING_FLAG, _drafting_of, caption_time
 from benchbook.audit.draftcommand import command_lines, model_and_quant
 from benchbook.audit.draftcontext import _features, _flag_settings, _fuller_of
 from benchbook.audit.draftnames import cpu_names, mentions
@@ -333,3 +333,34 @@ def test_a_setup_sentence_of_bold_items_a_series_by_its_context_and_a_mean_lists
     assert [(s.kind, s.value, len(s.of)) for s in cf.statements] == [("mean", 34.8, 3), ("mean", 97.6, 3)]
     cf = _drafted(text.replace("**Average (3 runs):**", "**Best run:**"), tmp_path)
     assert cf.statements == [] and 34.8 in [c.value for c in cf.claims]
+
+
+def test_a_scripts_runs_with_and_without_its_drafting_flag_and_vllms_progress_line(tmp_path):
+    """h566: "python benchmark_speculative.py" and the same with "--with_speculation True", each
+    over vLLM's tqdm lines ("est. speed input: … toks/s, output: 305.54 toks/s") under "Running
+    benchmark on 20 prompts with batch size 10 with max tokens 1024": vLLM, ten requests at once,
+    1024 tokens at most, the first block plain and the second speculative, whatever the title says;
+    one script run once with its flag off is no arm of anything."""
+    run = (
+        "```bash\npython benchmark_speculative.py {flags}\n\n"
+        "Running benchmark on 20 prompts with batch size 10 with max tokens 1024\n"
+        "Processed prompts: 100%|█| 10/10 [00:33<00:00,  3.35s/it, "
+        "est. speed input: 40.85 toks/s, output: {out} toks/\n"
+        "```\n"
+    )
+    text = (
+        "# The performance of ngram speculation\n\n"
+        + run.format(flags="", out="305.54")
+        + "\nvs.\n\n"
+        + run.format(flags="--with_speculation True", out="74.31")
+    )
+    cf = _drafted(text, tmp_path)
+    got = {
+        (c.value, _cond(cf, c).get("engine"), _cond(cf, c).get("decoding"), _cond(cf, c).get("concurrency"))
+        for c in cf.claims
+        if c.value in (305.54, 74.31)
+    }
+    assert got == {(305.54, "vLLM", "plain", 10), (74.31, "vLLM", "speculative", 10)}
+    assert {_cond(cf, c).get("cap") for c in cf.claims} == {1024}
+    assert _drafting_of(_DRAFTING_FLAG.search("python x.py --use-mtp")) == "draft-self"
+    assert _drafting_of(_DRAFTING_FLAG.search("python x.py --speculative false")) is None

@@ -671,6 +671,7 @@ class _Drafter(Tables, Sentences):
         self.cpu_machine()  # "Ryzen 7 5700G" and no GPU: the CPU ran them
         self.apu_names()  # "Strix Halo", "Ryzen AI Max+ 395", "Radeon 8060S": one chip, one name
         self.size_model()  # "benchmark for 70B model" and no model named: the model is "70B"
+        self.script_arms()  # "python bench.py" vs "python bench.py --with_speculation True": each block's
         self.mac_machine()  # "on a single Mac Studio" and no machine named: the machine is it
         stated_repeats(self.post, self.out.entries, self.out.groups)  # "median of 3 runs"
         self.repeated_runs()
@@ -1112,6 +1113,40 @@ class _Drafter(Tables, Sentences):
             if size is not None:
                 e.fields.setdefault("conditions", {})["model"] = size
                 e.origins["model"] = "the size its clause names"
+
+    def script_arms(self) -> None:
+        """Two or more code blocks running one script (a tool no reader knows: "python
+        benchmark_speculative.py"), some with a drafting flag ("--with_speculation True",
+        "--use-mtp", ``_DRAFTING_FLAG``) and some without: each block's claims decode as its command
+        says, plainly where it sets no such flag, over a decoding the post's words guessed (h566:
+        the vanilla run's 305.54 toks/s is plain, the speculative run's 74.31 speculative)."""
+        runs: list[tuple[Block, str, str]] = []
+        for block in self.post.blocks:
+            if block.kind != "code":
+                continue
+            for _, t in block.lines:
+                m = _SCRIPT_LINE.match(t)
+                if m is not None:
+                    drafting = [_drafting_of(f) for f in _DRAFTING_FLAG.finditer(t)]
+                    runs.append((block, m.group("script"), next((d for d in drafting if d), "plain")))
+                    break
+        by_script: dict[str, list[tuple[Block, str]]] = {}
+        for block, script, decoding in runs:
+            by_script.setdefault(script, []).append((block, decoding))
+        arms = {
+            n: decoding
+            for blocks in by_script.values()
+            if len({d for _, d in blocks}) >= 2
+            for block, decoding in blocks
+            for n, _ in block.lines
+        }
+        for e in self.out.entries:
+            line = e.fields.get("source_line")
+            if e.kind != "claim" or line not in arms or "origin" in e.fields:
+                continue
+            if not str(e.origins.get("decoding", "")).startswith(f"line {line},"):  # (not its own words')
+                e.fields.setdefault("conditions", {})["decoding"] = arms[line]
+                e.origins["decoding"] = "its code block's command (another block runs the script otherwise)"
 
     def mac_machine(self) -> None:
         """A post that names one Apple desktop by its name alone ("Complete evaluation infrastructure
@@ -1572,6 +1607,27 @@ _SIZE_MODEL = re.compile(
 _JOINED_SIZE = re.compile(
     r"(?<![\w.+-])(\d+(?:\.\d+)?[Bb])\s*(?:,|and|or|vs\.?|/|&)\s*(?:the\s+|a\s+)?\d+(?:\.\d+)?[Bb][\s-]?models?\b"
 )
+#: a command running a script no reader knows ("python benchmark_speculative.py --with_speculation True")
+_SCRIPT_LINE = re.compile(r"\s*(?:\$\s*)?python[\d.]*\s+(?:-m\s+)?(?P<script>[\w./-]+\.py|[\w.]+)(?=\s|$)")
+#: a flag of such a script that switches drafting on or off, and its value ("--with_speculation True",
+#: "--use-mtp", "--spec false", "--num-speculative-tokens 4")
+_DRAFTING_FLAG = re.compile(
+    r"(?<!\S)--?(?:with[_-]?|use[_-]?|enable[_-]?)?(?P<name>spec\w*|speculat\w*|num[_-]spec\w*|draft\w*|ngram\w*|"
+    r"eagle\w*|medusa\w*|mtp\w*|lookahead\w*)(?:[=\s]+(?P<v>(?!-)\S+))?",
+    re.IGNORECASE,
+)
+
+
+def _drafting_of(flag: re.Match) -> str | None:
+    """The decoding a drafting flag sets (``_DRAFTING_FLAG``): draft-self for the model's own heads
+    (MTP, Medusa), speculative for others; None where its value switches it off ("False", "0",
+    "none")."""
+    value = (flag.group("v") or "").strip("\"'").lower()
+    if value in ("false", "0", "none", "off", "no", "disabled"):
+        return None
+    return "draft-self" if re.match(r"(?i)mtp|medusa", flag.group("name")) else "speculative"
+
+
 #: a model's size alone in a clause ("7b是3.8秒", "70B: 5 tok/s"): not glued to a Latin name or a unit (CJK
 #: words may touch it: "14b模型")
 _CLAUSE_SIZE = re.compile(r"(?<![A-Za-z0-9_.+-])(\d+(?:\.\d+)?[Bb])(?![A-Za-z0-9_/]|\.\d)")

@@ -55,6 +55,7 @@ from .draftcommand import (
     serving_client,
 )
 from .draftcore import LABELS, label_key, origin_of
+from .draftmetric import VLLM_PROGRESS
 from .draftnames import (
     CPU,
     DECODING_PHRASE,
@@ -869,17 +870,27 @@ def _commit_links(text: str, out: list[tuple[str, object]]) -> None:
         out.append(("build", " + ".join(f"{repo} {sha}" for repo, sha in links)))
 
 
+#: a script's line announcing the run it starts, in words ("Running benchmark on 20 prompts with batch
+#: size 10 with max tokens 1024"): its settings
+_RUN_BANNER = re.compile(r"\s*(?:Running|Benchmarking|Testing|Starting)\b[^=|]{0,40}\b(?:with|on|using)\b")
+
+
 def _reported(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
-    """What a code block's output reports of the run's machine, build and model (``_REPORT_LINE``'s
-    hardware, ``_BUILD_LINE``, an Ollama tag leading a line of a benchmark script's output:
-    "pxlksr/opencodeinterpreter-ds:6.7b-Q4_K_M (5 runs) at …"): a declaration of the setup, as a
-    "Hardware:" line is."""
+    """What a code block's output reports of the run's machine, build, engine and model
+    (``_REPORT_LINE``'s hardware, ``_BUILD_LINE``, vLLM's progress line ``draftmetric.VLLM_PROGRESS``,
+    an Ollama tag leading a line of a benchmark script's output: "pxlksr/opencodeinterpreter-ds:6.7b-Q4_K_M
+    (5 runs) at …", the settings a script's banner line words, ``_RUN_BANNER``): a declaration of
+    the setup, as a "Hardware:" line is."""
     out: list[tuple[str, object]] = []
     for _, t in lines:
         report = _REPORT_LINE.match(t)
         if report and report.group("label").lower() != "model":
             out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path == "hardware"]
         _builds(t, out)
+        if VLLM_PROGRESS.search(t):  # vLLM's tqdm line ("est. speed input: … toks/s, output: …"): its run
+            out.append(("engine", "vLLM"))
+        if _RUN_BANNER.match(t):  # "Running benchmark on 20 prompts with batch size 10 with max tokens 1024"
+            settings_in_words(t, out)
         tag = _LEADING_TAG.match(t)
         tagged = ollama_model(tag.group("tag")) if tag and _TAG_NAME.fullmatch(tag.group("name")) else None
         if tagged is not None:

@@ -86,7 +86,7 @@ _EFFECTIVE = r"\s*(?:eff|effective)\.?\s+(?:tok|t/s|tps|token)"
 #: any concurrency (llama-benchy's tg at c2/c4), unless it says it is a sum (``_SUMMED``)
 _DECODE_PHASE = re.compile(r"\b(?:tg\d*|decod\w*|generat\w*|gen)\b", re.IGNORECASE)
 #: vLLM's tqdm progress line: "est. speed input: 47.09 toks/s, output: 128.64 toks/s"
-_TQDM = re.compile(r"\bspeed input:[^,]*,\s*output\b")
+VLLM_PROGRESS = re.compile(r"\bspeed input:[^,]*,\s*output\b")
 #: a label naming throughput
 _THROUGHPUT = re.compile(r"throughput|吞吐|スループット|처리량|пропускн", re.IGNORECASE)
 
@@ -380,7 +380,7 @@ def _wanted(e: Entry, shared: dict, block_streams: bool = False, printed: bool =
     metric = e.fields.get("metric", shared.get("metric"))
     unit = e.fields.get("unit", shared.get("unit"))
     quote = str(e.fields.get("quote") or "")
-    if family(unit) == "rate" and metric in ("prefill_tps", "decode_tps") and _TQDM.search(quote):
+    if family(unit) == "rate" and metric in ("prefill_tps", "decode_tps") and VLLM_PROGRESS.search(quote):
         # vLLM's tqdm line "est. speed input: 47.09 toks/s, output: 128.64 toks/s": prompt tokens and
         # generated tokens over the run's wall time (read as prefill and decode rates while the
         # relations that compare them were drafted)
