@@ -8,6 +8,7 @@ from benchbook.audit.draftcommand import command_lines, model_and_quant
 from benchbook.audit.draftcontext import _features, _flag_settings, _fuller_of
 from benchbook.audit.draftnames import cpu_names, mentions
 from benchbook.audit.draftprose import dot_grouping, numbers
+from benchbook.audit.draftwords import engine_versions
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
 
@@ -364,3 +365,21 @@ def test_a_scripts_runs_with_and_without_its_drafting_flag_and_vllms_progress_li
     assert {_cond(cf, c).get("cap") for c in cf.claims} == {1024}
     assert _drafting_of(_DRAFTING_FLAG.search("python x.py --use-mtp")) == "draft-self"
     assert _drafting_of(_DRAFTING_FLAG.search("python x.py --speculative false")) is None
+
+
+def test_a_llama_bench_test_named_in_prose_and_an_engines_image_tag(tmp_path):
+    """h572: "pp512 が約330.87 t/s、tg128 が約10.37 t/s、さらに d16384 が約216.76 t/s": the tg test's
+    128 tokens for its rate only, the depth for the last; h568: "ghcr.io/huggingface/text-generation-
+    inference:0.8" runs TGI 0.8 ("vllm/vllm-openai:v0.6.3" vLLM's v0.6.3; "ollama/ollama:latest"
+    names no release)."""
+    cf = _drafted(
+        "fa=1 の条件で pp512 が約330.87 t/s、tg128 が約10.37 t/s、さらに d16384 が約216.76 t/s など。\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("tokens_generated"), _cond(cf, c).get("depth")) for c in cf.claims]
+    assert got == [(330.87, None, None), (10.37, 128, None), (216.76, None, 16384)]
+    assert engine_versions("docker run ghcr.io/huggingface/text-generation-inference:0.8 --model-id x") == {
+        "TGI": "0.8"
+    }
+    assert engine_versions("docker run vllm/vllm-openai:v0.6.3 --model x") == {"vLLM": "v0.6.3"}
+    assert engine_versions("docker run ollama/ollama:latest") == {}

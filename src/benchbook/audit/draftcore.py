@@ -278,6 +278,14 @@ NAMED_CONDITION = re.compile(
 )
 
 
+#: a llama-bench test's name in prose ("tg128", "pp512 @ d16384", "pp2048@d4096")
+#: (or a depth alone, "d16384", the test before it read again at that depth: no tg's tokens then)
+_TEST_NAME = re.compile(
+    r"(?<![\w-])(?:(?P<t>pp|tg)(?P<n>\d{1,5})(?:\s*@\s*d(?P<d>\d{1,6}))?|d(?P<alone>\d{3,6}))(?![\w-])",
+    re.IGNORECASE,
+)
+
+
 #: a number and the unit written after it, right before an opening parenthesis ("45 tok/s (", "0.52 t/s (")
 _NUMBER_BEFORE_PAREN = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(?:[^\s\d()（）]{1,12}\s*)?[(（]$")
 
@@ -897,6 +905,16 @@ class DraftCore:
                     offer(path, w0 + m.start(), named_count(m))
                 elif owner == rel:
                     offer(path, rel, named_count(m))
+        # a llama-bench test naming the rate after it ("tg128 が約10.37 t/s", "pp512 @ d16384 is 214
+        # t/s"): the tokens its tg test generates, the depth it ran at; the last test before the
+        # number only ("pp512 ~330 t/s, tg128 ~10 t/s": the tg is the second's)
+        tests = [m for m in _TEST_NAME.finditer(near) if w0 + m.end() <= rel]
+        if tests:
+            test = tests[-1]
+            if (test.group("t") or "").lower() == "tg":
+                offer("tokens_generated", w0 + test.start(), int(test.group("n")))
+            if test.group("d") or test.group("alone"):
+                offer("depth", w0 + test.start(), int(test.group("d") or test.group("alone")))
         for m in PROMPT_SET.finditer(near):
             if _TRAINED_ON.search(near, max(0, m.start() - 40), m.start()):
                 continue  # "trained on ShareGPT", "fine-tuned Llama 3 8B with Alpaca": the data it learnt

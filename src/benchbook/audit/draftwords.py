@@ -336,6 +336,16 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "version",
     ),
+    # an engine's container image and its tag ("ghcr.io/huggingface/text-generation-inference:0.8",
+    # "vllm/vllm-openai:v0.6.3", "lmsysorg/sglang:v0.4.1-cu124"): the release it runs
+    (
+        re.compile(
+            rf"(?<![\w.-])(?:[\w.-]+/)*{_ENGINE_WORDS}(?:-openai)?:(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
+            r"(?![\w.]|\.\d)",
+            re.I,
+        ),
+        "version",
+    ),
     # a release's own title or line: "chore: bump v0.4.1.post2", "Release v0.6.0", "bump version to
     # 0.7.3" (the project's version, no engine named: the post's engine)
     (
