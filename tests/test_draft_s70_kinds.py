@@ -383,3 +383,19 @@ def test_a_llama_bench_test_named_in_prose_and_an_engines_image_tag(tmp_path):
     }
     assert engine_versions("docker run vllm/vllm-openai:v0.6.3 --model x") == {"vLLM": "v0.6.3"}
     assert engine_versions("docker run ollama/ollama:latest") == {}
+
+
+def test_a_table_of_metrics_as_rows_each_rows_own_unit_by_its_words(tmp_path):
+    """h573: "| **Token Usage Statistics** | Average completion tokens | 21.02 |" under a Value column
+    whose first cell is "0.78 seconds": tokens, by the row's own words (its second label); "Total
+    samples processed | 82" a count, listed, no time."""
+    text = (
+        "| **Category** | **Metric** | **Value** |\n|---|---|---|\n"
+        "| **Inference Statistics** | Total samples processed | 82 |\n"
+        "| | Average inference time | 0.78 seconds |\n"
+        "| **Token Usage Statistics** | Average completion tokens | 21.02 |\n"
+        "| | Max prompt tokens | 1483 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert sorted((c.value, c.unit) for c in cf.claims) == [(0.78, "s"), (21.02, "tokens"), (1483, "tokens")]
+    assert "82" in [u.number for u in cf.draft.unplaced]

@@ -561,6 +561,14 @@ def _slashed(cell: str, n: int) -> list[Number] | None:
 _LENGTH_ROW = re.compile(r"(?i)\b(?:input|output|prompt)\s+(?:sequence\s+)?length\b")
 
 
+#: a row's label counting things other than tokens ("Total samples processed", "Requests completed",
+#: "Number of prompts"): its plain number is no quantity in the column's unit
+_COUNT_ROW = re.compile(
+    r"(?i)^\W*(?:total\s+|number\s+of\s+|num\s+)?(?:samples?|requests?|prompts?|queries|images|items)"
+    r"(?:\s+(?:processed|completed|sent|served|run|total))?\W*$"
+)
+
+
 def _row_unit(label: str) -> str | None:
     """The unit a row's label writes in parentheses at its end ("Output length (tokens)", "출력 길이
     (토큰)", "Peak memory (GB)", a colon after it: "Total Latency (ms):") or in words for a count of
@@ -569,8 +577,11 @@ def _row_unit(label: str) -> str | None:
     if m is None:
         # a count of tokens by its words ("Token Evaluation Count", "Prompt token count", "Tokens
         # generated"): tokens, whatever unit its columns' times are in
+        # ("Average completion tokens", "Max prompt tokens": a statistic of a count of tokens)
         counted = re.search(
-            r"(?i)\btokens?\b.*\bcount\b|\bcount\s+of\s+tokens\b|^\W*tokens?\s+generated\W*$", label
+            r"(?i)\btokens?\b.*\bcount\b|\bcount\s+of\s+tokens\b|^\W*tokens?\s+generated\W*$"
+            r"|^\W*(?:avg|average|mean|median|min|max|total|p\d{2})\s+(?:[a-z]+\s+)?tokens\W*$",
+            label,
         )
         return "tokens" if counted else None
     word = m.group(1).strip()
@@ -2772,7 +2783,12 @@ class Tables(Sides):
                         cell_ids.setdefault((r, j), cid)
                         piece_ids.setdefault((r, j), []).append(cid)
                     continue
-                row_unit = _row_unit(labels[0]) if labels and n.unit is None else None
+                # (the first of its labels naming one: "| **Token Usage** | Average completion tokens |")
+                row_unit = next((u for x in labels if (u := _row_unit(x))), None) if n.unit is None else None
+                if n.unit is None and row_unit is None and any(_COUNT_ROW.search(x) for x in labels):
+                    # "| Total samples processed | 82 |" under a column of seconds: a count, no time
+                    self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+                    continue
                 if (
                     row_unit is not None
                     and family(row_unit) != family(self.groups[gid].fields.get("unit"))
