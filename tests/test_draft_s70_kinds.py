@@ -399,3 +399,9 @@ def test_a_table_of_metrics_as_rows_each_rows_own_unit_by_its_words(tmp_path):
     cf = _drafted(text, tmp_path)
     assert sorted((c.value, c.unit) for c in cf.claims) == [(0.78, "s"), (21.02, "tokens"), (1483, "tokens")]
     assert "82" in [u.number for u in cf.draft.unplaced]
+
+
+def test_an_apple_chip_before_air_is_the_macbook_air():
+    """ "An M2 Air pushes 18 tok/s" (h571) is the M2 MacBook Air; "M2 Max" stays the chip."""
+    assert [m.value for m in mentions("An M2 Air pushes 18 tok/s")] == ["Apple M2 (MacBook Air)"]
+    assert [m.value for m in mentions("M2 Max hits 28 tok/s")] == ["Apple M2 Max"]

@@ -85,7 +85,8 @@ _HARDWARE = re.compile(
     r"|(?P<mac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Mac\sPro|Mac)\s(?:\([^)]*\)\s)?"
     r"(?P<mm>M[1-5])(?:\s(?P<mms>Pro|Max|Ultra)\b)?(?![\w-])"
     r"|(?:Apple\s+)?(?P<cm>M[1-5])(?:\s(?P<cms>Pro|Max|Ultra))?\s"
-    r"(?P<cmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac)\b"
+    # (the laptop by its line alone after the chip: "An M2 Air pushes 18 tok/s")
+    r"(?P<cmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Air)\b"
     r"|(?:Apple\s+)?(?P<m>M[1-5])[\s-]?(?P<ms>Pro|Max|Ultra)(?![A-Za-z_-])"
     r"|Apple\s+(?P<m2>M[1-5])\b"
     # an Apple chip by its name and the word chip ("M2 chip", "M2芯片", "M2チップ"); a phone by its name
@@ -689,6 +690,7 @@ def hardware_name(m: re.Match) -> str:
         cm, cms, mac = (g["mm"], g["mms"], g["mac"]) if g.get("mm") else (g["cm"], g["cms"], g["cmac"])
         chip = f"Apple {cm.upper()}" + (f" {cms.capitalize()}" if cms else "")
         mac = re.sub(r"\s+", " ", mac)
+        mac = "MacBook Air" if mac == "Air" else mac
         name = chip if mac.lower() == "mac" else f"{chip} ({mac})"
     elif g["m"]:
         name = f"Apple {g['m'].upper()} {g['ms'].capitalize()}"
