@@ -405,3 +405,20 @@ def test_an_apple_chip_before_air_is_the_macbook_air():
     """ "An M2 Air pushes 18 tok/s" (h571) is the M2 MacBook Air; "M2 Max" stays the chip."""
     assert [m.value for m in mentions("An M2 Air pushes 18 tok/s")] == ["Apple M2 (MacBook Air)"]
     assert [m.value for m in mentions("M2 Max hits 28 tok/s")] == ["Apple M2 Max"]
+
+
+def test_a_multiple_over_the_one_table_row_whose_pair_gives_it(tmp_path):
+    """ "[Bug]: Qwen3-32B-FP8 2x slower than SGLang" over a table of TPOTs (h548): the ratio of the
+    one row whose two cells give it (0.032 over 0.016), the larger first; "~5x slower than
+    expected" (h274) and "gives me 1.37x" (h467) name no two arms: claims."""
+    table = (
+        "\n\nHere is TPOT(s):\n\n  | vllm | sglang\n-- | -- | --\n"
+        "offline FP8 | 0.032 | 0.016\nBF16 | 0.032 | 0.030\n"
+    )
+    cf = _drafted("# [Bug]: Qwen3-32B-FP8 2x slower than SGLang" + table, tmp_path)
+    value = {c.id: c.value for c in cf.claims}
+    assert [(s.kind, s.value, [value[x] for x in s.of]) for s in cf.statements] == [
+        ("ratio", 2, [0.032, 0.016])
+    ]
+    cf = _drafted("# Qwen3-32B-FP8 2x slower than expected" + table, tmp_path)
+    assert cf.statements == [] and 2 in [c.value for c in cf.claims]

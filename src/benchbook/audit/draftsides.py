@@ -88,6 +88,12 @@ _GENERIC = frozenset(
 #: how far (relative, as multiples) the only pair's values may be from a stated value and still be
 #: its sides: posts round loosely ("doubles" for 1.86×: 7%), never by a quarter
 _FAR = 0.25
+#: a multiple's words relating two arms ("2x slower than SGLang", "vs vLLM", "1.63x speedup"), not
+#: an expectation ("than expected", "than it should", "than before")
+_AGAINST_NAMED = re.compile(r"(?i)\b(?:than|vs\.?|versus|compared\s+(?:to|with)|speed-?ups?|faster|slower)\b")
+_AGAINST_EXPECTED = re.compile(
+    r"(?i)\bthan\s+(?:expected|it\s+should|advertised|normal|usual|before|previously|what)\b"
+)
 #: the words joining two numbers as the sides of a comparison ("24.8 vs 15.2 t/s")
 JOINED = re.compile(
     r"\b(?:vs\.?|versus|v\.s\.|against|compared\s+(?:to|with)|statt|anstatt|instead\s+of|rather\s+than)(?!\w)"
@@ -1966,8 +1972,11 @@ class Sides(DraftCore):
                 continue
             line = entry.fields.get("source_line")
             of_phase = by_metric.get(phase, [])
-            if len(of_phase) > 3:
-                continue  # two claims of the phase are wanted (this loop removes none of them)
+            if len(of_phase) > 3 or not of_phase:
+                # two claims of the phase are wanted (this loop removes none of them); else the one
+                # row below it whose two cells give it (a title's "2x slower than SGLang" over a table)
+                self.row_pair(entry, cid, on_line)
+                continue
             rates = [c for c in of_phase if c != cid and c in self.claims]
             if len(rates) != 2 or not isinstance(line, int):
                 continue
@@ -1986,6 +1995,47 @@ class Sides(DraftCore):
                 continue
             note = f"sides found below it: the post's only two {phase} claims ({implied:.2f})"
             self._replace_claim(entry, cid, "ratio", "x", [big, small], note)
+
+    def row_pair(self, entry: Entry, cid: str, on_line: dict[object, list[str]]) -> bool:
+        """A multiple drafted as a claim, with no two claims of its phase to relate (``later_sides``:
+        "[Bug]: Qwen3-32B-FP8 2x slower than SGLang" over a table of TPOTs, h548): the one pair of
+        claims of one line below it (a table's row: its arms side by side), of one metric and unit,
+        whose larger over smaller is within ``_FAR`` of the stated multiple: a ratio statement of them,
+        the larger first, in the claim's place (a "boost" column relating them too states its own
+        figure: the title's 2x is the title's).  True when drafted."""
+        line, stated = entry.fields.get("source_line"), plain_value(str(entry.fields["value"]))
+        if not isinstance(line, int) or stated is None or stated <= 1:
+            return False
+        quote = str(entry.fields.get("quote") or "")
+        if not _AGAINST_NAMED.search(quote) or _AGAINST_EXPECTED.search(quote):
+            return False  # "gives me 1.37x", "~5x slower than expected": no two arms named to find
+        fits = []
+        for at, ids in on_line.items():
+            if not isinstance(at, int) or at <= line:
+                continue
+            mine = [
+                c for c in ids if c != cid and family(self.profile[c][0]) not in ("ratio", "multiple", None)
+            ]
+            for k, a in enumerate(mine):
+                for b in mine[k + 1 :]:
+                    va, vb = self._value(a), self._value(b)
+                    if (
+                        not va
+                        or not vb
+                        or va == vb
+                        or self.metric_of_claim(a) != self.metric_of_claim(b)
+                        or self.profile[a][0] != self.profile[b][0]
+                    ):
+                        continue
+                    if abs(max(va, vb) / min(va, vb) - stated) / stated <= _FAR:
+                        fits.append((a, b) if va > vb else (b, a))
+        if len(fits) != 1:
+            return False
+        big, small = fits[0]
+        self._replace_claim(
+            entry, cid, "ratio", "x", [big, small], "sides found below it: the one row whose pair gives it"
+        )
+        return True
 
     def line_pair(self, entry: Entry, cid: str, related: set[str], on_line: list[str] | None = None) -> bool:
         """A multiple drafted as a claim (``multiple_claim``: "**Warm chats 7.7× faster.**") whose
