@@ -90,6 +90,8 @@ _GENERIC = frozenset(
 _FAR = 0.25
 #: a multiple's words relating two arms ("2x slower than SGLang", "vs vLLM", "1.63x speedup"), not
 #: an expectation ("than expected", "than it should", "than before")
+#: how many lines below a multiple its table's rows may be (``row_pair``)
+_ROW_REACH = 80
 _AGAINST_NAMED = re.compile(r"(?i)\b(?:than|vs\.?|versus|compared\s+(?:to|with)|speed-?ups?|faster|slower)\b")
 _AGAINST_EXPECTED = re.compile(
     r"(?i)\bthan\s+(?:expected|it\s+should|advertised|normal|usual|before|previously|what)\b"
@@ -2010,8 +2012,10 @@ class Sides(DraftCore):
         if not _AGAINST_NAMED.search(quote) or _AGAINST_EXPECTED.search(quote):
             return False  # "gives me 1.37x", "~5x slower than expected": no two arms named to find
         fits = []
-        for at, ids in on_line.items():
-            if not isinstance(at, int) or at <= line:
+        # (the lines within ``_ROW_REACH`` below it only: every line for each multiple was quadratic)
+        for at in range(line + 1, line + 1 + _ROW_REACH):
+            ids = on_line.get(at)
+            if not ids:
                 continue
             mine = [
                 c for c in ids if c != cid and family(self.profile[c][0]) not in ("ratio", "multiple", None)
