@@ -370,7 +370,7 @@ def test_a_scripts_runs_with_and_without_its_drafting_flag_and_vllms_progress_li
 def test_a_llama_bench_test_named_in_prose_and_an_engines_image_tag(tmp_path):
     """h572: "pp512 が約330.87 t/s、tg128 が約10.37 t/s、さらに d16384 が約216.76 t/s": the tg test's
     128 tokens for its rate only, the depth for the last; h568: "ghcr.io/huggingface/text-generation-
-    inference:0.8" runs TGI 0.8 ("vllm/vllm-openai:v0.6.3" vLLM's v0.6.3; "ollama/ollama:latest"
+    inference:0.8" runs TGI 0.8 ("vllm/vllm-openai:v0.6.3" vLLM 0.6.3; "ollama/ollama:latest"
     names no release)."""
     cf = _drafted(
         "fa=1 の条件で pp512 が約330.87 t/s、tg128 が約10.37 t/s、さらに d16384 が約216.76 t/s など。\n",
@@ -381,7 +381,7 @@ def test_a_llama_bench_test_named_in_prose_and_an_engines_image_tag(tmp_path):
     assert engine_versions("docker run ghcr.io/huggingface/text-generation-inference:0.8 --model-id x") == {
         "TGI": "0.8"
     }
-    assert engine_versions("docker run vllm/vllm-openai:v0.6.3 --model x") == {"vLLM": "v0.6.3"}
+    assert engine_versions("docker run vllm/vllm-openai:v0.6.3 --model x") == {"vLLM": "0.6.3"}
     assert engine_versions("docker run ollama/ollama:latest") == {}
 
 
@@ -422,3 +422,41 @@ def test_a_multiple_over_the_one_table_row_whose_pair_gives_it(tmp_path):
     ]
     cf = _drafted("# Qwen3-32B-FP8 2x slower than expected" + table, tmp_path)
     assert cf.statements == [] and 2 in [c.value for c in cf.claims]
+
+
+def test_a_breakers_cases_of_this_sessions_kinds(tmp_path):
+    """A breaker's cases (session 70): a Draft column of 2 and 3 beside MTP acceptance drafts that
+    many; another engine's time in the other unit is its own claim; a dotted decimal with a zero
+    ("0.216 s") means the dots are decimals; "dual epyc 7773x" is two CPUs, no multiple; a per-cent
+    ratio no pair of its row gives is listed; "max 4096 tokens of context" no statistic; a
+    PowerInfer file's model without its format; a period after "v0.7.0." keeps the release."""
+    cf = _drafted(
+        "| Draft | MTP acceptance | tok/s |\n|---|---|---|\n| 2 | 77% | 80.1 |\n| 3 | 70% | 84.0 |\n",
+        tmp_path,
+    )
+    got = {(c.value, _cond(cf, c).get("decoding"), _cond(cf, c).get("block_max")) for c in cf.claims}
+    assert (80.1, "draft-self", 2) in got and (84.0, "draft-self", 3) in got
+    cf = _drafted(
+        "Qwen2.5-7B, 1x A100. vLLM E2E latency is 1.6 s. SGLang E2E latency is 1600 ms as well.\n", tmp_path
+    )
+    assert [(c.value, _cond(cf, c).get("engine")) for c in cf.claims] == [(1.6, "vLLM"), (1600, "SGLang")]
+    dutch = (
+        "De TTFT is 0.216 s en de latentie is 42.582 ms, 43.223 ms en 61.596 ms voor het model met de GPU.\n"
+    )
+    assert not dot_grouping(dutch * 3)
+    cf = _drafted("# dual epyc 7773x box\n\nIt runs at 4.5 t/s.\n", tmp_path)
+    assert [(c.metric, c.value, _cond(cf, c).get("hardware")) for c in cf.claims] == [
+        ("decode_tps", 4.5, "2x AMD EPYC 7773X")
+    ]
+    text = (
+        "| Conc | vllm (tok/s) | sglang (tok/s) | speedup |\n|---|---|---|---|\n"
+        "| 1 | 100 | 200 | 200% |\n| 64 | 2000 | 2100 | 300% |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [s.value for s in cf.statements] == [200] and "300" in [u.number for u in cf.draft.unplaced]
+    cf = _drafted("Qwen3-8B served with max 4096 tokens of context gives 30 t/s.\n", tmp_path)
+    assert all("stat" not in (_cond(cf, c).get("other") or {}) for c in cf.claims)
+    [c] = command_lines(
+        [(1, "./build/bin/main -m ./ReluLLaMA-7B/llama-7b-relu.powerinfer.gguf -n 64")], code=True
+    )
+    assert c.conditions["model"] == "llama-7b-relu"

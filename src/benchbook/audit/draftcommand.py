@@ -369,7 +369,7 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
             return f"{name}:{tag}", None
         return f"{name}:{tag[: found.start()].rstrip('-_.')}", tag[found.start() :]
     # the file's format is no part of the name (GGUF; GGML's "x.ggmlv3.q4_0.bin")
-    name = re.sub(r"(?i)\.gguf$|\.bin$|-\d{5}-of-\d{5}|-GGUF$", "", name)
+    name = re.sub(r"(?i)(?:\.powerinfer)?\.gguf$|\.bin$|-\d{5}-of-\d{5}|-GGUF$", "", name)
     name = _without_org(name)
     name, bits = _unpackaged(name)
     mlc = _MLC_QUANT.search(name)

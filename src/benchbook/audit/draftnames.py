@@ -1171,7 +1171,7 @@ def cpu_name(m: re.Match) -> str:
     if m.group("mtl"):  # Intel's tiers of Meteor Lake: 125H/135H Ultra 5, 155H/165H Ultra 7, 185H Ultra 9
         mtl = m.group("mtl").upper()
         return f"Intel Core Ultra { ({'2': 5, '3': 5, '5': 7, '6': 7, '8': 9}.get(mtl[1], 7)) } {mtl}"
-    return f"AMD EPYC {m.group('epyc')}"
+    return f"AMD EPYC {m.group('epyc').upper()}"
 
 
 def hardware_of(cell: str) -> str | None:
@@ -1522,7 +1522,7 @@ _CPU = re.compile(
     r"(?<![\w-])(?:(?P<count>[1-8])\s?[x×]\s*|(?P<wcount>(?i:dual|two|quad))\s+)?(?:"
     r"(?:AMD\s+)?(?P<ryzen>Ryzen\s(?:Threadripper\s(?:PRO\s)?\d{4}[A-Z]{0,3}|[3579]\s(?:PRO\s)?\d{4}[A-Z0-9]{0,3}))"
     r"|(?:AMD\s+)?(?P<tr>Threadripper\s(?:PRO\s)?\d{4}[A-Z]{0,3})"
-    r"|(?:AMD\s+)?(?P<epyc>(?i:EPYC)\s\d{4}[A-Z0-9]{0,2})"
+    r"|(?:AMD\s+)?(?P<epyc>(?i:EPYC)\s\d{4}(?i:[A-Z0-9]{0,2}))"
     r"|(?:Intel\s+)?(?:Core\s+)?(?P<ultra>Ultra\s[579]\s\d{3}[A-Z]{0,2})"
     r"|(?:Intel\s+)?(?:Core\s+)?(?P<core>i[3579][- ]\d{4,5}[A-Z]{0,3})"
     r"|(?:Intel\s+)?(?P<xeon>Xeon\s(?:(?:Gold|Silver|Platinum|Bronze|Max|w[3579]|E[357])[\s-])?[A-Z]?\d{4}[A-Z0-9]{0,3}(?:\s?v\d)?)"
@@ -1562,7 +1562,7 @@ def cpu_names(text: str) -> list[str]:
         elif g["ryzen"] or g["tr"]:
             name = "AMD " + ("Ryzen " if g["tr"] else "") + (g["ryzen"] or g["tr"])
         elif g["epyc"]:
-            name = f"AMD EPYC {g['epyc'][5:]}"  # "Epyc 9175F" as AMD writes it
+            name = f"AMD EPYC {g['epyc'][5:].upper()}"  # "Epyc 9175f" as AMD writes it
         elif g["ultra"]:
             name = f"Intel Core {g['ultra']}"
         elif g["core"]:

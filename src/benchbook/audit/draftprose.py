@@ -1290,8 +1290,13 @@ def numbers(text: str) -> list[Number]:
         if cpus is None:  # (once per text, and only where one may be named)
             cpus = [(c.start(), c.end()) for c in CPU.finditer(text)] if _CPU_WORD.search(text) else []
         inside = next((b for a, b in cpus if a <= m.start("a") < b), None)
-        if inside is not None and _unit(m.group("ua") or m.group("unit") or "") == "h" and m.end() <= inside:
-            # "ryzen 5 4600h", "Ryzen 7 7840HS": the CPU's model number, its "h" no hours
+        if (
+            inside is not None
+            and _unit(m.group("ua") or m.group("unit") or "") in ("h", "x")
+            and m.end() <= inside
+        ):
+            # "ryzen 5 4600h", "Ryzen 7 7840HS", "epyc 7773x": the CPU's model number, its "h" no
+            # hours, its "x" no multiple
             out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
             pos = inside
             continue
@@ -1734,9 +1739,10 @@ _DOT_LANGUAGE_WORD = re.compile(
 )
 _ENGLISH_WORD = re.compile(r"(?i)(?<![\w-])(?:the|and|of|is|with|for|on|at|was|to|in|it)(?![\w-])")
 #: a number written with a dot and three digits after it ("42.582"), with any other count of digits
-#: after a dot ("3.5 s", "12.25"); neither glued to a word ("Qwen3.5", "v1.234")
+#: after a dot ("3.5 s", "12.25") or a zero before it ("0.216 s": a decimal); neither glued to a word
+#: ("Qwen3.5", "v1.234")
 _DOT_THREE = re.compile(r"(?<![\w.,])[1-9]\d{0,2}(?:\.\d{3})+(?![\w.,]|,\d)")
-_DOT_OTHER = re.compile(r"(?<![\w.,])\d+\.(?:\d{1,2}|\d{4,})(?![\w.]|,\d)")
+_DOT_OTHER = re.compile(r"(?<![\w.,])(?:\d+\.(?:\d{1,2}|\d{4,})|0\.\d+)(?![\w.]|,\d)")
 
 
 def dot_grouping(text: str) -> bool:

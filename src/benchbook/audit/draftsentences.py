@@ -305,10 +305,13 @@ _STAT_PAREN = re.compile(rf"\s*[(（]\s*({_STAT_WORDS})\s*[:=]?\s*$", re.I)
 #: alone, which bound a value as often ("max 40 tok/s")
 _STAT_BEFORE = re.compile(
     # (a percentile as such tools print one: p50, p90, p99, p999, p99.9; never a card's name, "Tesla P40")
-    r"(?:^|[\s,;(|])(avg|average|mean|median|std|stddev|stdev|max|min|p(?:10|25|50|75|90|95|99|999|99\.9+))"
+    r"(?:^|[\s,;(|])(avg|average|mean|median|std|stddev|stdev|p(?:10|25|50|75|90|95|99|999|99\.9+))"
     r"(?:\s+(?:TTFT|TPOT|ITL|E2EL|latency))?\s*[:=]?\s*$",  # "mean TTFT 1611 ms, P99 TTFT 2000 ms"
     re.I,
 )
+
+
+_EXTREME_BEFORE = re.compile(r"(?:^|[\s,;(|])(max|min)\s*[:=]?\s*$", re.I)
 
 
 def stat_list(text: str, found: list[Number]) -> bool:
@@ -1188,7 +1191,16 @@ class Sentences(Sides):
                     continue  # "[71.87, 73.51, 71.03, 71.77] avg=72.045 it/s": the runs' mean
             fields = number_fields(n)
             value = fields.get("value") or "–".join(fields.get("range") or ())
-            same = self.by_value.get((str(value), n.unit), []) or self.restated_in(value, n.unit)
+            same = self.by_value.get((str(value), n.unit), [])
+            if not same and (other := self.restated_in(value, n.unit)):
+                # (the same run only: "SGLang's E2E latency is 1600 ms" after vLLM's 1.6 s is its own)
+                here_said = {**self.named, **_in_clause(named, clauses, n.start, text, labelled, item_starts)}
+                theirs = self.flat_conditions(other[0])
+                if not any(
+                    p in here_said and p in theirs and str(here_said[p]).lower() != str(theirs[p]).lower()
+                    for p in ("engine", "hardware", "model")
+                ):
+                    same = other
             if (
                 len(same) == 1
                 and not n.of
@@ -1256,7 +1268,13 @@ class Sentences(Sides):
                 word = stat.group(1).lower()
                 word = {"peak": "max", "maximum": "max", "minimum": "min"}.get(word, word)
                 cond = {**cond, "other": {**(cond.get("other") or {}), "stat": word}}
-            before_stat = _STAT_BEFORE.search(scanned, max(0, n.start - 24), n.start)
+            before_stat = _STAT_BEFORE.search(scanned, max(0, n.start - 24), n.start) or (
+                # "median 11.3s p90 90.8s max 247.9s": max and min among other statistics only ("max
+                # 4096 tokens of context" names a setting)
+                _EXTREME_BEFORE.search(scanned, max(0, n.start - 24), n.start)
+                if stat_list(scanned, found)
+                else None
+            )
             if before_stat is not None and not has_path(cond, "other.stat"):
                 # "avg 1611.47ms, std 143.69ms, p95 1795.47ms": each number the statistic before it
                 word = before_stat.group(1).lower()

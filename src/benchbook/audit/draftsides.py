@@ -1972,6 +1972,8 @@ class Sides(DraftCore):
                 continue
             if self.line_pair(entry, cid, related, on_line.get(entry.fields.get("source_line"), [])):
                 continue
+            if _AGAINST_EXPECTED.search(str(entry.fields.get("quote") or "")):
+                continue  # "5x slower than expected": against an expectation, no claims of the post
             line = entry.fields.get("source_line")
             of_phase = by_metric.get(phase, [])
             if len(of_phase) > 3 or not of_phase:

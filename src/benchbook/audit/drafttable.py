@@ -1766,7 +1766,9 @@ class Tables(Sides):
         full: dict[str, str] = {}
         for v in set(found.values()):
             bare = v.lstrip("v")
-            spelled = set(re.findall(rf"(?<![\w.])v?({re.escape(bare)}(?:\.\d+)+)(?![\w.])", self.post.text))
+            spelled = set(
+                re.findall(rf"(?<![\w.])v?({re.escape(bare)}(?:\.\d+)+)(?![\w]|\.\d)", self.post.text)
+            )
             full[v] = spelled.pop() if len(spelled) == 1 else bare
         return {j: full[v] for j, v in found.items()}
 
@@ -2549,9 +2551,14 @@ class Tables(Sides):
                         # the card's model, no model's name
                         path, value = "quant", bare
                 elif path in ("other.draft_model", "other.draft") and isinstance(value, str):
+                    drafted = re.fullmatch(r"\s*([1-9]|1\d)\s*", value)
                     if _no_draft(value):
                         # "| Draft |" over "None": the row decodes plainly, with no draft model
                         path, value = "decoding", "plain"
+                    elif drafted and _DRAFT_ALONE.fullmatch(header[j]):
+                        # "| Draft |" over "2" beside "| MTP acceptance |": tokens drafted a step
+                        set_path(cond, "block_max", int(drafted.group(1)))
+                        path, value = "decoding", "draft-self" if mtp_table else "speculative"
                     else:
                         # a draft model's cell "0.5B (Q8_0)": its quant is the draft's (SOURCES.md)
                         path = "other.draft_model"
@@ -3305,6 +3312,10 @@ class Tables(Sides):
                 fitted = (
                     self._fitting_cells(kind, n, same, against, cells, scale) if n.range is None else None
                 )
+                if fitted is None and scale == 100.0:
+                    # a ratio in per cent no pair of its row gives ("300%" beside 2000 and 2100): listed
+                    self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+                    continue
                 if fitted is None and r in base_rows:
                     continue  # "1.000", "baseline": the row the others are relative to, none of its own
                 if fitted is not None:

@@ -340,7 +340,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     # "vllm/vllm-openai:v0.6.3", "lmsysorg/sglang:v0.4.1-cu124"): the release it runs
     (
         re.compile(
-            rf"(?<![\w.-])(?:[\w.-]+/)*{_ENGINE_WORDS}(?:-openai)?:(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
+            rf"(?<![\w.-])(?:[\w.-]+/)*{_ENGINE_WORDS}(?:-openai)?:v?(?P<v>\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
             r"(?![\w.]|\.\d)",
             re.I,
         ),
