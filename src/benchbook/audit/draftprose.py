@@ -1290,11 +1290,9 @@ def numbers(text: str) -> list[Number]:
         if cpus is None:  # (once per text, and only where one may be named)
             cpus = [(c.start(), c.end()) for c in CPU.finditer(text)] if _CPU_WORD.search(text) else []
         inside = next((b for a, b in cpus if a <= m.start("a") < b), None)
-        if (
-            inside is not None
-            and _unit(m.group("ua") or m.group("unit") or "") in ("h", "x")
-            and m.end() <= inside
-        ):
+        glued = m.group("ua") or m.group("unit") or ""
+        # (a capital X glued to the model is read as a product's name further on: "Ryzen-7950X")
+        if inside is not None and (_unit(glued) == "h" or glued == "x") and m.end() <= inside:
             # "ryzen 5 4600h", "Ryzen 7 7840HS", "epyc 7773x": the CPU's model number, its "h" no
             # hours, its "x" no multiple
             out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
