@@ -1144,7 +1144,7 @@ class _Drafter(Tables, Sentences):
             line = e.fields.get("source_line")
             if e.kind != "claim" or line not in arms or "origin" in e.fields:
                 continue
-            if not str(e.origins.get("decoding", "")).startswith(f"line {line},"):  # (not its own words')
+            if not str(e.origins.get("decoding", "")).startswith(f"line {line},"):  # (not its own words)
                 e.fields.setdefault("conditions", {})["decoding"] = arms[line]
                 e.origins["decoding"] = "its code block's command (another block runs the script otherwise)"
 

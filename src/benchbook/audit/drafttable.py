@@ -1734,6 +1734,12 @@ class Tables(Sides):
         fields.update(source_fields(line, f"{header}: {cell}"))
         self.add_claim(fields, f"{metric.replace('_', '-')}-l{line}", None, f"{header} {cell}")
 
+    @functools.cached_property
+    def tool_latency(self) -> bool:
+        """Whether the post runs a tool printing its latencies in ms (``_TOOL_LATENCY``), read once
+        (per table column it was quadratic in a post of many tables)."""
+        return _TOOL_LATENCY.search(self.post.text) is not None
+
     def header_versions(self, header: list[str], kinds: list[str]) -> dict[int, str]:
         """column -> the release its header opens with, where the value columns' headers name two
         or more ("| 0.28 tok/s | 0.29 tok/s | 0.28 pool |": releases compared), each as the post
@@ -1937,7 +1943,7 @@ class Tables(Sides):
                 prompt_rates.add(j)
             elif (
                 j > 0
-                and _TOOL_LATENCY.search(self.post.text)
+                and self.tool_latency
                 and _LATENCY_HEADER.search(h)
                 and cells
                 and all(_plain_cell(numbers(c)) is not None for c in cells)
