@@ -3,7 +3,7 @@ forty-ninth set replaced it as the clean one), each with controls."""
 
 from __future__ import annotations
 
-from benchbook.audit.draft import _DRAFTING_FLAG, _drafting_of, caption_time
+from benchbook.audit.draft import _DRAFTING_FLAG, _drafting_of, caption_quantity
 from benchbook.audit.draftcommand import command_lines, model_and_quant
 from benchbook.audit.draftcontext import _features, _flag_settings, _fuller_of
 from benchbook.audit.draftnames import cpu_names, mentions
@@ -90,13 +90,13 @@ def test_a_draft_column_of_a_table_of_mtp_runs(tmp_path):
 def test_a_caption_lines_time_metric_over_a_table_of_plain_numbers(tmp_path):
     """ "Here is TPOT(s):" over "| | vllm | sglang |" (h548): each engine's cell a TPOT in seconds;
     "TTFT (ms):" alike; a caption line with a number of its own, or naming no time, none."""
-    assert caption_time("Here is TPOT(s):") == ("tpot", "s")
-    assert caption_time("TTFT (ms):") == ("ttft", "ms")
-    assert caption_time("Here is the result:") is None
-    assert caption_time("TPOT was 30 ms:") is None
-    assert caption_time("Here is TPOT(s)") is None  # no colon: no caption of what follows
-    assert caption_time("VRAM usage (GB):") == ("vram", "GB")
-    assert caption_time("Sizes (GB):") is None  # a size of what: no metric
+    assert caption_quantity("Here is TPOT(s):") == ("tpot", "s")
+    assert caption_quantity("TTFT (ms):") == ("ttft", "ms")
+    assert caption_quantity("Here is the result:") is None
+    assert caption_quantity("TPOT was 30 ms:") is None
+    assert caption_quantity("Here is TPOT(s)") is None  # no colon: no caption of what follows
+    assert caption_quantity("VRAM usage (GB):") == ("vram", "GB")
+    assert caption_quantity("Sizes (GB):") is None  # a size of what: no metric
     text = (
         "Here is TPOT(s):\n\n  | vllm | sglang\n-- | -- | --\n"
         "offline FP8 | 0.032 | 0.016\nBF16 | 0.032 | 0.030\n"

@@ -488,7 +488,7 @@ class _Drafter(Tables, Sentences):
                 # table's "fixed 3" is no rate)
                 self.heading_rate = _scoped(self.heading_rates, level, rate)
                 self.para_rate = None
-                self.para_time = None
+                self.para_quantity = None
                 self.para_text = ""
                 self.caption_rate = None
                 self.open_table = None
@@ -509,7 +509,7 @@ class _Drafter(Tables, Sentences):
                 self.command = held
                 self.pending_log = None
                 self.para_rate = None
-                self.para_time = None
+                self.para_quantity = None
                 self.para_text = ""
                 gids = [g.id for g in self.out.groups[before:]]
                 self.open_table = gids if gids and not had_command else None
@@ -642,7 +642,7 @@ class _Drafter(Tables, Sentences):
                 self.lead_in = ""  # the items of a list keep the line that introduces them
             # a rate stated, or named alone in a caption line ("吞吐量 (requests/sec)", "Results in tok/s:")
             self.para_rate = _rate_unit(" ".join(read)) or _caption_unit(joined.rstrip(":"))
-            self.para_time = caption_time(pieces[-1][1]) if pieces else None
+            self.para_quantity = caption_quantity(pieces[-1][1]) if pieces else None
             self.para_text = joined
             rates = (n.unit for n in numbers(" ".join(read)) if n.unit and family(n.unit) in _RATE_FAMILIES)
             self.post_rates.update(rates)
@@ -1829,7 +1829,7 @@ def _caption_unit(text: str) -> str | None:
 _CAPTION_FAMILIES = frozenset({"time", "size"})
 
 
-def caption_time(line: str) -> tuple[str, str] | None:
+def caption_quantity(line: str) -> tuple[str, str] | None:
     """(metric, unit) of a short line naming a time or size metric and its unit and no number,
     ending in a colon ("Here is TPOT(s):", "TTFT (ms):", "Latency in ms:", "VRAM usage (GB):"): the
     cells of the table below it that state no unit (``drafttable``); None for any other line

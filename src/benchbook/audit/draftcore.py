@@ -734,9 +734,9 @@ class DraftCore:
         #: the paragraph right before the block being read (a table's caption: "Values are decode
         #: tokens per second / time to first token in milliseconds"), "" after a heading or table
         self.para_text = ""
-        #: the time metric and unit the paragraph's last line names alone ("Here is TPOT(s):" over a
-        #: table of plain numbers): the metric and unit of a table that states none (``caption_time``)
-        self.para_time: tuple[str, str] | None = None
+        #: the time or size metric and unit the paragraph's last line names alone ("Here is TPOT(s):" over a
+        #: table of plain numbers): the metric and unit of a table that states none (``caption_quantity``)
+        self.para_quantity: tuple[str, str] | None = None
         self.heading_rate: str | None = None
         #: the metric of times a heading names ("延迟对比(P99)": latency), per heading level
         self.heading_times: list[tuple[int, str]] = []

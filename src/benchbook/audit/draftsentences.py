@@ -63,6 +63,7 @@ from .draftrelations import pair_units, relations, repetitions
 from .draftsides import JOINED, Placed, Sides, rate_named
 from .draftwords import REQUEST_RATE, accept_counts, layers_setting
 from .toollines import stat_name
+from .units import factor
 
 #: words before a time naming a time of its own, whatever its section measures: a total, a run's
 #: wall time, a load ("total 25783.48ms" under a TTFT heading)
@@ -840,7 +841,7 @@ class Sentences(Sides):
         x = plain_value(str(value))
         if other is None or x is None:
             return []
-        key = (round(x * (1000.0 if unit == "s" else 0.001), 9), other)
+        key = (round(x * factor(unit, other), 9), other)
         return [self.by_number[key]] if self.number_count.get(key) == 1 else []
 
     def _list_names(self, pieces: list[tuple[int, str]], said: dict[str, object], carried: dict) -> None:

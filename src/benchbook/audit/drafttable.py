@@ -1971,9 +1971,9 @@ class Tables(Sides):
         stated_unit = {j: _column_unit(header[j], [r[j] for r in body if j < len(r)]) for j in stating}
         # "Here is TPOT(s):" over a table whose cells state no unit: its columns of plain numbers are
         # that metric in that unit
-        caption_time = self.para_time if not any(stated_unit.values()) else None
-        if caption_time is not None:
-            lead_unit = caption_time[1]
+        caption_quantity = self.para_quantity if not any(stated_unit.values()) else None
+        if caption_quantity is not None:
+            lead_unit = caption_quantity[1]
         # a table and post stating no rate unit at all, whose columns a phase's rate heads ("| Power
         # limit | Narr / code decode | Prefill @10K |" over 36.74, 749): llama.cpp's and every
         # engine's unit of those, tokens per second, implied (drafted unreviewed like all else)
@@ -2032,7 +2032,7 @@ class Tables(Sides):
                     # "63.3 | 96.1" and "63.3 | 116.3")
                     and (
                         len(set(plain)) == len(plain)
-                        or caption_time is not None  # "Here is TPOT(s):": two runs may tie
+                        or caption_quantity is not None  # "Here is TPOT(s):": two runs may tie
                         or header_decoding(h) == "plain"
                         or _measured_repeats(h, cells, plain)
                     )
@@ -2172,8 +2172,8 @@ class Tables(Sides):
                 if unit
                 else None
             )
-            if kinds[j] == "lead" and caption_time is not None and unit == caption_time[1]:
-                metric = caption_time[0]  # "Here is TPOT(s):": the caption names the metric
+            if kinds[j] == "lead" and caption_quantity is not None and unit == caption_quantity[1]:
+                metric = caption_quantity[0]  # "Here is TPOT(s):": the caption names the metric
             if unit is not None and family(unit) == "time" and _per_token_cells(column):
                 metric = label_metric(f"{h} per token", unit)  # "| 1.2 秒/token |": a time per token
             if metric is None:
