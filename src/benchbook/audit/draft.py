@@ -541,6 +541,15 @@ class _Drafter(Tables, Sentences):
             if not label_only:
                 self.open_table = None  # prose between: a later command is not the table's
             pieces = [(n, t) for n, t in block.lines if n not in in_command]
+            for c in commands:
+                # a command line that runs on into its output (a paste that lost its line breaks:
+                # "llama-server \ -m … --port 8502 \ prompt eval time = 94593.62 ms / 12717 tokens …"):
+                # the output is read, the command blanked (h562)
+                last = self.post.line(c.last)
+                timed = TIMING_LINE.search(last)
+                if timed is not None:
+                    pieces.append((c.last, " " * timed.start() + last[timed.start() :]))
+            pieces.sort(key=lambda p: p[0])
             # a result on an "N tokens in T s (R t/s)" line is drafted by the prose reader (its
             # tokens, time and rate, and the rate as their ratio: ``tokens_over_time``), not twice
             text_of = dict(pieces)
@@ -1340,9 +1349,28 @@ class _Drafter(Tables, Sentences):
         for its line; lines a result (``found``) or ``RATE_LINE`` already drafted are left to them."""
         held = self.command
         done = {r.line for r in found}
+        spans: dict[int, list[tuple[int, int]]] = {}
+        for r in found:
+            spans.setdefault(r.line, []).append((r.start, r.end))
         # a configuration's targets ("slo:" over "  tpot: avg 20ms, p99 50ms"): no results
         targets = any(_TARGET_KEY.match(t) for _, t in pieces)
         for n, t in pieces:
+            if n in done and not RATE_LINE.search(t) and not _log_line(t):
+                # a result read on the line, more figures beside it that no reader knows ("warmup
+                # 12 tok   124 ms TTFT    148 ms total   82.1 tok/s": the rate read, the count and
+                # times not): those drafted as prose, the result's words blanked
+                rest = [
+                    x
+                    for x in numbers(t)
+                    if x.unit is not None and not any(a <= x.start < b for a, b in spans.get(n, ()))
+                ]
+                if rest:
+                    blanked = t
+                    for a, b in spans.get(n, ()):
+                        blanked = blanked[:a] + " " * (b - a) + blanked[b:]
+                    self.command = command_at(n)
+                    self.prose([(n, t)], [blanked])
+                continue
             if n in done or RATE_LINE.search(t) or n in self.by_line:
                 continue
             said = [x for x in numbers(t) if x.unit is not None]

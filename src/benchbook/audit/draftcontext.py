@@ -77,6 +77,7 @@ from .draftnames import (
     placement,
     repository_engine,
     side_builds,
+    supposed_spans,
 )
 from .draftprose import family, numbers
 from .draftwords import (
@@ -584,9 +585,12 @@ def _stated(
     # a command read above names its models by flag (``-m`` the model, ``-md`` the draft model):
     # its model files are no model the prose names ("With `-md Small-0.5B-Q8_0.gguf` …")
     named = re.sub(r"`([^`]+)`", lambda m: " " if m.group(1) in read else m.group(0), text)
+    supposed = supposed_spans(named)
     for m in mentions(named):
         if m.path in _CLAUSE_WORDS and not heading:
             continue
+        if m.path == "hardware" and any(a <= m.start < b for a, b in supposed):
+            continue  # "Even something like a 3060Ti would be amazing!": advice, no machine run
         out.append((m.path, m.value))
     engine = heading_engine(text) if heading else None
     if engine is not None:  # "端到端推理延迟(llama-cli)": the tool's engine
@@ -926,7 +930,8 @@ _REPORT_LINE = re.compile(
     # a JSON key too ('"model": "~/models/mlx-community/Qwen3-0.6B-8bit",')
     # (vLLM's collect_env: "GPU models and configuration : GPU 0: NVIDIA A10", "GPU 0: NVIDIA A100")
     r"^\W*(?:\w+:\s+)?(?P<label>hardware|gpu(?:\s?\d+|\s+models?\s+and\s+configuration)?|device\s?\d*|model|"
-    r"quantization|ggml_vulkan:\s\d+)\"?\s*[:=]\s*"
+    r"quantization|ggml_vulkan:\s\d+)(?:\"?\s*[:=]\s*|[^\S\n]{2,}(?=\S))"
+    # (or aligned by spaces, a tool's banner: "  GPU      NVIDIA GeForce RTX 4090")
     r"(?P<value>.+)$",
     re.IGNORECASE,
 )
@@ -2547,8 +2552,18 @@ class Context:
 
     @functools.cached_property
     def machines_named(self) -> list[object]:
-        """The machines the post names anywhere (``mentions``), each once (``_distinct``)."""
-        return _distinct([m.value for m in mentions(self.post.text) if m.path == "hardware"])
+        """The machines the post names anywhere (``mentions``), each once (``_distinct``); not one
+        named only in advice or a supposition ("Even something like a 3060Ti would be amazing!",
+        "You can do this on a 3060Ti": ``supposed_spans``), no machine the post ran."""
+        text = self.post.text
+        supposed = supposed_spans(text)
+        return _distinct(
+            [
+                m.value
+                for m in mentions(text)
+                if m.path == "hardware" and not any(a <= m.start < b for a, b in supposed)
+            ]
+        )
 
     @functools.cached_property
     def one_machine(self) -> bool:

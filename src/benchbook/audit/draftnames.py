@@ -811,6 +811,28 @@ _LISTED_QUANT_AFTER = re.compile(
 )
 
 
+#: a sentence of advice or supposition: a machine it names is no machine measured ("would be
+#: amazing", "You can do this on a 3060Ti", "something like", "if you have"; ``supposed_spans``)
+_SUPPOSED = re.compile(
+    r"\b(?:would|could)\b|\byou\s+(?:can|could)\b|\bsomething\s+like\b|\bif\s+you\s+have\b",
+    re.IGNORECASE,
+)
+#: a sentence (to its stop or its line's end) with ``_SUPPOSED`` in it
+_SUPPOSED_SENTENCE = re.compile(
+    r"[^.!?。！？\n]*?(?:" + _SUPPOSED.pattern + r")[^.!?。！？\n]*(?:[.!?。！？]|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def supposed_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text``'s sentences of advice or supposition ("Even something like a 3060Ti
+    would be amazing!", "You can do this on a 3060Ti and 64GB of system ram is cheap."): a machine
+    named in one is no machine the post measured (h562)."""
+    if not _SUPPOSED.search(text):
+        return []
+    return [(m.start(), m.end()) for m in _SUPPOSED_SENTENCE.finditer(text)]
+
+
 def mentions(text: str) -> list[Mention]:
     """The conditions ``text`` names (module doc), in order of where they are."""
     return list(_mentions(text))
@@ -826,6 +848,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         # spelling, the same length (offsets kept); a GGUF type's "_" (Q4_K_M) stays
         text = _UNDERSCORED_NAME.sub(lambda m: m.group(0).replace("_", "-"), text)
     for m in _HARDWARE.finditer(text):
+        if text.startswith("+", m.end()) and re.match(r"\d", text[m.end() - 1]):
+            continue  # "(RTX3000+)", "a 4090+": a series and the ones above it, no card measured
         name = hardware_name(m)
         # a count written after the name ("H800 PCIE * 8", "4090 x2"): several devices, as "8x" before it
         after = _COUNT_AFTER.match(text, m.end())
@@ -1530,6 +1554,9 @@ _CPU = re.compile(
     # suffix a CPU has ("AMD 7900 XTX", "AMD 6800 XT" are GPUs)
     r"|(?:AMD\s(?:Ryzen\s)?|Ryzen\s)(?P<bare>[1-9]\d{3})(?P<suffix>X3D|GE|G|X|HS|HX|H|U)(?!\s?XTX?\b|\s?GRE\b)"
     r"|Ryzen\s(?P<bare2>[1-9]\d{3})(?!\s?XTX?\b)"
+    # an Intel desktop part by its number alone ("a 14900K", "9900K", "12400F"), a generation of 6 to
+    # 14 and an unlocked or no-graphics suffix (not "12800K tokens": a count)
+    r"|(?P<intel>(?:1[0-4]|[6-9])[1-9]\d0(?:KS|KF|K|F))(?![\w-])(?!\s*(?i:tok|ctx|context|tokens))"
     r")(?![\w-])",
     re.ASCII,
 )
@@ -1567,6 +1594,12 @@ def cpu_names(text: str) -> list[str]:
             name = f"Intel Core {g['ultra']}"
         elif g["core"]:
             name = "Intel Core " + g["core"].replace(" ", "-")
+        elif g["intel"]:
+            # Intel's tiers by the model's third digit from the end: x9xx (and 10850K) i9, x7xx i7,
+            # x4xx–x6xx i5, lower i3
+            digit = int(g["intel"][-4 if g["intel"][-2].isdigit() else -5])
+            tier = 9 if digit >= 8 else 7 if digit == 7 else 5 if digit >= 4 else 3
+            name = f"Intel Core i{tier}-{g['intel']}"
         else:
             name = f"Intel {g['xeon']}"
         n = g["count"] or {"dual": "2", "two": "2", "quad": "4"}.get((g["wcount"] or "").lower())

@@ -43,7 +43,16 @@ from .draftcore import (
     source_fields,
     stateable,
 )
-from .draftnames import CLAUSE_ONLY, CPU, Mention, clause_bounds, from_side, machine_size, mentions
+from .draftnames import (
+    CLAUSE_ONLY,
+    CPU,
+    Mention,
+    clause_bounds,
+    from_side,
+    machine_size,
+    mentions,
+    supposed_spans,
+)
 from .draftprose import (
     ACCEPT_LENGTH_WORDS,
     CAPITALS_ONLY,
@@ -799,6 +808,8 @@ _PAIR_UNIT_AFTER = re.compile(r"\s*(?:to|→|->|-->)\s*[\d.,]+\s*[A-Za-z]", re.I
 
 #: the times of one token or request a sentence names once for all its numbers in that unit
 _PER_TOKEN_TIMES = frozenset({"tpot", "ttft", "itl", "ms_per_token"})
+#: a run's whole time named right after it ("148 ms total", "3.2 s wall"): the default metric named
+_WHOLE_TIME_AFTER = re.compile(r"\s*(?:total|wall)\b", re.IGNORECASE)
 #: a tool's summary line, one field and its value ("prompt eval count:    68 token(s)", "load
 #: duration: 4.30s", "eval rate: 10.04 tokens/s"): the label, a colon, one number and its unit
 _FIELD_LINE = re.compile(r"\s*(?P<k>[A-Za-z][\w ()/.-]{2,40}?)\s*[:=]\s*[\d.,]+\s*[A-Za-z/()%µ]{0,14}\s*")
@@ -917,6 +928,9 @@ class Sentences(Sides):
         if rows:
             bounds = Bounds(sorted(set(bounds) | set(rows)))
         named = mentions(scanned)  # not the inline commands blanked out of it (``inline_commands``)
+        if supposed := supposed_spans(scanned):
+            # "Even something like a 3060Ti would be amazing!": advice names no machine the post ran
+            named = [m for m in named if m.path != "hardware" or not any(a <= m.start < b for a, b in supposed)]
         machines = {m.value for m in named if m.path == "hardware"}
         devices = parallel_count(scanned) if len(machines) == 1 else None
         if devices is not None and not re.match(r"\d+\s*[x×]", str(next(iter(machines)))):
@@ -1069,6 +1083,9 @@ class Sentences(Sides):
                     own_words = re.sub(r"^[^A-Za-z]*", "", scanned[n.start : n.end])
                     after = f"{own_words} {after}" if own_words else after
                 metric = metric_of(n.unit, before, after)
+                # "148 ms total" names a run's whole time, the unit's default metric: no word before
+                # it or around it overrides that as it would an unnamed time's
+                whole = _WHOLE_TIME_AFTER.match(after) is not None
                 if family(n.unit) == "rate" and metric == metric_of(n.unit, ""):
                     # no word near it names the phase: its list item's label does ("- Prompt
                     # processing (prefill phase): ROCm dominates. … ROCm hits ~1052 t/s at 2K")
@@ -1092,6 +1109,7 @@ class Sentences(Sides):
                     and self.heading_time is not None
                     and not self.in_heading
                     and metric == metric_of(n.unit, "")
+                    and not whole
                     and not _OWN_TIME.search(re.split(r"\d", before[-24:])[-1])  # (since the number before)
                 ):
                     # no word near it names the time: its section's heading does ("### 延迟对比(P99)"
@@ -1111,6 +1129,7 @@ class Sentences(Sides):
                     and self.lead_in
                     and family(n.unit) != "rate"
                     and metric == metric_of(n.unit, "")
+                    and not whole
                 ):
                     # no word near it names the metric: the line introducing the list does ("results
                     # for TTFT speed up:" over "- 8k: 4141 ms / 1640 ms")
@@ -1119,6 +1138,7 @@ class Sentences(Sides):
                     metric is not None
                     and family(n.unit) == "time"
                     and metric == metric_of(n.unit, "")
+                    and not whole
                     and placed
                     and placed[-1][0].start >= s0
                     and placed[-1][0].unit == n.unit

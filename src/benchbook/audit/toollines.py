@@ -464,10 +464,14 @@ def _timing(n: int, text: str) -> list[Result]:
     (``prefill_tps``, ``decode_tps``, ``sampling_tps``); a rate printed ``inf``/``nan`` or zero
     (llama.cpp's line for a phase that did not run) is no result, its "0.00 ms" times are (stated
     as the post printed them: issue 29's corpus p201, h516).  Every result spans the whole
-    timing text, so a reader blanking them out leaves no "49 tokens" of it behind."""
-    m = TIMING_LINE.search(text)
-    if m is None:
-        return []
+    timing text, so a reader blanking them out leaves no "49 tokens" of it behind.  A line holding
+    several ("prompt eval time = … tokens per second) eval time = …": a forum's paste that lost its
+    line breaks, h562) gives each one's."""
+    return [r for m in TIMING_LINE.finditer(text) for r in _timing_of(n, text, m)]
+
+
+def _timing_of(n: int, text: str, m: re.Match) -> list[Result]:
+    """``_timing``'s results of one timing text ``m`` on the line ``text``."""
     what = m.group("what")
     prefix = re.match(r"\s*(?:slot\s+)?(\w+):", text)
     method = prefix.group(1) if prefix and prefix.group(1) != "slot" else "llama.cpp timings"
@@ -1313,7 +1317,10 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
             out.extend(inner)
             continue
         if len(t) > 400 and not (_TRT_BENCHMARK.match(t) and len(t) < 2000):
-            continue  # no tool prints a result line this long (but TensorRT-LLM's one line of all)
+            # no tool prints a result line this long (but TensorRT-LLM's one line of all); a paste
+            # that lost its line breaks holds llama.cpp's timing lines run together (h562)
+            out.extend(_timing(n, t))
+            continue
         if n in cards:  # "88k" over "Peak tok/s": a page's stat card, a line each
             out.append(cards[n])
             continue

@@ -1,0 +1,117 @@
+"""Kinds fixed in issue 29's session 71 (the forty-ninth held-out set's misses, read after a
+fifty-first set replaced it as the clean one), each with controls."""
+
+from __future__ import annotations
+
+from benchbook.audit.draftnames import cpu_names, mentions, supposed_spans
+from benchbook.audit.draftprose import metric_of
+from benchbook.audit.toollines import tool_results
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+def _claims(cf) -> list[tuple]:
+    return [(c.metric, c.value, c.unit) for c in cf.claims]
+
+
+def test_figures_beside_a_result_on_a_line_of_output_are_drafted(tmp_path):
+    """ "warmup  12 tok   124 ms TTFT    148 ms total   82.1 tok/s" (h563): the rate read as a
+    result, the count and the two times beside it drafted too (they were only listed), each named
+    by the word after it; the tool's banner aligned by spaces ("  GPU      NVIDIA GeForce RTX
+    4090") names the machine and the model as a "GPU:" line does."""
+    post = (
+        "# Bench\n\n```\n  Model    qwen2.5-coder:7b-q5_k_m\n  GPU      NVIDIA GeForce RTX 4090\n"
+        "  warmup        12 tok   124 ms TTFT    148 ms total   82.1 tok/s\n```\n"
+    )
+    cf = _drafted(post, tmp_path)
+    got = sorted(_claims(cf), key=lambda c: c[1])
+    assert got == [
+        ("tokens", 12.0, "tokens"),
+        ("throughput", 82.1, "tok/s"),
+        ("ttft", 124.0, "ms"),
+        ("duration", 148.0, "ms"),
+    ]
+    cond = _cond(cf, cf.claims[0])
+    assert cond["hardware"] == "NVIDIA GeForce RTX 4090"
+    assert (cond["model"], cond["quant"]) == ("qwen2.5-coder-7B", "Q5_K_M")
+    assert not cf.draft.unplaced
+
+
+def test_a_time_named_total_is_the_runs_whole_time():
+    """ "148 ms total" after "124 ms TTFT", "total 25783.48ms" (h563, h540): a duration, not the
+    phase a word before names; "Total latency: 5 ms" and a time with no word stay as they were."""
+    assert metric_of("ms", "warmup 12 tok 124 ms TTFT    ", "total   82.1 tok/s") == "duration"
+    assert metric_of("ms", "Batch 64: 16 batches, total ", ", avg 1611.47ms") == "duration"
+    assert metric_of("ms", "TTFT: ", " and more") == "ttft"
+    assert metric_of("ms", "Total latency: ", "") == "latency"
+    assert metric_of("ms", "The total time per token was ", "") == "ms_per_token"
+
+
+def test_a_time_named_total_keeps_its_name_under_a_heading_of_another(tmp_path):
+    """Under a title naming TTFT, "total 25783.48ms" is the batch's whole time and the statistics
+    after it the TTFT's (h540's figures)."""
+    post = (
+        "# Slower TTFT\n\n```\nBatch 64: 16 batches, total 25783.48ms, avg 1611.47ms, std 143.69ms\n```\n"
+    )
+    assert [c.metric for c in _drafted(post, tmp_path).claims] == ["duration", "ttft", "ttft"]
+
+
+def test_an_intel_desktop_part_by_its_number_alone():
+    """ "on a 14900K" (h562) is Intel's Core i9-14900K; the tier from the model's digits; "12800K
+    tokens" is a count."""
+    assert cpu_names("~17T/s 25T/s on a 14900K") == ["Intel Core i9-14900K"]
+    assert cpu_names("a 13600KF box") == ["Intel Core i5-13600KF"]
+    assert cpu_names("my old 9900K") == ["Intel Core i9-9900K"]
+    assert cpu_names("a 12400F") == ["Intel Core i5-12400F"]
+    assert cpu_names("12800K tokens of context") == []
+    assert cpu_names("i9-14900K") == ["Intel Core i9-14900K"]
+
+
+def test_a_series_with_a_plus_and_advice_name_no_machine(tmp_path):
+    """ "(RTX3000+)" is a series and the ones above it; "Even something like a 3060Ti would be
+    amazing!" and "You can do this on a 3060Ti" are advice: the one CPU the post ran on is the
+    machine (h562). "Ryzen AI Max+ 395" keeps its plus; a card named in a plain sentence stays."""
+    assert not mentions("GPU with BF16 support would be best (RTX3000+) because")
+    assert [m.value for m in mentions("a Ryzen AI Max+ 395 box")] == ["AMD Ryzen AI Max+ 395"]
+    text = "It runs fine. Even something like a 3060Ti would be amazing! I ran it on a 3090."
+    (a, b), = supposed_spans(text)
+    assert text[a:b].strip() == "Even something like a 3060Ti would be amazing!"
+    post = (
+        "# gpt-oss-120b\n\nThe experts run amazing on CPU ( ~17T/s 25T/s on a 14900K).\n\n"
+        "Even something like a 3060Ti would be amazing! GPU with BF16 support would be best (RTX3000+).\n\n"
+        "with 5GB of vram usage!\n\nYou can do this on a 3060Ti and 64GB of system ram is cheap.\n"
+    )
+    cf = _drafted(post, tmp_path)
+    assert {_cond(cf, c).get("hardware") for c in cf.claims} == {"Intel Core i9-14900K"}
+    control = "# x\n\nI get 25 t/s on a 3090, with a 14900K host.\n"
+    cf = _drafted(control, tmp_path)
+    assert _cond(cf, cf.claims[0])["hardware"] == "NVIDIA GeForce RTX 3090"
+
+
+def test_timing_lines_run_together_and_after_a_command_on_one_line(tmp_path):
+    """A paste that lost its line breaks (h562): "prompt eval time = … tokens per second) eval
+    time = …" gives both lines' results, and a llama-server command running on into them
+    ("--port 8502 \\ prompt eval time = …", over 400 characters) too."""
+    two = (
+        "prompt eval time = 28044.75 ms / 3440 tokens ( 8.15 ms per token, 122.66 tokens per second)"
+        " eval time = 5433.28 ms / 98 tokens ( 55.44 ms per token, 18.04 tokens per second)"
+    )
+    got = [(r.metric, r.value) for r in tool_results([(1, two)], False)]
+    assert got == [
+        ("prompt_eval_ms", "28044.75"),
+        ("ms_per_token", "8.15"),
+        ("prefill_tps", "122.66"),
+        ("eval_ms", "5433.28"),
+        ("ms_per_token", "55.44"),
+        ("decode_tps", "18.04"),
+    ]
+    command = (
+        "~/build/llama.cpp/build-cuda/bin/llama-server \\ -m $DIR/gpt-oss-120b-mxfp4-00001-of-00003.gguf "
+        "\\ --n-cpu-moe 36 \\ #this model has 36 MOE blocks, so all moe run on the CPU. You can adjust "
+        "this to move some MOE to the GPU, but it doesn't even make things that much faster. "
+        "--n-gpu-layers 999 \\ --host 0.0.0.0 --port 8502 \\ " + two.replace("28044.75", "94593.62")
+    )
+    assert len(command) > 400
+    cf = _drafted(f"# x\n\n{command}\n", tmp_path)
+    assert ("prompt_eval_ms", 94593.62, "ms") in _claims(cf)
+    assert ("decode_tps", 18.04, "tok/s") in _claims(cf)
