@@ -50,9 +50,7 @@ def test_a_time_named_total_is_the_runs_whole_time():
 def test_a_time_named_total_keeps_its_name_under_a_heading_of_another(tmp_path):
     """Under a title naming TTFT, "total 25783.48ms" is the batch's whole time and the statistics
     after it the TTFT's (h540's figures)."""
-    post = (
-        "# Slower TTFT\n\n```\nBatch 64: 16 batches, total 25783.48ms, avg 1611.47ms, std 143.69ms\n```\n"
-    )
+    post = "# Slower TTFT\n\n```\nBatch 64: 16 batches, total 25783.48ms, avg 1611.47ms, std 143.69ms\n```\n"
     assert [c.metric for c in _drafted(post, tmp_path).claims] == ["duration", "ttft", "ttft"]
 
 
@@ -74,7 +72,7 @@ def test_a_series_with_a_plus_and_advice_name_no_machine(tmp_path):
     assert not mentions("GPU with BF16 support would be best (RTX3000+) because")
     assert [m.value for m in mentions("a Ryzen AI Max+ 395 box")] == ["AMD Ryzen AI Max+ 395"]
     text = "It runs fine. Even something like a 3060Ti would be amazing! I ran it on a 3090."
-    (a, b), = supposed_spans(text)
+    ((a, b),) = supposed_spans(text)
     assert text[a:b].strip() == "Even something like a 3060Ti would be amazing!"
     post = (
         "# gpt-oss-120b\n\nThe experts run amazing on CPU ( ~17T/s 25T/s on a 14900K).\n\n"

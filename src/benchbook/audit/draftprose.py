@@ -2181,7 +2181,9 @@ def _metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     right = re.sub(r"^of\s+", "", re.split(r"\d", tail, maxsplit=1)[0].lstrip())  # "6 GB of system RAM"
     if fam == "rate" and re.match(r"(?:prompt|pp)\b(?!\s*(?:of|with|length|size|tokens?)\b)", right):
         return "prefill_tps"  # "~90 tok/s prompt and ~10 tok/s inference": the prompt's rate
-    if fam == "time" and (re.match(r"(?:total|wall)\b", right) or re.search(r"\b(?:total|wall)\s*[:=]?\s*$", low)):
+    if fam == "time" and (
+        re.match(r"(?:total|wall)\b", right) or re.search(r"\b(?:total|wall)\s*[:=]?\s*$", low)
+    ):
         # a run's whole time named right beside it ("148 ms total", "total 25783.48ms"): no word of a
         # phase further before it ("124 ms TTFT    148 ms total") names it
         return "duration"

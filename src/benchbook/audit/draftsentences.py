@@ -930,7 +930,9 @@ class Sentences(Sides):
         named = mentions(scanned)  # not the inline commands blanked out of it (``inline_commands``)
         if supposed := supposed_spans(scanned):
             # "Even something like a 3060Ti would be amazing!": advice names no machine the post ran
-            named = [m for m in named if m.path != "hardware" or not any(a <= m.start < b for a, b in supposed)]
+            named = [
+                m for m in named if m.path != "hardware" or not any(a <= m.start < b for a, b in supposed)
+            ]
         machines = {m.value for m in named if m.path == "hardware"}
         devices = parallel_count(scanned) if len(machines) == 1 else None
         if devices is not None and not re.match(r"\d+\s*[x×]", str(next(iter(machines)))):
