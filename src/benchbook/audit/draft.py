@@ -546,9 +546,9 @@ class _Drafter(Tables, Sentences):
                 # "llama-server \ -m … --port 8502 \ prompt eval time = 94593.62 ms / 12717 tokens …"):
                 # the output is read, the command blanked (h562)
                 last = self.post.line(c.last)
-                timed = TIMING_LINE.search(last)
-                if timed is not None:
-                    pieces.append((c.last, " " * timed.start() + last[timed.start() :]))
+                output = TIMING_LINE.search(last)
+                if output is not None:
+                    pieces.append((c.last, " " * output.start() + last[output.start() :]))
             pieces.sort(key=lambda p: p[0])
             # a result on an "N tokens in T s (R t/s)" line is drafted by the prose reader (its
             # tokens, time and rate, and the rate as their ratio: ``tokens_over_time``), not twice
