@@ -113,3 +113,52 @@ def test_timing_lines_run_together_and_after_a_command_on_one_line(tmp_path):
     cf = _drafted(f"# x\n\n{command}\n", tmp_path)
     assert ("prompt_eval_ms", 94593.62, "ms") in _claims(cf)
     assert ("decode_tps", 18.04, "tok/s") in _claims(cf)
+
+
+def test_pre_and_post_labels_over_code_blocks_name_each_blocks_build(tmp_path):
+    """ "Pre:" over one fence of mlx_lm's lines and "Post:" over the next (h559): each block's
+    claims the side as their build; "mlx_lm.generate … -m 2048" caps the generation (MLX LM's
+    "-m" is "--max-tokens"), "--prompt - < prompt.txt" reads the prompt from that file. "After:"
+    alone labels no build."""
+    post = (
+        "# Clear cache\n\n```\nmlx_lm.generate --model mlx-community/Meta-Llama-3.1-8B-Instruct-4bit "
+        "-m 2048 --prompt - < prompt.txt\n```\n\nPre:\n```\nGeneration: 892 tokens, 32.480 tokens-per-sec\n```"
+        "\n\nPost:\n\n```\nGeneration: 892 tokens, 32.211 tokens-per-sec\n```\n"
+    )
+    cf = _drafted(post, tmp_path)
+    rates = [c for c in cf.claims if c.metric == "decode_tps"]
+    assert [_cond(cf, c)["build"] for c in rates] == ["Pre", "Post"]
+    cond = _cond(cf, rates[0])
+    assert (cond["model"], cond["quant"], cond["cap"], cond["prompt"]) == (
+        "Meta-Llama-3.1-8B-Instruct",
+        "4bit",
+        2048,
+        "prompt.txt",
+    )
+    alone = "# x\n\nAfter:\n```\nGeneration: 892 tokens, 32.211 tokens-per-sec\n```\n"
+    cf = _drafted(alone, tmp_path)
+    assert "build" not in _cond(cf, cf.claims[0])
+
+
+def test_a_benchmark_scripts_report_names_the_card_release_model_and_each_prompt(tmp_path):
+    """ollama-benchmark's report (h560): "gpu_info: NVIDIA CMP 30HX" (a mining card), "ollama_version:
+    0.1.41", "model_name =    mistral:7b" after a list of the tags it pulled (no model run), and
+    "prompt = …" before each "eval rate:" line, that rate's prompt."""
+    post = (
+        "# SBCs\n\n```\ncpu_info: Intel(R) Core(TM) i5-7500T CPU @ 2.70GHz\ngpu_info: NVIDIA CMP 30HX\n"
+        "ollama_version: 0.1.41\nChecking and pulling the following LLM models\nqwen:1.8b\nphi:2.7b\n"
+        "gemma:2b\n----------\nmodel_name =    mistral:7b\nprompt = Write a guide on how to bake a cake.\n"
+        "eval rate:            19.56 tokens/s\nprompt = Develop a python function, sudoku game\n"
+        "eval rate:            17.72 tokens/s\n```\n"
+    )
+    cf = _drafted(post, tmp_path)
+    got = [_cond(cf, c) for c in cf.claims]
+    assert [c.value for c in cf.claims] == [19.56, 17.72]
+    assert {(c["hardware"], c["engine"], c["build"], c["model"]) for c in got} == {
+        ("NVIDIA CMP 30HX", "Ollama", "0.1.41", "mistral-7B")
+    }
+    assert [c["prompt"] for c in got] == [
+        "Write a guide on how to bake a cake.",
+        "Develop a python function, sudoku game",
+    ]
+    assert [m.value for m in mentions("two p106-100 cards")] == ["2x NVIDIA P106-100"]

@@ -78,6 +78,7 @@ from .draftcontext import (
     heading_level,
     line_run,
     named_once,
+    prompt_lines,
     parallel_rows,
     run_label,
     setup_heading,
@@ -113,6 +114,7 @@ from .draftnames import (
     header_decoding,
     mentions,
     model_cell,
+    side_labels,
 )
 from .draftprose import (
     ABOUT,
@@ -610,11 +612,17 @@ class _Drafter(Tables, Sentences):
                     if ANY_COMMAND.match(t) and not _log_line(t) and not any(s < n for s in servers)
                 ]
                 starts.sort(key=lambda s: s[0])
+                # a prompt printed before each result ("prompt = Write a step-by-step guide …" over
+                # "eval rate: 19.56 tokens/s", then the next prompt): each result's own (h560)
+                asked = prompt_lines(pieces)
                 for r in stated:
                     if not (timed and r in timed):
                         label = next((t for n, t in reversed(labels) if n < r.line), None)
                         here = _command_of_line(r.line, starts, block_command, of_block)
                         self.command = _arm_of_label(label, here) if label else here
+                        prompt = next((v for n, v in reversed(asked) if n < r.line), None)
+                        if len(asked) >= 2 and prompt is not None:
+                            self.command = {**self.command, "prompt": prompt}
                         cid = self.result_claim(r, self.pending_log if logged else None)
                         drafted_of.setdefault(r.line, []).append((r.start, r.end, cid))
                 self.command = block_command
@@ -894,6 +902,16 @@ class _Drafter(Tables, Sentences):
         # a post setting the KV cache's type ("-ctk q8_0", "KV cache"): "f16:" and "q8_0:" over its
         # blocks name the cache's type compared, not the weights'
         kv_compared = _KV_WORDS.search(self.post.text) is not None
+        # "Pre:" over one code block and "Post:" over the next (h559): each block's build, the side
+        over = {
+            block.lines[-1][0]: (block.lines[-1][1], below)
+            for block, below in zip(blocks, blocks[1:], strict=False)
+            if block.kind == "text" and not block.heading and block.lines and below.kind in ("code", "table")
+        }
+        for n, side in side_labels({n: t for n, (t, _) in over.items()}).items():
+            lines = [k for k, _ in over[n][1].lines] or over[n][1].row_lines
+            if lines:
+                spans.append((min(lines), max(lines), n, "build", side))
         for block, below in zip(blocks, blocks[1:], strict=False):
             if (
                 block.kind != "text"

@@ -217,6 +217,10 @@ _MLX_FLAGS: dict[str, tuple[str, str]] = {
     "-n": ("other.trials", "int"),
     "--num-trials": ("other.trials", "int"),
 }
+#: a prompt flag reading standard input and the file redirected to it ("--prompt - < prompt.txt")
+_STDIN_PROMPT = re.compile(r"(?P<flag>(?<!\S)(?:-p|--prompt|-f|--file))\s+-\s*<\s*(?P<file>[^\s<>|;&]+)")
+#: MLX LM's generation's own letters (mlx_lm/generate.py: ``-m`` is ``--max-tokens``, not a model)
+_MLX_GENERATE_FLAGS: dict[str, tuple[str, str]] = {"-m": ("cap", "int")}
 #: llama-batched-bench's own flags (tools/batched-bench): ``-npp`` the prompt's tokens of each
 #: sequence, ``-ntg`` the tokens each generates, ``-npl`` the sequences decoded at once (its ``B``
 #: column: requests at once, ``concurrency``); a list of several ("-npl 1,2,4") sets none
@@ -759,6 +763,8 @@ def conditions_of(tool: str, words: list[str], typed: bool = True) -> dict:
             if re.search(r"lm[_-]eval", tool)
             else _MLX_FLAGS
             if out.get("engine") == "MLX" and "benchmark" in tool
+            else _MLX_GENERATE_FLAGS
+            if out.get("engine") == "MLX" and "generate" in tool
             else _BATCHED_FLAGS
             if tool == "llama-batched-bench"
             else {}
@@ -1253,6 +1259,8 @@ def command_lines(lines: list[tuple[int, str]], code: bool = False) -> list[Comm
         joined = joined.split("`")[0].rstrip()
         if env:
             joined = _VARIABLE.sub(lambda v: env.get(v.group(1) or v.group(2), v.group(0)), joined)
+        # "--prompt - < prompt.txt": the prompt read from standard input, the file fed to it (h559)
+        joined = _STDIN_PROMPT.sub(r"\g<flag> \g<file>", joined)
         # (a Windows path's backslashes are its separators, no shell escapes: "C:\\models\\x.gguf")
         windows = "'" not in joined and re.search(r"(?<![\w])[A-Za-z]:\\|(?<!\S)\.\\", joined) is not None
         try:

@@ -69,6 +69,7 @@ from .draftnames import (
     cpu_name,
     cpu_names,
     engine_of_cell,
+    engine_spelled,
     engine_version_cell,
     header_decoding,
     heading_engine,
@@ -355,6 +356,16 @@ def _prompt_key(name: str) -> str:
     return re.sub(r"^([^\W\d_]+?)[\s#]*(\d{1,2}|[^\W\d_])$", r"\1 \2", name.strip("*_ ").lower())
 
 
+#: a script's line printing the prompt it sends next ("prompt = Write a step-by-step guide …")
+_PROMPT_ASSIGNED = re.compile(r"^\s*prompt\s*=\s*(?P<v>[^\s\d=].{0,119}?)\s*$", re.IGNORECASE)
+
+
+def prompt_lines(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The lines of a block naming a prompt (``_PROMPT_LABEL``: "Prompt: …"; a script's "prompt = …",
+    ``_PROMPT_ASSIGNED``), each ``(line, the prompt as written)``, in order."""
+    return [(n, m.group("v")) for n, t in lines if (m := _PROMPT_LABEL.match(t) or _PROMPT_ASSIGNED.match(t))]
+
+
 def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> None:
     """The prompts a block's lines name (``_PROMPT_LABEL``, ``_PROMPT_WORDS``; ``_CHAT_LABEL``
     where the block runs a chat at the terminal, ``_CHAT_RUN``), as written."""
@@ -496,7 +507,7 @@ def _stated(
                 # (trtllm-bench's "Quantization:           FP8": the weights' type)
                 paths = (
                     ("model", "quant")
-                    if label == "model"
+                    if label.startswith("model")
                     else ("quant",)
                     if label == "quantization"
                     else ("hardware",)
@@ -886,16 +897,30 @@ def _reported(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
     (5 runs) at …", the settings a script's banner line words, ``_RUN_BANNER``): a declaration of
     the setup, as a "Hardware:" line is."""
     out: list[tuple[str, object]] = []
-    for _, t in lines:
+    # a list of bare tags, three lines or more ("Checking and pulling the following LLM models" over
+    # "qwen:1.8b", "phi:2.7b", …): the models fetched, not the one run (h560)
+    listed: set[int] = set()
+    run: list[int] = []
+    for k, (_, t) in enumerate([*lines, (0, "")]):
+        if _BARE_TAG.fullmatch(t):
+            run.append(k)
+            continue
+        if len(run) >= 3:
+            listed.update(run)
+        run = []
+    for k, (_, t) in enumerate(lines):
         report = _REPORT_LINE.match(t)
-        if report and report.group("label").lower() != "model":
+        if report and not report.group("label").lower().startswith("model"):
             out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path == "hardware"]
         _builds(t, out)
+        keyed = _ENGINE_VERSION_KEY.match(t)
+        if keyed:  # "ollama_version: 0.1.41" (a benchmark script's report): the engine and its release
+            out += [("engine", engine_spelled(keyed.group("e"))), ("build", keyed.group("v"))]
         if VLLM_PROGRESS.search(t):  # vLLM's tqdm line ("est. speed input: … toks/s, output: …"): its run
             out.append(("engine", "vLLM"))
         if _RUN_BANNER.match(t):  # "Running benchmark on 20 prompts with batch size 10 with max tokens 1024"
             settings_in_words(t, out)
-        tag = _LEADING_TAG.match(t)
+        tag = _LEADING_TAG.match(t) if k not in listed else None
         tagged = ollama_model(tag.group("tag")) if tag and _TAG_NAME.fullmatch(tag.group("name")) else None
         if tagged is not None:
             out.append(("model", tagged[0]))
@@ -921,15 +946,25 @@ def _cell_flags(block: Block) -> list[tuple[str, object]]:
 _LEADING_TAG = re.compile(
     r"^\s*(?:[\w.-]+/)?(?P<tag>(?P<name>[a-z][\w.-]*):[\w.-]+)\s*(?:$|\()", re.IGNORECASE
 )
+#: a line that is an Ollama tag alone ("qwen:1.8b", "  - llava:13b")
+_BARE_TAG = re.compile(r"\s*(?:[-*]\s+)?(?:[\w.-]+/)?[a-z][\w.-]*:[\w.-]+\s*", re.IGNORECASE)
 _TAG_NAME = re.compile(rf"(?i).*[\d-].*|(?:{MODEL_FAMILIES})\w*")
 #: a line of pasted output reporting the machine or the model under its label (``_stated``)
 #: a banner a script prints over its results, a name between runs of dashes or equals signs
 #: ("----- granite4:latest -----", "=== Qwen3-8B Q4_K_M ===")
 _BANNER = re.compile(r"^\s*[-=]{3,}\s*(?P<v>[^-=\s][^\n]{0,60}?)\s*[-=]{3,}\s*$")
+#: an engine's release under its own key in a script's report ("ollama_version: 0.1.41", "vLLM version:
+#: 0.6.3")
+_ENGINE_VERSION_KEY = re.compile(
+    rf"^\W*(?P<e>{ENGINE_SPELLINGS})[_ ]version\s*[:=]\s*v?(?P<v>\d+(?:\.\d+)+(?:[.+-]?\w+)?)\b",
+    re.IGNORECASE,
+)
 _REPORT_LINE = re.compile(
     # a JSON key too ('"model": "~/models/mlx-community/Qwen3-0.6B-8bit",')
     # (vLLM's collect_env: "GPU models and configuration : GPU 0: NVIDIA A10", "GPU 0: NVIDIA A100")
-    r"^\W*(?:\w+:\s+)?(?P<label>hardware|gpu(?:\s?\d+|\s+models?\s+and\s+configuration)?|device\s?\d*|model|"
+    r"^\W*(?:\w+:\s+)?(?P<label>hardware|gpu(?:\s?\d+|\s+models?\s+and\s+configuration|_info|_name)?|device\s?\d*"
+    # (a script's keys: "gpu_info: NVIDIA CMP 30HX", "model_name =    mistral:7b")
+    r"|model(?:_name)?|"
     r"quantization|ggml_vulkan:\s\d+)(?:\"?\s*[:=]\s*|[^\S\n]{2,}(?=\S))"
     # (or aligned by spaces, a tool's banner: "  GPU      NVIDIA GeForce RTX 4090")
     r"(?P<value>.+)$",

@@ -40,7 +40,7 @@ _HARDWARE = re.compile(
     # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
     # positions are passed over at once
     # (not after a decimal point: "0.5*A100", "1.5x 3090" are no counts of devices)
-    r"(?=[\dABDEFGHIJLMNOPQRSTVWabdefghijlmnpqrstvwx×两二三四五六七八华昇])(?<![A-Za-z0-9_-])(?<!\d\.)"
+    r"(?=[\dABCDEFGHIJLMNOPQRSTVWabdefghijlmnpqrstvwx×两二三四五六七八华昇])(?<![A-Za-z0-9_-])(?<!\d\.)"
     # a count of the devices: "2x", "4×", "three P40s", "two 3090s", "dual 4090", "a pair of 3090s",
     # "quad P40" ("1x4090": one, no count)
     # (ten or more: of data-centre parts only, "16x H100", "16 xH100s"; "11x4070" is no count)
@@ -107,6 +107,8 @@ _HARDWARE = re.compile(
     r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?:(?=[xX×][1-8](?![\w.]))|(?![A-Za-z0-9_-]))"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{2,3}X?)(?:s\b|\b)"
     r"|(?P<spark>DGX Spark|Strix Halo)"
+    # NVIDIA's mining cards, run as GPUs for models ("CMP 30HX", "CMP 170HX", "P104-100", "P106-100")
+    r"|(?:NVIDIA\s+)?(?P<cmp>CMP\s?\d{2,3}HX|P10[246]-\d{3})(?![\w.-])"
     # Huawei's Ascend NPUs ("Ascend 910B", "910B3", "8卡910B3")
     r"|(?:Huawei\s+|华为\s*)?(?:Ascend\s*|昇腾\s*)?(?P<asc>910[ABC]\d?)(?![A-Za-z0-9_.])"
     # phones' and boards' chips by their makers' names ("Snapdragon 8 Gen 3", "Snapdragon X Elite",
@@ -745,6 +747,9 @@ def hardware_name(m: re.Match) -> str:
             }[m.group(1).lower()],
             word,
         )
+    elif g.get("cmp"):  # "CMP 30HX" -> "NVIDIA CMP 30HX", "p104-100" -> "NVIDIA P104-100"
+        word = g["cmp"].upper()
+        name = "NVIDIA " + (re.sub(r"^CMP\s?", "CMP ", word))
     elif g.get("aws"):  # "Trainium" -> "AWS Trainium"
         name = f"AWS {g['aws'][0].upper()}{g['aws'][1:].lower()}"
     elif g.get("mbook"):  # "macbook pro 14" -> "Apple MacBook Pro 14"
@@ -1775,6 +1780,24 @@ _SIDE_HEADER = re.compile(
     r"|\(\s*(?P<p>before|after|pre|post|master|main|pr|this pr|(?:un)?patched)\s*\)\s*$",
     re.IGNORECASE,
 )
+
+
+#: a label line that is a side's word alone over what it labels ("Pre:", "**After:**")
+_SIDE_LABEL = re.compile(
+    r"[\W_]*(?P<w>before|after|pre|post|master|main|this pr|(?:un)?patched)[*_]*\s*[:：]\s*[*_]*\s*",
+    re.IGNORECASE,
+)
+
+
+def side_labels(labels: dict[int, str]) -> dict[int, str]:
+    """line -> the build a label line names as one side of the change the post measures ("Pre:"
+    over one code block, "Post:" over the next: ``_SIDE_LABEL``), the word as written, where the
+    labels name both sides of one pair (``_SIDE_PAIRS``); empty otherwise ("After:" alone is no
+    build).  Issue 29's corpus: h559."""
+    found = {n: m.group("w") for n, t in labels.items() if len(t) <= 40 and (m := _SIDE_LABEL.fullmatch(t))}
+    said = {w.lower() for w in found.values()}
+    paired = set().union(*(pair for pair in _SIDE_PAIRS if pair <= said))
+    return {n: w for n, w in found.items() if w.lower() in paired}
 
 
 def side_builds(header: list[str]) -> dict[int, str]:
