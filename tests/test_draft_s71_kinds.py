@@ -123,7 +123,8 @@ def test_pre_and_post_labels_over_code_blocks_name_each_blocks_build(tmp_path):
     post = (
         "# Clear cache\n\n```\nmlx_lm.generate --model mlx-community/Meta-Llama-3.1-8B-Instruct-4bit "
         "-m 2048 --prompt - < prompt.txt\n```\n\n"
-        "Pre:\n```\nGeneration: 892 tokens, 32.480 tokens-per-sec\n```\n\nPost:\n\n```\nGeneration: 892 tokens, 32.211 tokens-per-sec\n```\n"
+        "Pre:\n```\nGeneration: 892 tokens, 32.480 tokens-per-sec\n```\n\n"
+        "Post:\n\n```\nGeneration: 892 tokens, 32.211 tokens-per-sec\n```\n"
     )
     cf = _drafted(post, tmp_path)
     rates = [c for c in cf.claims if c.metric == "decode_tps"]
