@@ -163,3 +163,38 @@ def test_a_benchmark_scripts_report_names_the_card_release_model_and_each_prompt
         "Develop a python function, sudoku game",
     ]
     assert [m.value for m in mentions("two p106-100 cards")] == ["2x NVIDIA P106-100"]
+
+
+def test_a_multiple_in_english_words_before_a_comparative():
+    """ "roughly six times slower" (h561) is about 6 x; "three times faster" 3 x; "ran three times"
+    (a count of runs) is none."""
+    from benchbook.audit.draftprose import numbers
+
+    def multiples(text: str) -> list[tuple]:
+        return [(n.text, n.about) for n in numbers(text) if n.unit == "x"]
+
+    assert multiples("dropping to 12.6 tokens per second — roughly six times slower than the others") == [
+        ("6", True)
+    ]
+    assert multiples("vLLM is three times faster here") == [("3", False)]
+    assert multiples("It ran three times per prompt.") == []
+    assert [m.value for m in mentions("dflash-mlx fails at 32K") if m.path == "engine"] == ["dflash-mlx"]
+
+
+def test_a_cells_further_figures_and_an_acceptance_row_under_a_rate_column(tmp_path):
+    """ "| MTP | 24.5 t/s (weighted), bursts 28-39 t/s |" (h557): the rate the column reads and the
+    range beside it, a claim too; "| Acceptance | 0.87 aggregate |" under the "Speed" column is the
+    drafter's acceptance, a ratio; a further figure of no use ("(2 runs)") is listed, not dropped."""
+    post = (
+        "# x\n\n| Config | Speed |\n|---|---|\n| No MTP | 17.3 t/s (2 runs) |\n"
+        "| MTP n-max 8 | 24.5 t/s (weighted), bursts 28-39 t/s |\n| Acceptance | 0.87 aggregate |\n"
+    )
+    cf = _drafted(post, tmp_path)
+    got = {(c.metric, c.value, tuple(c.range or ()), c.unit) for c in cf.claims}
+    assert got == {
+        ("decode_tps", 17.3, (), "t/s"),
+        ("decode_tps", 24.5, (), "t/s"),
+        ("decode_tps", None, (28.0, 39.0), "t/s"),
+        ("acceptance_rate", 0.87, (), "ratio"),
+    }
+    assert [u.number for u in cf.draft.unplaced] == ["2"]

@@ -202,6 +202,7 @@ _ENGINES = {
     "mlxcel": "mlxcel",
     "mlx-serve": "mlx-serve",
     "mlx-vlm": "mlx-vlm",
+    "dflash-mlx": "dflash-mlx",  # DFlash's speculative decoding on MLX, a server of its own (h561)
     "mlx_vlm": "mlx-vlm",  # its Python module's name ("`mlx_vlm`-style speculative decoding")
     # MLX's Swift runtime: a runtime of its own beside the Python mlx-lm
     "mlx-swift-lm": "mlx-swift-lm",

@@ -1854,6 +1854,19 @@ _WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
         ),
         "0.5",
     ),
+    # "roughly six times slower", "three times faster", "five times as fast" (h561): a multiple in
+    # English words before a comparative (the number's word alone: "three times" of a count is none)
+    *(
+        (
+            re.compile(
+                rf"\b(?P<w>{word}\s+times)\s+(?:faster|slower|quicker|higher|lower|better|worse"
+                r"|as\s+(?:fast|slow|quick|high|long))\b",
+                re.I,
+            ),
+            str(k),
+        )
+        for k, word in enumerate(("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), 2)
+    ),
     # Russian "вдвое/втрое быстрее" (two, three times faster or slower): the comparative after it
     (re.compile(r"(?<![\w-])(?P<w>вдвое|в два раза)\s+(?:быстр|медлен|выше|ниже|больше|меньше)", re.I), "2"),
     (re.compile(r"(?<![\w-])(?P<w>втрое|в три раза)\s+(?:быстр|медлен|выше|ниже|больше|меньше)", re.I), "3"),

@@ -583,7 +583,12 @@ def _row_unit(label: str) -> str | None:
             r"|^\W*(?:avg|average|mean|median|min|max|total|p\d{2})\s+(?:[a-z]+\s+)?tokens\W*$",
             label,
         )
-        return "tokens" if counted else None
+        if counted:
+            return "tokens"
+        # a drafter's acceptance named by the row ("| Acceptance | 0.87 aggregate … |" under a column
+        # of rates, h557): a ratio of accepted to drafted tokens
+        accepted = re.fullmatch(r"(?i)\W*(?:draft\s+)?accept(?:ance|ed)?(?:\s+(?:rate|ratio))?\W*", label)
+        return "ratio" if accepted else None
     word = m.group(1).strip()
     if re.fullmatch(r"(?i)tokens?|토큰|トークン|令牌|词元|токен\w*", word):
         return "tokens"
@@ -2870,6 +2875,8 @@ class Tables(Sides):
                 fields.update(source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))
                 label = " ".join([header[j], *labels])
                 cell_ids[r, j] = self.add_claim(fields, f"{gid}-r{r + 1}", gid, label)
+                if len(found) > 1:
+                    self.cell_extras(row[j], found[1:], gid, cond, line, f"{header[j]}: {row[j]}", label)
             row_labels.append(" ".join(labels))
         for j, of_cols in means.items():
             of = [cell_ids.get((r, k)) for r in range(len(body)) for k in of_cols]
@@ -2927,6 +2934,30 @@ class Tables(Sides):
             self.table_relations(
                 header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels, piece_ids
             )
+
+    def cell_extras(
+        self, cell: str, extras: list[Number], gid: str, cond: dict, line: int, quote: str, label: str
+    ) -> None:
+        """The numbers of a value cell after the one its column reads ("17.3 t/s (weighted, 126K
+        tokens)", "24.5 t/s (weighted over 23.4M tokens), bursts 28-39 t/s", h557): a count of
+        tokens is a claim of its own (its metric from the words before it in the cell), a range in
+        the column's unit one of the column's metric, under the row's conditions; any other is
+        listed (issue 29: no number dropped)."""
+        unit = self.groups[gid].fields.get("unit")
+        for n in extras:
+            own = family(n.unit) == "tokens" and n.unit_written
+            ranged = n.range is not None and n.unit is not None and family(n.unit) == family(unit)
+            if not (own or ranged) or not stateable(n):
+                self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+                continue
+            fields = number_fields(n)
+            fields["metric"] = (
+                metric_of(n.unit, cell[: n.start]) if own else self.groups[gid].fields.get("metric")
+            )
+            if cond:
+                fields["conditions"] = copy.deepcopy(cond)
+            fields.update(source_fields(line, f"{quote} — {self.post.line(line)}"))
+            self.add_claim(fields, f"{gid}-x{line}", None, label)
 
     def gain_cell(self, header: str, cell: str, n: Number, line: int, row: list[str | None], j: int) -> None:
         """A cell of a row (or column) of changes naming another (``_named_row``: "+35.7%" under "8k
@@ -3149,6 +3180,8 @@ class Tables(Sides):
         over "230 ms"): a size only under a label naming a measured one (``_MEASURED_SIZE``: not
         "VRAM" over a card's "24 GB"); None where no metric is named so."""
         words = " ".join(labels)
+        if n.unit == "ratio" and words and n.range is None and stateable(n):
+            return "acceptance_rate"  # (``_row_unit``: a row naming a drafter's acceptance)
         if (
             not words
             or n.range is not None
