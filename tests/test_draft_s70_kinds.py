@@ -3,8 +3,8 @@ forty-ninth set replaced it as the clean one), each with controls."""
 
 from __future__ import annotations
 
-from benchbook.audit.draft import _DRAFTING_FLAG, _drafting_of, caption_quantity
-from benchbook.audit.draftcommand import command_lines, model_and_quant
+from benchbook.audit.draft import caption_quantity
+from benchbook.audit.draftcommand import command_lines, flag_decoding, model_and_quant
 from benchbook.audit.draftcontext import _features, _flag_settings, _fuller_of
 from benchbook.audit.draftnames import cpu_names, mentions
 from benchbook.audit.draftprose import dot_grouping, numbers
@@ -363,8 +363,11 @@ def test_a_scripts_runs_with_and_without_its_drafting_flag_and_vllms_progress_li
     }
     assert got == {(305.54, "vLLM", "plain", 10), (74.31, "vLLM", "speculative", 10)}
     assert {_cond(cf, c).get("cap") for c in cf.claims} == {1024}
-    assert _drafting_of(_DRAFTING_FLAG.search("python x.py --use-mtp")) == "draft-self"
-    assert _drafting_of(_DRAFTING_FLAG.search("python x.py --speculative false")) is None
+    assert flag_decoding("--use-mtp", None) == "draft-self"
+    assert flag_decoding("--speculative", "false") == "plain"
+    assert flag_decoding("--generation-mode", "mtp") == "draft-self"
+    assert flag_decoding("generation_mode", "baseline") == "plain"
+    assert flag_decoding("--temp", "0") is None
 
 
 def test_a_llama_bench_test_named_in_prose_and_an_engines_image_tag(tmp_path):

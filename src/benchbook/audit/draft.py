@@ -59,7 +59,9 @@ from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from . import schema
 from .draftcommand import (
+    DRAFTING_FLAG,
     command_lines,
+    flag_decoding,
     kobold_console,
     plain_rows,
     plain_run,
@@ -1144,8 +1146,9 @@ class _Drafter(Tables, Sentences):
     def script_arms(self) -> None:
         """Two or more code blocks running one script (a tool no reader knows: "python
         benchmark_speculative.py"), some with a drafting flag ("--with_speculation True",
-        "--use-mtp", ``_DRAFTING_FLAG``) and some without: each block's claims decode as its command
-        says, plainly where it sets no such flag, over a decoding the post's words guessed (h566:
+        "--use-mtp": ``draftcommand.DRAFTING_FLAG``, ``flag_decoding``) and some without: each
+        block's claims decode as its command says, plainly where it sets no such flag, over a
+        decoding the post's words guessed (h566:
         the vanilla run's 305.54 toks/s is plain, the speculative run's 74.31 speculative)."""
         runs: list[tuple[Block, str, str]] = []
         for block in self.post.blocks:
@@ -1154,8 +1157,16 @@ class _Drafter(Tables, Sentences):
             for _, t in block.lines:
                 m = _SCRIPT_LINE.match(t)
                 if m is not None:
-                    drafting = [_drafting_of(f) for f in _DRAFTING_FLAG.finditer(t)]
-                    runs.append((block, m.group("script"), next((d for d in drafting if d), "plain")))
+                    drafting = [
+                        flag_decoding(f.group("name"), f.group("v")) for f in DRAFTING_FLAG.finditer(t)
+                    ]
+                    runs.append(
+                        (
+                            block,
+                            m.group("script"),
+                            next((d for d in drafting if d is not None and d != "plain"), "plain"),
+                        )
+                    )
                     break
         by_script: dict[str, list[tuple[Block, str]]] = {}
         for block, script, decoding in runs:
@@ -1655,23 +1666,6 @@ _JOINED_SIZE = re.compile(
 )
 #: a command running a script no reader knows ("python benchmark_speculative.py --with_speculation True")
 _SCRIPT_LINE = re.compile(r"\s*(?:\$\s*)?python[\d.]*\s+(?:-m\s+)?(?P<script>[\w./-]+\.py|[\w.]+)(?=\s|$)")
-#: a flag of such a script that switches drafting on or off, and its value ("--with_speculation True",
-#: "--use-mtp", "--spec false", "--num-speculative-tokens 4")
-_DRAFTING_FLAG = re.compile(
-    r"(?<!\S)--?(?:with[_-]?|use[_-]?|enable[_-]?)?(?P<name>spec\w*|speculat\w*|num[_-]spec\w*|draft\w*|ngram\w*|"
-    r"eagle\w*|medusa\w*|mtp\w*|lookahead\w*)(?:[=\s]+(?P<v>(?!-)\S+))?",
-    re.IGNORECASE,
-)
-
-
-def _drafting_of(flag: re.Match) -> str | None:
-    """The decoding a drafting flag sets (``_DRAFTING_FLAG``): draft-self for the model's own heads
-    (MTP, Medusa), speculative for others; None where its value switches it off ("False", "0",
-    "none")."""
-    value = (flag.group("v") or "").strip("\"'").lower()
-    if value in ("false", "0", "none", "off", "no", "disabled"):
-        return None
-    return "draft-self" if re.match(r"(?i)mtp|medusa", flag.group("name")) else "speculative"
 
 
 #: a model's size alone in a clause ("7b是3.8秒", "70B: 5 tok/s"): not glued to a Latin name or a unit (CJK

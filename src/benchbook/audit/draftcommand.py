@@ -908,6 +908,32 @@ _MODE_VALUES = (
 )
 
 
+#: a flag of a script that switches drafting on or off, and its value ("--with_speculation True",
+#: "--use-mtp", "--spec false", "--num-speculative-tokens 4"): ``flag_decoding`` reads it
+DRAFTING_FLAG = re.compile(
+    r"(?<!\S)--?(?:with[_-]?|use[_-]?|enable[_-]?)?(?P<name>spec\w*|speculat\w*|num[_-]spec\w*|draft\w*|ngram\w*|"
+    r"eagle\w*|medusa\w*|mtp\w*|lookahead\w*)(?:[=\s]+(?P<v>(?!-)\S+))?",
+    re.IGNORECASE,
+)
+
+
+def flag_decoding(name: str, value: object) -> str | None:
+    """The decoding one flag sets, by its name (leading dashes and "with_"/"use_"/"enable_" aside)
+    and its value: a mode flag (``_MODE_KEYS``: MTPLX's "--generation-mode mtp") the mode its value
+    names (``_MODE_VALUES``, plain too); a drafting flag (``DRAFTING_FLAG``'s names: "--use-mtp",
+    "--with_speculation True") draft-self for the model's own heads (MTP, Medusa), speculative for
+    others, plain where its value switches it off ("False", "0", "none"); None for any other flag."""
+    key = re.sub(r"^(?:with|use|enable)_", "", name.lstrip("-").lower().replace("-", "_"))
+    said = str(value if value is not None else "").strip("\"'")
+    if key in _MODE_KEYS:
+        return next((d for rx, d in _MODE_VALUES if rx.fullmatch(said)), None)
+    if not DRAFTING_FLAG.fullmatch(f"--{key}"):
+        return None
+    if said.lower() in ("false", "0", "none", "off", "no", "disabled"):
+        return "plain"
+    return "draft-self" if re.match(r"mtp|medusa", key) else "speculative"
+
+
 def _decoding_mode(out: dict) -> None:
     """The decoding a mode flag names (``_MODE_KEYS``: MTPLX's "--generation-mode mtp" -> draft-self),
     and with it a bare "--depth N" as the tokens drafted a step (``block_max``: MTPLX's MTP depth);
@@ -915,8 +941,7 @@ def _decoding_mode(out: dict) -> None:
     other = out.get("other")
     if not isinstance(other, dict) or "decoding" in out:
         return
-    mode = next((str(other[k]) for k in _MODE_KEYS if k in other), None)
-    said = next((d for rx, d in _MODE_VALUES if mode is not None and rx.fullmatch(mode)), None)
+    said = next((d for k in _MODE_KEYS if k in other and (d := flag_decoding(k, other[k]))), None)
     if said is None:
         return
     out["decoding"] = said

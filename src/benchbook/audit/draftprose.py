@@ -604,9 +604,12 @@ _BELOW_AFTER = re.compile(r"\s*(?:以下|未満|以内|이하|미만|or (?:less|
 _PRODUCT_MAX = re.compile(r"\b[A-Z]{1,3}\d{1,3}[A-Za-z]?\s+(?:Max|MAX)\+?\s*[:=]?\s*$|\bAI\s+MAX\+?\s*$")
 #: words before "up to" / "over" that make them no bound: "goes up to 36.9 TFLOPS" (it rose to it),
 #: "averaged over 128 tokens" (what a mean was taken across)
+#: a statistic's word as tools print one before its number (a percentile: p50, p90, p99, p999, p99.9;
+#: never a card's name, "Tesla P40"); ``draftsentences._STAT_BEFORE`` reads it too
+STAT_WORD = r"avg|average|mean|median|std|stddev|stdev|p(?:10|25|50|75|90|95|99|999|99\.9+)"
 #: a statistic's word right before a number ("median 11.3s", "p90 90.8s", "mean: 4.2"): a list of the
 #: runs' statistics, where "max 247.9s" is one more
-_STAT_BEFORE_NUMBER = re.compile(r"(?i)\b(?:median|mean|avg|average|p\d{2}(?:\.\d)?)\s*[:=]?\s*\d")
+_STAT_BEFORE_NUMBER = re.compile(rf"(?i)(?:^|[\s,;(|])(?:{STAT_WORD})\s*[:=]?\s*\d")
 _NOT_BOUND = re.compile(
     r"(?:\b(?:go|goes|going|went|gone|rose|rises|rising|jump(?:s|ed)?|climb(?:s|ed)?|increas\w*|"
     r"ramp(?:s|ed)?|averag\w*|mean|median|measured|across|runs?|ran|tested|sum(?:med)?|total(?:led)?)"

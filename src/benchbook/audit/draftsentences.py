@@ -58,6 +58,7 @@ from .draftprose import (
     CAPITALS_ONLY,
     LENGTH_PAIR,
     PER_TOKEN_UNIT,
+    STAT_WORD,
     Number,
     bound_of,
     family,
@@ -314,8 +315,7 @@ _STAT_PAREN = re.compile(rf"\s*[(（]\s*({_STAT_WORDS})\s*[:=]?\s*$", re.I)
 #: p95 1795.47ms", "p99=2.1s"): which statistic of the runs the number is (group 1); not "max"/"min"
 #: alone, which bound a value as often ("max 40 tok/s")
 _STAT_BEFORE = re.compile(
-    # (a percentile as such tools print one: p50, p90, p99, p999, p99.9; never a card's name, "Tesla P40")
-    r"(?:^|[\s,;(|])(avg|average|mean|median|std|stddev|stdev|p(?:10|25|50|75|90|95|99|999|99\.9+))"
+    rf"(?:^|[\s,;(|])({STAT_WORD})"
     r"(?:\s+(?:TTFT|TPOT|ITL|E2EL|latency))?\s*[:=]?\s*$",  # "mean TTFT 1611 ms, P99 TTFT 2000 ms"
     re.I,
 )
