@@ -617,14 +617,15 @@ class _Drafter(Tables, Sentences):
                 # a prompt printed before each result ("prompt = Write a step-by-step guide …" over
                 # "eval rate: 19.56 tokens/s", then the next prompt): each result's own (h560)
                 asked = prompt_lines(pieces)
+                asked_at = [n for n, _ in asked]  # (searched by bisection: a long output's lines)
                 for r in stated:
                     if not (timed and r in timed):
                         label = next((t for n, t in reversed(labels) if n < r.line), None)
                         here = _command_of_line(r.line, starts, block_command, of_block)
                         self.command = _arm_of_label(label, here) if label else here
-                        prompt = next((v for n, v in reversed(asked) if n < r.line), None)
-                        if len(asked) >= 2 and prompt is not None:
-                            self.command = {**self.command, "prompt": prompt}
+                        k_asked = bisect.bisect_left(asked_at, r.line) - 1
+                        if len(asked) >= 2 and k_asked >= 0:
+                            self.command = {**self.command, "prompt": asked[k_asked][1]}
                         cid = self.result_claim(r, self.pending_log if logged else None)
                         drafted_of.setdefault(r.line, []).append((r.start, r.end, cid))
                 self.command = block_command
