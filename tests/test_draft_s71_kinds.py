@@ -198,3 +198,21 @@ def test_a_cells_further_figures_and_an_acceptance_row_under_a_rate_column(tmp_p
         ("acceptance_rate", 0.87, (), "ratio"),
     }
     assert [u.number for u in cf.draft.unplaced] == ["2"]
+
+
+def test_a_ranges_unit_from_its_change_and_a_rate_unit_as_a_label():
+    """ "from about 11 tok/s to 19-21 effective" (h241): the range in the first side's unit;
+    "平均TPS 83", "TPS 83 at 50 concurrency" (h327): the number right after the unit is a rate; a
+    whole number farther from it ("TPS at 1 request") stays unitless."""
+    from benchbook.audit.draftprose import numbers
+    from benchbook.audit.draftsentences import _from_to_units, _headed_units
+
+    text = "This leapfrogs the model from about 11 tok/s to 19-21 effective"
+    got = _from_to_units(text, numbers(text))
+    assert [(n.text, n.unit) for n in got] == [("11", "tok/s"), ("19–21", "tok/s")]
+    for text, want in (
+        ("50并发，平均TPS 83", [("50", None), ("83", "tok/s")]),
+        ("We got TPS 83 at 50 concurrency.", [("83", "tok/s"), ("50", None)]),
+        ("TPS at 1 request was 45.2", [("1", None), ("45.2", "tok/s")]),
+    ):
+        assert [(n.text, n.unit) for n in _headed_units(text, numbers(text))] == want

@@ -148,10 +148,11 @@ def _sentence(text: str, start: int, bounds: list[int] | None = None) -> str:
 def _from_to_units(text: str, found: list[Number]) -> list[Number]:
     """``found`` with the unit of "from A unit" given to a "to B" that states none ("from 38 t/s
     (without draft) to 33.93 (with draft)"): the second number of a change is in the first's unit
-    (within 120 characters, no sentence end between)."""
+    (within 120 characters, no sentence end between); a range too ("from about 11 tok/s to 19-21
+    effective", h241)."""
     out = list(found)
     for i, n in enumerate(out):
-        if n.unit is not None or n.of is not None or n.range is not None:
+        if n.unit is not None or n.of is not None:
             continue
         if not re.search(r"(?:^|\W)(?:to|→|->)\s*$", text[max(0, n.start - 6) : n.start]):
             continue
@@ -266,7 +267,8 @@ def _listed_units(text: str, found: list[Number]) -> list[Number]:
 #: a rate's unit written alone as the name of what is measured ("общий TPS вырос с 84.21 до 609.52",
 #: "peak tok/s: 455 vs 246"): no number right before it
 _BARE_RATE = re.compile(
-    r"(?<![\w/])(?:TPS|tok/s|t/s|it/s|tokens?/s(?:ec(?:ond)?)?|tokens? per second|токенов/с|ток/с)(?![\w/])",
+    # (a CJK word may touch it: "平均TPS 83")
+    r"(?<![A-Za-z0-9_/])(?:TPS|tok/s|t/s|it/s|tokens?/s(?:ec(?:ond)?)?|tokens? per second|токенов/с|ток/с)(?![\w/])",
     re.IGNORECASE,
 )
 #: what joins the two numbers of a compared pair: "455 vs 246", "455 versus 246", "455 против 246"
@@ -375,9 +377,9 @@ def _headed_units(text: str, found: list[Number]) -> list[Number]:
     """``found`` with the unit of a rate named once before its numbers given to them: after a rate's
     unit written alone (``_BARE_RATE``: "TPS", "tok/s" with no number right before it), in the
     same sentence, each number with no unit that is written with decimals ("вырос с 84.21 … до
-    609.52") or is one of a compared pair ("455 vs 246", ``_VS``) is in that unit.  Whole numbers
-    alone ("при 1 запросе", "64 requests") count something else and keep none; numbers glued to
-    names (3B) are none of these."""
+    609.52"), is one of a compared pair ("455 vs 246", ``_VS``) or stands right after the unit
+    ("平均TPS 83") is in that unit.  Whole numbers alone ("при 1 запросе", "64 requests") count
+    something else and keep none; numbers glued to names (3B) are none of these."""
     heads = [
         m
         for m in _BARE_RATE.finditer(text)
@@ -396,7 +398,9 @@ def _headed_units(text: str, found: list[Number]) -> list[Number]:
         paired = (i + 1 < len(out) and _VS.fullmatch(text[n.end : out[i + 1].start])) or (
             i > 0 and _VS.fullmatch(text[out[i - 1].end : n.start])
         )
-        if "." in n.text or paired:
+        # (or right after the unit as its label: "平均TPS 83", "TPS 83 at 50 concurrency", h327)
+        labelled = re.fullmatch(r"[^\S\n]*[:=：]?[^\S\n]*[~≈约]?[^\S\n]*", text[head.end() : n.start])
+        if "." in n.text or paired or labelled:
             out[i] = replace(n, unit=unit_of(head.group(0)), unit_written=head.group(0))
     return out
 
