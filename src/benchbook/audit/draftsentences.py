@@ -268,7 +268,8 @@ def _listed_units(text: str, found: list[Number]) -> list[Number]:
 #: "peak tok/s: 455 vs 246"): no number right before it
 _BARE_RATE = re.compile(
     # (a CJK word may touch it: "平均TPS 83")
-    r"(?<![A-Za-z0-9_/])(?:TPS|tok/s|t/s|it/s|tokens?/s(?:ec(?:ond)?)?|tokens? per second|токенов/с|ток/с)(?![\w/])",
+    r"(?<![A-Za-z0-9_/])(?:TPS|tok/s|t/s|it/s|tokens?/s(?:ec(?:ond)?)?|tokens? per second|токенов/с|ток/с)"
+    r"(?![\w/])",
     re.IGNORECASE,
 )
 #: what joins the two numbers of a compared pair: "455 vs 246", "455 versus 246", "455 против 246"
