@@ -1392,7 +1392,9 @@ class _Drafter(Tables, Sentences):
                 rest = [
                     x
                     for x in numbers(t)
-                    if x.unit is not None and not any(a <= x.start < b for a, b in spans.get(n, ()))
+                    if x.unit is not None
+                    and not any(a <= x.start < b for a, b in spans.get(n, ()))
+                    and not t.startswith("=", x.end)  # "B=4 S=1": a key's letter, no unit
                 ]
                 if rest:
                     blanked = t

@@ -35,7 +35,10 @@ ABOUT = (
     "약|대략|거의|約|およそ|ほぼ|大约为|大约有|大约是|大约|约为|约有|约是|约|大概为|大概有|大概是|大概|基本都在|基本上|"
     "将近|接近|差不多|etwa|ungefähr|rund|"
     "environ|presque|"
-    "close to|aproximadamente|casi|cerca de|примерно|около|почти|приблизительно"
+    # ("getting closer to 45,000 Tok/s": about, not "should be closer to 35-60 tok/s"; "alrededor de
+    # 2 minutos", "en torno a": Spanish)
+    "close to|getting closer to|aproximadamente|casi|cerca de|alrededor de|en torno a|примерно|около|почти|"
+    "приблизительно"
 )
 #: words right after a number (and its unit) that make it approximate: "3秒左右", "5秒程度", "200ミリ
 #: 秒ほど", "150밀리초 정도", "40 tok/s or so"
@@ -1030,8 +1033,15 @@ def _listed(text: str, found: list[Number]) -> list[Number]:
             and (worded or not any("," in x for x in joins))
             and _LIST_LEAD.search(text[max(0, out[i].start - 40) : out[i].start]) is not None
         ):
-            for k in range(i, j):
-                out[k] = replace(out[k], unit=last.unit, unit_written=last.unit_written)
+            # "around 350/370 tokens/s" (p115): the first one's approximation is the list's
+            about = out[i].about and all("/" in x for x in joins)
+            for k in range(i, j + 1):
+                out[k] = replace(
+                    out[k],
+                    unit=last.unit if k < j else out[k].unit,
+                    unit_written=last.unit_written if k < j else out[k].unit_written,
+                    about=out[k].about or about,
+                )
         i = max(j, i + 1)
     return out
 
