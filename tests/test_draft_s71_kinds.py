@@ -216,3 +216,19 @@ def test_a_ranges_unit_from_its_change_and_a_rate_unit_as_a_label():
         ("TPS at 1 request was 45.2", [("1", None), ("45.2", "tok/s")]),
     ):
         assert [(n.text, n.unit) for n in _headed_units(text, numbers(text))] == want
+
+
+def test_approximation_words_over_a_slashed_list_and_in_other_wordings():
+    """ "around 350/370 tokens/s" (p115): both about; "getting closer to 45,000 Tok/s" (h475) and
+    "alrededor de 2 minutos" (h574) about; "should be closer to 35-60 tok/s" (h274, a comparison)
+    and "350/370 tokens/s" alone are not."""
+    from benchbook.audit.draftprose import numbers
+
+    def said(text: str) -> list[tuple]:
+        return [(n.text, n.about) for n in numbers(text)]
+
+    assert said("The maximum result is around 350/370 tokens/s, while") == [("350", True), ("370", True)]
+    assert said("got 350/370 tokens/s") == [("350", False), ("370", False)]
+    assert said("I am getting closer to 45,000 Tok/s") == [("45000", True)]
+    assert said("sería de alrededor de 2 minutos") == [("2", True)]
+    assert said("it should be closer to 35-60 tok/s") == [("35–60", False)]
