@@ -899,7 +899,9 @@ class _Drafter(Tables, Sentences):
         table labels that block: each claim or group drafted from its lines gets that release as
         ``build`` (that format as ``quant``), over one taken from elsewhere in the post (a version
         written once, a label above), not over one its own lines state ("Benchmark Completed -
-        v1.79.1" under a "1.78" the author copied: the tool's print wins)."""
+        v1.79.1" under a "1.78" the author copied: the tool's print wins).  A side of a change
+        alone ("Pre:" over one block, "Post:" over the next: ``draftnames.side_labels``, both sides
+        named) labels its block's ``build`` so too."""
         blocks = self.post.blocks
         spans: list[tuple[int, int, int, str, str]] = []  # (first, last, label line, path, value)
         # a post setting the KV cache's type ("-ctk q8_0", "KV cache"): "f16:" and "q8_0:" over its
@@ -1376,7 +1378,10 @@ class _Drafter(Tables, Sentences):
         1611.47ms, std 143.69ms"), in words no tool reader knows (a script's own summary: "lmdeploy
         运行时间: 23355.06 毫秒, 4.32 token/s.", "vllm: 2.75 token/s"): drafted as prose, each line alone, as
         ``rate_lines`` drafts a generator's summary line, under the command ``command_at`` gives
-        for its line; lines a result (``found``) or ``RATE_LINE`` already drafted are left to them."""
+        for its line; lines a result (``found``) or ``RATE_LINE`` already drafted are left to them,
+        but for the figures beside a result that no reader took ("warmup  12 tok   124 ms TTFT
+        148 ms total   82.1 tok/s": the count and the times beside the rate), read as prose with
+        the result's words blanked."""
         held = self.command
         done = {r.line for r in found}
         spans: dict[int, list[tuple[int, int]]] = {}
