@@ -17,7 +17,7 @@ def _claims(cf) -> list[tuple]:
 def test_figures_beside_a_result_on_a_line_of_output_are_drafted(tmp_path):
     """ "warmup  12 tok   124 ms TTFT    148 ms total   82.1 tok/s" (h563): the rate read as a
     result, the count and the two times beside it drafted too (they were only listed), each named
-    by the word after it; the tool's banner aligned by spaces ("  GPU      NVIDIA GeForce RTX
+    by the word after it ("total" names 148 ms, not the rate after it: one stream's decode); the tool's banner aligned by spaces ("  GPU      NVIDIA GeForce RTX
     4090") names the machine and the model as a "GPU:" line does."""
     post = (
         "# Bench\n\n```\n  Model    qwen2.5-coder:7b-q5_k_m\n  GPU      NVIDIA GeForce RTX 4090\n"
@@ -27,7 +27,7 @@ def test_figures_beside_a_result_on_a_line_of_output_are_drafted(tmp_path):
     got = sorted(_claims(cf), key=lambda c: c[1])
     assert got == [
         ("tokens", 12.0, "tokens"),
-        ("throughput", 82.1, "tok/s"),
+        ("decode_tps", 82.1, "tok/s"),
         ("ttft", 124.0, "ms"),
         ("duration", 148.0, "ms"),
     ]

@@ -130,9 +130,14 @@ def _words(e: Entry) -> tuple[str, str]:
             stop = next((m.start for m in found[k + 1 :] if m.unit is not None), len(quote))
             after = re.split(r"[,;:.!?](?:\s|$)|[，；。]", quote[n.end : stop])[0]
             # the label's own clause: "77 tok/s at batch size 8, while ours reached 33 tok/s"
-            return re.split(
+            label = re.split(
                 r"[,;](?:\s|$)|[，；]|\s(?:and|while|but|whereas|а|и|но)\s", quote[last : n.start]
-            )[-1], after
+            )[-1]
+            if last:
+                # a tool's aligned line ("148 ms total   82.1 tok/s"): the word right after the number
+                # before, a column's gap after it, names that number, not this one
+                label = re.sub(r"^[^\S\n]*[^\W\d]+(?=[^\S\n]{2,})", "", label)
+            return label, after
         if n.unit is not None:
             last = n.end
     return quote, ""
