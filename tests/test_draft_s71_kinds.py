@@ -17,8 +17,9 @@ def _claims(cf) -> list[tuple]:
 def test_figures_beside_a_result_on_a_line_of_output_are_drafted(tmp_path):
     """ "warmup  12 tok   124 ms TTFT    148 ms total   82.1 tok/s" (h563): the rate read as a
     result, the count and the two times beside it drafted too (they were only listed), each named
-    by the word after it ("total" names 148 ms, not the rate after it: one stream's decode); the tool's banner aligned by spaces ("  GPU      NVIDIA GeForce RTX
-    4090") names the machine and the model as a "GPU:" line does."""
+    by the word after it ("total" names 148 ms, not the rate after it: one stream's decode); the
+    tool's banner aligned by spaces ("  GPU      NVIDIA GeForce RTX 4090") names the machine and the
+    model as a "GPU:" line does."""
     post = (
         "# Bench\n\n```\n  Model    qwen2.5-coder:7b-q5_k_m\n  GPU      NVIDIA GeForce RTX 4090\n"
         "  warmup        12 tok   124 ms TTFT    148 ms total   82.1 tok/s\n```\n"
