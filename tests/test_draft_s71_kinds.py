@@ -233,3 +233,61 @@ def test_approximation_words_over_a_slashed_list_and_in_other_wordings():
     assert said("I am getting closer to 45,000 Tok/s") == [("45000", True)]
     assert said("sería de alrededor de 2 minutos") == [("2", True)]
     assert said("it should be closer to 35-60 tok/s") == [("35–60", False)]
+
+
+def test_breaker_findings_of_session_71(tmp_path):
+    """The breaker's cases against this session's kinds, each with its right value."""
+    from benchbook.audit.draftnames import side_labels
+
+    # a measurement in a sentence with "would" or "you can see" keeps its machine; only advice drops it
+    for text, card in (
+        ("I would get 30 tok/s on my 4090 every time.", "NVIDIA GeForce RTX 4090"),
+        ("You can see 45 tok/s on my 3090 in the screenshot.", "NVIDIA GeForce RTX 3090"),
+        ("On my 3090 I could get 41 tok/s after enabling flash attention.", "NVIDIA GeForce RTX 3090"),
+        ("I ran it on a 3090 at 25 tok/s; a 4090 would have been nicer.", "NVIDIA GeForce RTX 3090"),
+    ):
+        cf = _drafted(f"# x\n\n{text}\n", tmp_path)
+        assert _cond(cf, cf.claims[0])["hardware"] == card, text
+    # "total" labelling the next figure leaves the time before it its own name
+    cf = _drafted("# x\n\n```\nTTFT 210 ms   total 1024 tokens   41.0 tok/s\n```\n", tmp_path)
+    assert ("ttft", 210.0, "ms") in _claims(cf)
+    assert [c.metric for c in _drafted("# x\n\nTTFT was 0.3 s, total: 12 s.\n", tmp_path).claims] == [
+        "ttft",
+        "duration",
+    ]
+    assert [c.metric for c in _drafted("# x\n\nTTFT was 95 ms and 2.3 s in total.\n", tmp_path).claims] == [
+        "ttft",
+        "duration",
+    ]
+    # a bare Intel part beside a bare card's number is no machine
+    cf = _drafted("# x\n\n4090 + 13900K: 110 tok/s with llama3 8b.\n", tmp_path)
+    assert "hardware" not in _cond(cf, cf.claims[0])
+    # two models run in one block: each result its own
+    block = (
+        "# x\n\n```\nmodel_name = phi3:mini\neval rate: 62.0 tokens/s\nmodel_name = llama3:8b\n"
+        "eval rate: 41.0 tokens/s\n```\n"
+    )
+    cf = _drafted(block, tmp_path)
+    assert [_cond(cf, c)["model"] for c in cf.claims] == ["phi3:mini", "llama3-8B"]
+    # a rate's unit as a label takes no count named after it
+    for text, want in (("TPS 2024 report: we got 83 tok/s.", [83.0]), ("TPS 8 GPUs: 12000 tok/s", [12000.0])):
+        cf = _drafted(f"# x\n\n{text}\n", tmp_path)
+        assert [c.value for c in cf.claims] == want, text
+    # a log line's other numbers are not listed again beside its results
+    log = (
+        "# x\n\n```\nINFO 10-18 03:33:46 metrics.py:345] Avg prompt throughput: 412.5 tokens/s, Avg "
+        "generation throughput: 88.3 tokens/s, Running: 1 reqs, GPU KV cache usage: 0.8%\n```\n"
+    )
+    cf = _drafted(log, tmp_path)
+    assert [c.value for c in cf.claims] == [412.5, 88.3]
+    assert [u.number for u in cf.draft.unplaced] == ["0.8"]
+    # side labels: emphasis alone, the change named after the side; a label of other words is none
+    assert side_labels({1: "**Pre**", 2: "**Post**"}) == {1: "Pre", 2: "Post"}
+    assert side_labels({1: "Before the patch:", 2: "After the patch:"}) == {1: "Before", 2: "After"}
+    assert side_labels({1: "Before we start:", 2: "After:"}) == {}
+    # older Intel parts, laptops' HX
+    assert cpu_names("a 2600K and a 4790K") == ["Intel Core i7-2600K", "Intel Core i7-4790K"]
+    assert cpu_names("13900HX laptop") == ["Intel Core i9-13900HX"]
+    # an "Acceptance" row's 87 is no share of one
+    table = "# x\n\n| Config | Speed |\n|---|---|\n| A | 41 tok/s |\n| Acceptance | 87 |\n"
+    assert "acceptance_rate" not in {c.metric for c in _drafted(table, tmp_path).claims}

@@ -79,6 +79,7 @@ from .draftcontext import (
     header_settings,
     heading_level,
     line_run,
+    model_lines,
     named_once,
     parallel_rows,
     prompt_lines,
@@ -117,6 +118,7 @@ from .draftnames import (
     mentions,
     model_cell,
     side_labels,
+    supposed_spans,
 )
 from .draftprose import (
     ABOUT,
@@ -618,6 +620,10 @@ class _Drafter(Tables, Sentences):
                 # "eval rate: 19.56 tokens/s", then the next prompt): each result's own (h560)
                 asked = prompt_lines(pieces)
                 asked_at = [n for n, _ in asked]  # (searched by bisection: a long output's lines)
+                # a model named before each run's results ("model_name = phi3:mini", its rates, then
+                # "model_name = llama3:8b"): each result's own
+                models = model_lines(pieces)
+                models_at = [n for n, _ in models]
                 for r in stated:
                     if not (timed and r in timed):
                         label = next((t for n, t in reversed(labels) if n < r.line), None)
@@ -626,6 +632,9 @@ class _Drafter(Tables, Sentences):
                         k_asked = bisect.bisect_left(asked_at, r.line) - 1
                         if len(asked) >= 2 and k_asked >= 0:
                             self.command = {**self.command, "prompt": asked[k_asked][1]}
+                        k_model = bisect.bisect_left(models_at, r.line) - 1
+                        if len({str(m) for _, m in models}) >= 2 and k_model >= 0:
+                            self.command = {**self.command, **models[k_model][1]}
                         cid = self.result_claim(r, self.pending_log if logged else None)
                         drafted_of.setdefault(r.line, []).append((r.start, r.end, cid))
                 self.command = block_command
@@ -1047,6 +1056,15 @@ class _Drafter(Tables, Sentences):
         cpus = cpu_names(self.post.text)
         if len(cpus) != 1:
             return
+        number = re.fullmatch(r"Intel Core i\d-(\d{4,5}\w*)", cpus[0])
+        if number and not re.search(rf"(?i)\b(?:intel|core|i\d)[\s-]*{number.group(1)}", self.post.text):
+            # an Intel part by its number alone ("on a 14900K"): the machine only where the post
+            # says "CPU" and writes no card's number alone ("4090 + 13900K", "14900K / 4090")
+            text = self.post.text
+            for a, b in supposed_spans(text):  # (a card named in advice is none the post ran)
+                text = text[:a] + " " * (b - a) + text[b:]
+            if not re.search(r"\bCPU\b", text) or _BARE_CARD.search(text):
+                return
         self.cpu_backend_machine(cpus[0])
         if context_of(self.post).machines_named:
             # "my home box (RTX 4090 24GB, Ryzen 9 7950X, …)": a GPU named, the CPU is its host's, and
@@ -1390,14 +1408,16 @@ class _Drafter(Tables, Sentences):
         # a configuration's targets ("slo:" over "  tpot: avg 20ms, p99 50ms"): no results
         targets = any(_TARGET_KEY.match(t) for _, t in pieces)
         for n, t in pieces:
-            if n in done and not RATE_LINE.search(t) and not _log_line(t):
+            if n in done and not RATE_LINE.search(t) and not _log_line(t) and "|" not in t:
                 # a result read on the line, more figures beside it that no reader knows ("warmup
                 # 12 tok   124 ms TTFT    148 ms total   82.1 tok/s": the rate read, the count and
                 # times not): those drafted as prose, the result's words blanked
                 rest = [
                     x
                     for x in numbers(t)
-                    if x.unit is not None
+                    # (times, counts and rates: a tool's shares and caps beside its results, "GPU KV
+                    # cache usage: 0.5%", nvidia-smi's box, are no results of the run)
+                    if family(x.unit) in ("time", "tokens", "rate")
                     and not any(a <= x.start < b for a, b in spans.get(n, ()))
                     and not t.startswith("=", x.end)  # "B=4 S=1": a key's letter, no unit
                 ]
@@ -1406,7 +1426,12 @@ class _Drafter(Tables, Sentences):
                     for a, b in spans.get(n, ()):
                         blanked = blanked[:a] + " " * (b - a) + blanked[b:]
                     self.command = command_at(n)
+                    listed = len(self.out.unplaced)
                     self.prose([(n, t)], [blanked])
+                    # (the line's other numbers, a log's date and ids, were the code block's to list
+                    # or not: only those of the figures read here stay listed)
+                    mine = {x.text for x in rest}
+                    self.out.unplaced[listed:] = [u for u in self.out.unplaced[listed:] if u[1] in mine]
                 continue
             if n in done or RATE_LINE.search(t) or n in self.by_line:
                 continue
@@ -1676,6 +1701,8 @@ _JOINED_SIZE = re.compile(
 _SCRIPT_LINE = re.compile(r"\s*(?:\$\s*)?python[\d.]*\s+(?:-m\s+)?(?P<script>[\w./-]+\.py|[\w.]+)(?=\s|$)")
 
 
+#: a card's number written alone ("4090", "3060 Ti", "7900 XTX"): a GPU the post names without its brand
+_BARE_CARD = re.compile(r"(?<![\w.])(?:[1-5]0[5-9]0(?:\s?Ti)?|[5-9][6-9]00\s?XTX?)(?![\w.])")
 #: a model's size alone in a clause ("7b是3.8秒", "70B: 5 tok/s"): not glued to a Latin name or a unit (CJK
 #: words may touch it: "14b模型")
 _CLAUSE_SIZE = re.compile(r"(?<![A-Za-z0-9_.+-])(\d+(?:\.\d+)?[Bb])(?![A-Za-z0-9_/]|\.\d)")

@@ -912,7 +912,8 @@ _MODE_VALUES = (
 #: "--use-mtp", "--spec false", "--num-speculative-tokens 4"): ``flag_decoding`` reads it
 DRAFTING_FLAG = re.compile(
     r"(?<!\S)--?(?:with[_-]?|use[_-]?|enable[_-]?)?(?P<name>spec\w*|speculat\w*|num[_-]spec\w*|draft\w*|ngram\w*|"
-    r"eagle\w*|medusa\w*|mtp\w*|lookahead\w*)(?:[=\s]+(?P<v>(?!-)\S+))?",
+    r"eagle\w*|medusa\w*|mtp\w*|lookahead\w*|(?:generation|decod\w*|spec\w*)[_-]mode)"
+    r"(?:[=\s]+(?P<v>(?!-)\S+))?",
     re.IGNORECASE,
 )
 

@@ -366,6 +366,26 @@ def prompt_lines(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return [(n, m.group("v")) for n, t in lines if (m := _PROMPT_LABEL.match(t) or _PROMPT_ASSIGNED.match(t))]
 
 
+def model_lines(lines: list[tuple[int, str]]) -> list[tuple[int, dict]]:
+    """The lines of a block reporting the model under its label ("model_name =    mistral:7b",
+    "Model: Llama-3.2-1B-Q4_0.gguf": ``_REPORT_LINE``), each ``(line, {model, quant})`` as read, in
+    order: a script's output running several models, each result under the last one named."""
+    out: list[tuple[int, dict]] = []
+    for n, t in lines:
+        report = _REPORT_LINE.match(t)
+        if report is None or not report.group("label").lower().startswith("model"):
+            continue
+        value = report.group("value").strip().strip('",')
+        named = {
+            x.path: x.value for x in _path_names(value) or mentions(value) if x.path in ("model", "quant")
+        }
+        if "model" not in named and re.fullmatch(r"[\w./-]+:[\w.-]+", value):
+            named = {"model": value}  # an Ollama tag no reader names ("phi3:mini"): the tag as written
+        if "model" in named:
+            out.append((n, named))
+    return out
+
+
 def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> None:
     """The prompts a block's lines name (``_PROMPT_LABEL``, ``_PROMPT_WORDS``; ``_CHAT_LABEL``
     where the block runs a chat at the terminal, ``_CHAT_RUN``), as written."""
@@ -554,6 +574,9 @@ def _stated(
                 typed = _REPL_PROMPT.match(t) or _CHAT_LABEL.match(t)
                 if typed:
                     out.append(("prompt", typed.group("v").strip().strip("\"'“”")))
+        assigned = [a.group("v") for a in (_PROMPT_ASSIGNED.match(t) for _, t in rest) if a]
+        if len(assigned) == 1:  # a script's "prompt = Why is the sky blue?" over its one run's output
+            out.append(("prompt", assigned[0]))
         script_settings("\n".join(t for _, t in rest), out)  # "torch_dtype=torch.float16"
         config_settings("\n".join(t for _, t in rest), out)  # "gpu_layers = 35", "n_ctx=4096"
         _koboldcpp_benchmark("\n".join(t for _, t in rest), out)
@@ -956,7 +979,7 @@ _BANNER = re.compile(r"^\s*[-=]{3,}\s*(?P<v>[^-=\s][^\n]{0,60}?)\s*[-=]{3,}\s*$"
 #: an engine's release under its own key in a script's report ("ollama_version: 0.1.41", "vLLM version:
 #: 0.6.3")
 _ENGINE_VERSION_KEY = re.compile(
-    rf"^\W*(?P<e>{ENGINE_SPELLINGS})[_ ]version\s*[:=]\s*v?(?P<v>\d+(?:\.\d+)+(?:[.+-]?\w+)?)\b",
+    rf"^\W*(?P<e>{ENGINE_SPELLINGS})[_ ]version\s*[:=]\s*v?(?P<v>\d+(?:\.\d+)+(?:[.+-]?\w+)?|b\d{{3,5}})\b",
     re.IGNORECASE,
 )
 _REPORT_LINE = re.compile(

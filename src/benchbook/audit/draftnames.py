@@ -817,20 +817,23 @@ _LISTED_QUANT_AFTER = re.compile(
 )
 
 
-#: a sentence of advice or supposition: a machine it names is no machine measured ("would be
-#: amazing", "You can do this on a 3060Ti", "something like", "if you have"; ``supposed_spans``)
+#: a sentence of advice or supposition: a machine it names is no machine measured ("something like
+#: a 3060Ti would be amazing", "a 4090 would have been nicer", "You can do this on a 3060Ti"; not "I
+#: would get 30 tok/s on my 4090", "You can see 45 tok/s on my 3090": ``supposed_spans``)
 _SUPPOSED = re.compile(
-    r"\b(?:would|could)\b|\byou\s+(?:can|could)\b|\bsomething\s+like\b|\bif\s+you\s+have\b",
+    r"\bsomething\s+like\b|\bwould\s+(?:be|have\s+been)\b|\byou\s+(?:can|could)\s+(?:do|run|use|try)\s+"
+    r"(?:this|that|it)\b",
     re.IGNORECASE,
 )
-#: a sentence, to its stop or its line's end
-_SENTENCE_SPAN = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+#: a clause, to its stop, its semicolon or its line's end ("I ran it on a 3090 at 25 tok/s; a 4090
+#: would have been nicer": the advice is the second's)
+_SENTENCE_SPAN = re.compile(r"[^.!?;。！？；\n]+[.!?;。！？；]*")
 
 
 def supposed_spans(text: str) -> list[tuple[int, int]]:
-    """The spans of ``text``'s sentences of advice or supposition ("Even something like a 3060Ti
-    would be amazing!", "You can do this on a 3060Ti and 64GB of system ram is cheap."): a machine
-    named in one is no machine the post measured (h562)."""
+    """The spans of ``text``'s sentences (clauses after a semicolon) of advice or supposition ("Even
+    something like a 3060Ti would be amazing!", "You can do this on a 3060Ti and 64GB of system ram
+    is cheap.": ``_SUPPOSED``): a machine named in one is no machine the post measured (h562)."""
     if not _SUPPOSED.search(text):
         return []
     return [(m.start(), m.end()) for m in _SENTENCE_SPAN.finditer(text) if _SUPPOSED.search(m.group())]
@@ -1557,9 +1560,9 @@ _CPU = re.compile(
     # suffix a CPU has ("AMD 7900 XTX", "AMD 6800 XT" are GPUs)
     r"|(?:AMD\s(?:Ryzen\s)?|Ryzen\s)(?P<bare>[1-9]\d{3})(?P<suffix>X3D|GE|G|X|HS|HX|H|U)(?!\s?XTX?\b|\s?GRE\b)"
     r"|Ryzen\s(?P<bare2>[1-9]\d{3})(?!\s?XTX?\b)"
-    # an Intel desktop part by its number alone ("a 14900K", "9900K", "12400F"), a generation of 6 to
-    # 14 and an unlocked or no-graphics suffix (not "12800K tokens": a count)
-    r"|(?P<intel>(?:1[0-4]|[6-9])[1-9]\d0(?:KS|KF|K|F))(?![\w-])(?!\s*(?i:tok|ctx|context|tokens))"
+    # an Intel desktop part by its number alone ("a 14900K", "9900K", "12400F", "2600K"), a generation
+    # of 2 to 14 and an unlocked or no-graphics suffix, or a laptop's HX/HK (not "12800K tokens": a count)
+    r"|(?P<intel>(?:1[0-4]|[2-9])[1-9]\d0(?:KS|KF|K|F|HX|HK))(?![\w-])(?!\s*(?i:tok|ctx|context|tokens))"
     r")(?![\w-])",
     re.ASCII,
 )
@@ -1598,10 +1601,20 @@ def cpu_names(text: str) -> list[str]:
         elif g["core"]:
             name = "Intel Core " + g["core"].replace(" ", "-")
         elif g["intel"]:
-            # Intel's tiers by the model's third digit from the end: x9xx (and 10850K) i9, x7xx i7,
-            # x4xx–x6xx i5, lower i3
-            digit = int(g["intel"][-4 if g["intel"][-2].isdigit() else -5])
-            tier = 9 if digit >= 8 else 7 if digit == 7 else 5 if digit >= 4 else 3
+            # Intel's tiers by the model's third digit from the end: x9xx (and 10850K) i9 from the
+            # 9th generation, x7xx i7 (x8xx before), x4xx–x6xx i5, lower i3
+            model = re.match(r"(\d+)", g["intel"]).group(1)  # type: ignore[union-attr]
+            gen, digit = int(model[:-3]), int(model[-3])
+            # (the 2nd and 3rd generations' x6xx and x7xx were i7: "2600K", "3770K")
+            tier = (
+                9
+                if digit >= 8 and gen >= 9
+                else 7
+                if digit >= 6 and gen <= 3 or digit in (7, 8)
+                else 5
+                if digit >= 4
+                else 3
+            )
             name = f"Intel Core i{tier}-{g['intel']}"
         else:
             name = f"Intel {g['xeon']}"
@@ -1782,7 +1795,11 @@ _SIDE_HEADER = re.compile(
 
 #: a label line that is a side's word alone over what it labels ("Pre:", "**After:**")
 _SIDE_LABEL = re.compile(
-    r"[\W_]*(?P<w>before|after|pre|post|master|main|this pr|(?:un)?patched)[*_]*\s*[:：]\s*[*_]*\s*",
+    # (a colon, or emphasis alone: "**Pre**"; the change named after the side: "Before the patch:",
+    # "Pre-PR:")
+    r"[\W_]*(?P<w>before|after|pre|post|master|main|this pr|(?:un)?patched)"
+    r"(?:[\s-]+(?:the\s+)?(?:patch|PR|fix|change|changes|commit))?"
+    r"(?:[*_]*\s*[:：]\s*[*_]*|(?<=[*_])[*_]*|[*_]+)\s*",
     re.IGNORECASE,
 )
 

@@ -1872,7 +1872,7 @@ _WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
     *(
         (
             re.compile(
-                rf"\b(?P<w>{word}\s+times)\s+(?:faster|slower|quicker|higher|lower|better|worse"
+                rf"\b(?P<w>{word}[\s-]+times)\s+(?:faster|slower|quicker|higher|lower|better|worse"
                 r"|as\s+(?:fast|slow|quick|high|long))\b",
                 re.I,
             ),
@@ -2179,6 +2179,25 @@ _QUALITY_AFTER = re.compile(
 _ACCEPTANCE_NEAR = re.compile(r"accept|drafted|수락|採択|受理|接受")
 
 
+#: a run's whole time named right after its number ("148 ms total", "2.3 s in total"; not "210 ms
+#: total 1024 tokens": the word is the next figure's label) or right before it ("total 25783.48ms",
+#: "total: 12 s")
+_WHOLE_TIME_AFTER = re.compile(r"(\s*)(?:in\s+)?(?:total|wall)\b(\s*)([:=]?)\s*([\d~≈])?", re.IGNORECASE)
+WHOLE_TIME_BEFORE = re.compile(r"\b(?:total|wall)\s*[:=]?\s*$", re.IGNORECASE)
+
+
+def whole_time_after(after: str) -> bool:
+    """Whether the words right after a time name it a run's whole time (``_WHOLE_TIME_AFTER``): a
+    number after "total" is the word's where a colon joins them or the word stands nearer it (an
+    aligned line, "210 ms   total 1024 tokens"); "148 ms total   82.1 tok/s" is the time's."""
+    m = _WHOLE_TIME_AFTER.match(after)
+    if m is None:
+        return False
+    if m.group(4) is None:
+        return True
+    return not m.group(3) and len(m.group(2)) > len(m.group(1))
+
+
 def _metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     """The metric a number in ``unit`` is, from the words near it (``_METRIC_WORDS``): the keyword
     nearest before the number wins ("VRAM peaked at 11.7 GiB and the working set at 18.8 GiB": the
@@ -2207,9 +2226,7 @@ def _metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     right = re.sub(r"^of\s+", "", re.split(r"\d", tail, maxsplit=1)[0].lstrip())  # "6 GB of system RAM"
     if fam == "rate" and re.match(r"(?:prompt|pp)\b(?!\s*(?:of|with|length|size|tokens?)\b)", right):
         return "prefill_tps"  # "~90 tok/s prompt and ~10 tok/s inference": the prompt's rate
-    if fam == "time" and (
-        re.match(r"(?:total|wall)\b", right) or re.search(r"\b(?:total|wall)\s*[:=]?\s*$", low)
-    ):
+    if fam == "time" and (whole_time_after(after.lower()[:30]) or WHOLE_TIME_BEFORE.search(low)):
         # a run's whole time named right beside it ("148 ms total", "total 25783.48ms"): no word of a
         # phase further before it ("124 ms TTFT    148 ms total") names it
         return "duration"

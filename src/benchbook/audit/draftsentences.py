@@ -59,6 +59,7 @@ from .draftprose import (
     LENGTH_PAIR,
     PER_TOKEN_UNIT,
     STAT_WORD,
+    WHOLE_TIME_BEFORE,
     Number,
     bound_of,
     family,
@@ -68,6 +69,7 @@ from .draftprose import (
     numbers,
     threshold,
     unit_of,
+    whole_time_after,
 )
 from .draftrelations import pair_units, relations, repetitions
 from .draftsides import JOINED, Placed, Sides, rate_named
@@ -400,7 +402,12 @@ def _headed_units(text: str, found: list[Number]) -> list[Number]:
             i > 0 and _VS.fullmatch(text[out[i - 1].end : n.start])
         )
         # (or right after the unit as its label: "平均TPS 83", "TPS 83 at 50 concurrency", h327)
-        labelled = re.fullmatch(r"[^\S\n]*[:=：]?[^\S\n]*[~≈约]?[^\S\n]*", text[head.end() : n.start])
+        labelled = re.fullmatch(r"[^\S\n]*[:=：]?[^\S\n]*[~≈约]?[^\S\n]*", text[head.end() : n.start]) and (
+            # (its clause ends there or goes on with a preposition: "TPS 83 at 50 concurrency"; not a
+            # count of something named after it, "TPS 8 GPUs", "TPS 2024 report", "TPS 1 request")
+            re.match(r"\s*(?:$|[,.;:)）|，。；]|(?:at|with|on|for|in|from|to|vs|under)\b|@)", text[n.end :])
+            is not None
+        )
         if "." in n.text or paired or labelled:
             out[i] = replace(n, unit=unit_of(head.group(0)), unit_written=head.group(0))
     return out
@@ -813,8 +820,6 @@ _PAIR_UNIT_AFTER = re.compile(r"\s*(?:to|→|->|-->)\s*[\d.,]+\s*[A-Za-z]", re.I
 
 #: the times of one token or request a sentence names once for all its numbers in that unit
 _PER_TOKEN_TIMES = frozenset({"tpot", "ttft", "itl", "ms_per_token"})
-#: a run's whole time named right after it ("148 ms total", "3.2 s wall"): the default metric named
-_WHOLE_TIME_AFTER = re.compile(r"\s*(?:total|wall)\b", re.IGNORECASE)
 #: a tool's summary line, one field and its value ("prompt eval count:    68 token(s)", "load
 #: duration: 4.30s", "eval rate: 10.04 tokens/s"): the label, a colon, one number and its unit
 _FIELD_LINE = re.compile(r"\s*(?P<k>[A-Za-z][\w ()/.-]{2,40}?)\s*[:=]\s*[\d.,]+\s*[A-Za-z/()%µ]{0,14}\s*")
@@ -1092,7 +1097,7 @@ class Sentences(Sides):
                 metric = metric_of(n.unit, before, after)
                 # "148 ms total" names a run's whole time, the unit's default metric: no word before
                 # it or around it overrides that as it would an unnamed time's
-                whole = _WHOLE_TIME_AFTER.match(after) is not None
+                whole = whole_time_after(after) or WHOLE_TIME_BEFORE.search(before) is not None
                 if family(n.unit) == "rate" and metric == metric_of(n.unit, ""):
                     # no word near it names the phase: its list item's label does ("- Prompt
                     # processing (prefill phase): ROCm dominates. … ROCm hits ~1052 t/s at 2K")

@@ -569,6 +569,14 @@ _COUNT_ROW = re.compile(
 )
 
 
+def _share_of_one(text: str) -> bool:
+    """Whether a number as written lies between 0 and 1 (an acceptance written as a fraction)."""
+    try:
+        return 0 <= float(text.replace(",", "")) <= 1
+    except ValueError:
+        return False
+
+
 def _row_unit(label: str) -> str | None:
     """The unit a row's label writes in parentheses at its end ("Output length (tokens)", "출력 길이
     (토큰)", "Peak memory (GB)", a colon after it: "Total Latency (ms):") or in words for a count of
@@ -1212,7 +1220,12 @@ def _transposed(rows: list[list[str]]) -> str | None:
     naming = sum(
         1
         for r in body
-        if r and (_names_row(_unmarked(r[0])) or _row_unit(_unmarked(r[0])) or _LENGTH_ROW.search(r[0]))
+        if r
+        and (
+            _names_row(_unmarked(r[0]))
+            or _row_unit(_unmarked(r[0])) not in (None, "ratio")  # (an "Acceptance" row: no metric's row)
+            or _LENGTH_ROW.search(r[0])
+        )
     )
     # a short label naming a phase's rate ("| C1 decode, greedy | 133 | 135.5 |" beside "| GSM8K |
     # 96.5% | 98.3% |", "| Prompt Processing | 5–10% slower |"): a metric's row
@@ -2803,6 +2816,8 @@ class Tables(Sides):
                     continue
                 # (the first of its labels naming one: "| **Token Usage** | Average completion tokens |")
                 row_unit = next((u for x in labels if (u := _row_unit(x))), None) if n.unit is None else None
+                if row_unit == "ratio" and not _share_of_one(n.text):
+                    row_unit = None  # "| Acceptance | 87 |": no share of one (a percentage unwritten)
                 if n.unit is None and row_unit is None and any(_COUNT_ROW.search(x) for x in labels):
                     # "| Total samples processed | 82 |" under a column of seconds: a count, no time
                     self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
@@ -3180,8 +3195,11 @@ class Tables(Sides):
         over "230 ms"): a size only under a label naming a measured one (``_MEASURED_SIZE``: not
         "VRAM" over a card's "24 GB"); None where no metric is named so."""
         words = " ".join(labels)
-        if n.unit == "ratio" and words and n.range is None and stateable(n):
-            return "acceptance_rate"  # (``_row_unit``: a row naming a drafter's acceptance)
+        if n.unit == "ratio":
+            # (``_row_unit``: a row naming a drafter's acceptance; "87" or "2.9" under it is no share
+            # of one, a percentage or an acceptance length the post does not say: listed)
+            fits = words and n.range is None and stateable(n) and _share_of_one(n.text)
+            return "acceptance_rate" if fits else None
         if (
             not words
             or n.range is not None

@@ -457,6 +457,10 @@ _TIMING_RATE = {
 _LOG_COMPONENT = re.compile(r"\b(?:component|source|backend|runner)=[\"']?llama\.cpp\b")
 
 
+#: the most timing lines run together on one long line that are read (``tool_results``)
+_RUN_TOGETHER = 8
+
+
 def _timing(n: int, text: str) -> list[Result]:
     """The results of a llama.cpp timing line (module doc): each number it states, the time in ms
     (``prompt_eval_ms``, ``eval_ms``, ``sampling_ms``, ``load_time``, ``total_ms``), the ms per
@@ -1318,8 +1322,10 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
             continue
         if len(t) > 400 and not (_TRT_BENCHMARK.match(t) and len(t) < 2000):
             # no tool prints a result line this long (but TensorRT-LLM's one line of all); a paste
-            # that lost its line breaks holds llama.cpp's timing lines run together (h562)
-            out.extend(_timing(n, t))
+            # that lost its line breaks holds a few of llama.cpp's timing lines run together (h562):
+            # read where they are few (each result reads its line again: hundreds were quadratic)
+            if len(TIMING_LINE.findall(t, 0, 20_000)) <= _RUN_TOGETHER:
+                out.extend(_timing(n, t))
             continue
         if n in cards:  # "88k" over "Peak tok/s": a page's stat card, a line each
             out.append(cards[n])
