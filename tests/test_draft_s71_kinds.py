@@ -288,6 +288,9 @@ def test_breaker_findings_of_session_71(tmp_path):
     # older Intel parts, laptops' HX
     assert cpu_names("a 2600K and a 4790K") == ["Intel Core i7-2600K", "Intel Core i7-4790K"]
     assert cpu_names("13900HX laptop") == ["Intel Core i9-13900HX"]
+    # a laptop's Ryzen AI (h274); the Max+ 395 is an APU named as a machine, not here
+    assert cpu_names("- **CPU:** AMD Ryzen AI 9 HX PRO 370 (Zen 5)") == ["AMD Ryzen AI 9 HX PRO 370"]
+    assert cpu_names("Ryzen AI Max+ 395") == []
     # an "Acceptance" row's 87 is no share of one
     table = "# x\n\n| Config | Speed |\n|---|---|\n| A | 41 tok/s |\n| Acceptance | 87 |\n"
     assert "acceptance_rate" not in {c.metric for c in _drafted(table, tmp_path).claims}

@@ -1550,7 +1550,9 @@ _VENUE = re.compile(
 #: ``mentions`` (a CPU beside a GPU is not the machine a GPU run measures): ``cpu_names``
 _CPU = re.compile(
     r"(?<![\w-])(?:(?P<count>[1-8])\s?[x×]\s*|(?P<wcount>(?i:dual|two|quad))\s+)?(?:"
-    r"(?:AMD\s+)?(?P<ryzen>Ryzen\s(?:Threadripper\s(?:PRO\s)?\d{4}[A-Z]{0,3}|[3579]\s(?:PRO\s)?\d{4}[A-Z0-9]{0,3}))"
+    r"(?:AMD\s+)?(?P<ryzen>Ryzen\s(?:Threadripper\s(?:PRO\s)?\d{4}[A-Z]{0,3}|[3579]\s(?:PRO\s)?\d{4}[A-Z0-9]{0,3}"
+    # a laptop's Ryzen AI ("Ryzen AI 9 HX PRO 370", "Ryzen AI 7 350"; the Max+ 395 is an APU's name)
+    r"|AI\s[579]\s(?:HX\s)?(?:PRO\s)?\d{3}))"
     r"|(?:AMD\s+)?(?P<tr>Threadripper\s(?:PRO\s)?\d{4}[A-Z]{0,3})"
     r"|(?:AMD\s+)?(?P<epyc>(?i:EPYC)\s\d{4}(?i:[A-Z0-9]{0,2}))"
     r"|(?:Intel\s+)?(?:Core\s+)?(?P<ultra>Ultra\s[579]\s\d{3}[A-Z]{0,2})"
