@@ -294,3 +294,15 @@ def test_breaker_findings_of_session_71(tmp_path):
     # an "Acceptance" row's 87 is no share of one
     table = "# x\n\n| Config | Speed |\n|---|---|\n| A | 41 tok/s |\n| Acceptance | 87 |\n"
     assert "acceptance_rate" not in {c.metric for c in _drafted(table, tmp_path).claims}
+
+
+def test_apples_chips_named_as_a_family_are_the_machine_where_nothing_else_is(tmp_path):
+    """ "Hardware: Apple Silicon Mac (M-series, unified memory)" (p176) and "(M-series, Qwen3.5-0.8B)"
+    (h372): the post's machine, the fullest name; a chip named beside them wins."""
+    post = "# Running LLMs on Apple Silicon\n\nHardware: Apple Silicon Mac (M-series)\n\nDecode: 196 tok/s.\n"
+    cf = _drafted(post, tmp_path)
+    assert _cond(cf, cf.claims[0])["hardware"] == "Apple Silicon Mac"
+    cf = _drafted("# x\n\nMeasured this session (M-series, Qwen3.5-0.8B): 40 tok/s.\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["hardware"] == "Apple M-series"
+    cf = _drafted("# Apple Silicon\n\nOn my M2 Max: 40 tok/s.\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["hardware"] == "Apple M2 Max"

@@ -1217,6 +1217,18 @@ class _Drafter(Tables, Sentences):
             "Apple Mac Studio" if "studio" in m.group("m").lower() else "Apple Mac mini"
             for m in _BARE_MAC.finditer(self.post.text)
         }
+        if not names:
+            # no desktop either: Apple's chips as a family ("on an Apple Silicon Mac (M-series)",
+            # "Measured this session (M-series, …)"), as written (p176, h372)
+            family = [
+                re.sub(
+                    r"\s+",
+                    " ",
+                    f"Apple {m.group('f')}" if m.group("f").lower().startswith("m") else m.group("f"),
+                )
+                for m in _APPLE_FAMILY.finditer(self.post.text)
+            ]
+            names = {max(family, key=len)} if family else set()  # (the fullest: "Apple Silicon Mac")
         if len(names) != 1 or context_of(self.post).machines_named:
             return
         said = [x.fields for x in self.out.groups] + [e.fields for e in self.out.entries if e.kind == "claim"]
@@ -1703,6 +1715,8 @@ _SCRIPT_LINE = re.compile(r"\s*(?:\$\s*)?python[\d.]*\s+(?:-m\s+)?(?P<script>[\w
 
 #: a card's number written alone ("4090", "3060 Ti", "7900 XTX"): a GPU the post names without its brand
 _BARE_CARD = re.compile(r"(?<![\w.])(?:[1-5]0[5-9]0(?:\s?Ti)?|[5-9][6-9]00\s?XTX?)(?![\w.])")
+#: Apple's chips named as a family, no chip ("Apple Silicon Mac", "Apple Silicon", "M-series")
+_APPLE_FAMILY = re.compile(r"\b(?P<f>Apple\s+Silicon(?:\s+Mac)?|M-series)\b", re.IGNORECASE)
 #: a model's size alone in a clause ("7b是3.8秒", "70B: 5 tok/s"): not glued to a Latin name or a unit (CJK
 #: words may touch it: "14b模型")
 _CLAUSE_SIZE = re.compile(r"(?<![A-Za-z0-9_.+-])(\d+(?:\.\d+)?[Bb])(?![A-Za-z0-9_/]|\.\d)")
