@@ -363,7 +363,11 @@ _PROMPT_ASSIGNED = re.compile(r"^\s*prompt\s*=\s*(?P<v>[^\s\d=].{0,119}?)\s*$", 
 def prompt_lines(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """The lines of a block naming a prompt (``_PROMPT_LABEL``: "Prompt: …"; a script's "prompt = …",
     ``_PROMPT_ASSIGNED``), each ``(line, the prompt as written)``, in order."""
-    return [(n, m.group("v")) for n, t in lines if (m := _PROMPT_LABEL.match(t) or _PROMPT_ASSIGNED.match(t))]
+    return [
+        (n, m.group("v").strip().strip("\"'“”「」"))
+        for n, t in lines
+        if (m := _PROMPT_LABEL.match(t) or _PROMPT_ASSIGNED.match(t))
+    ]
 
 
 def model_lines(lines: list[tuple[int, str]]) -> list[tuple[int, dict]]:
@@ -574,10 +578,11 @@ def _stated(
                 typed = _REPL_PROMPT.match(t) or _CHAT_LABEL.match(t)
                 if typed:
                     out.append(("prompt", typed.group("v").strip().strip("\"'“”")))
-        assigned = [a.group("v") for a in (_PROMPT_ASSIGNED.match(t) for _, t in rest) if a]
-        if len(assigned) == 1:  # a script's "prompt = Why is the sky blue?" over its one run's output
-            out.append(("prompt", assigned[0]))
         script_settings("\n".join(t for _, t in rest), out)  # "torch_dtype=torch.float16"
+        assigned = [a.group("v") for a in (_PROMPT_ASSIGNED.match(t) for _, t in rest) if a]
+        if len(assigned) == 1 and not any(p == "prompt" for p, _ in out):
+            # a script's output printing "prompt = Why is the sky blue?" over its one run's results
+            out.append(("prompt", assigned[0].strip("\"'“”「」")))
         config_settings("\n".join(t for _, t in rest), out)  # "gpu_layers = 35", "n_ctx=4096"
         _koboldcpp_benchmark("\n".join(t for _, t in rest), out)
         text = spec_summary(" ".join(t for _, t in rest), out)
