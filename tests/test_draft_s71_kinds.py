@@ -306,3 +306,16 @@ def test_apples_chips_named_as_a_family_are_the_machine_where_nothing_else_is(tm
     assert _cond(cf, cf.claims[0])["hardware"] == "Apple M-series"
     cf = _drafted("# Apple Silicon\n\nOn my M2 Max: 40 tok/s.\n", tmp_path)
     assert _cond(cf, cf.claims[0])["hardware"] == "Apple M2 Max"
+
+
+def test_a_paragraph_of_many_sentences_naming_machines_drafts_in_linear_time(tmp_path):
+    """One paragraph repeating "Something like a 3090 would be nice. I get 30 tok/s on my 4090.":
+    each claim read its whole line for the names before it (``_line_names``), for run lengths
+    (``io_lengths``) and for a list of statistics: 16 KB took 24 s at 0e50fcf0, quadratic."""
+    from benchbook.audit.draft import draft_text
+    from drafting import LINEAR, cpu_growth
+
+    sentence = "Something like a 3090 would be nice. I get 30 tok/s on my 4090. "
+    assert cpu_growth(lambda k: draft_text("# x\n\n" + sentence * k + "\n", "p.md"), 125) < LINEAR
+    cf = _drafted("# x\n\n" + sentence * 3 + "\n", tmp_path)
+    assert {_cond(cf, c)["hardware"] for c in cf.claims} == {"NVIDIA GeForce RTX 4090"}

@@ -723,10 +723,16 @@ class _Drafter(Tables, Sentences):
         (``_IO_LENGTHS``: MLC LLM's "params:  input=16 output=128 prefill_time 0.081 sec, …") the
         run's generated tokens (``tokens_generated``) and prompt tokens (``other.prompt_tokens``),
         where the claim has none."""
+        searched: dict[
+            int, re.Match | None
+        ] = {}  # each line once (per claim, a long line's claims were quadratic)
         for e in self.out.entries:
             if e.kind != "claim" or "source_line" not in e.fields:
                 continue
-            lengths = _IO_LENGTHS.search(self.post.line(int(e.fields["source_line"])))
+            line = int(e.fields["source_line"])
+            if line not in searched:
+                searched[line] = _IO_LENGTHS.search(self.post.line(line))
+            lengths = searched[line]
             if lengths is None:
                 continue
             cond = e.fields.setdefault("conditions", {})
@@ -1060,9 +1066,12 @@ class _Drafter(Tables, Sentences):
         if number and not re.search(rf"(?i)\b(?:intel|core|i\d)[\s-]*{number.group(1)}", self.post.text):
             # an Intel part by its number alone ("on a 14900K"): the machine only where the post
             # says "CPU" and writes no card's number alone ("4090 + 13900K", "14900K / 4090")
-            text = self.post.text
-            for a, b in supposed_spans(text):  # (a card named in advice is none the post ran)
-                text = text[:a] + " " * (b - a) + text[b:]
+            # (a card named in advice is none the post ran: those sentences blanked, in one pass)
+            parts, last = [], 0
+            for a, b in supposed_spans(self.post.text):
+                parts += [self.post.text[last:a], " " * (b - a)]
+                last = b
+            text = "".join([*parts, self.post.text[last:]])
             if not re.search(r"\bCPU\b", text) or _BARE_CARD.search(text):
                 return
         self.cpu_backend_machine(cpus[0])

@@ -73,6 +73,7 @@ from .draftnames import (
     engine_version_cell,
     header_decoding,
     heading_engine,
+    in_spans,
     mentions,
     ollama_model,
     placement,
@@ -628,7 +629,7 @@ def _stated(
     for m in mentions(named):
         if m.path in _CLAUSE_WORDS and not heading:
             continue
-        if m.path == "hardware" and any(a <= m.start < b for a, b in supposed):
+        if m.path == "hardware" and in_spans(supposed, m.start):
             continue  # "Even something like a 3060Ti would be amazing!": advice, no machine run
         out.append((m.path, m.value))
     engine = heading_engine(text) if heading else None
@@ -2621,11 +2622,7 @@ class Context:
         text = self.post.text
         supposed = supposed_spans(text)
         return _distinct(
-            [
-                m.value
-                for m in mentions(text)
-                if m.path == "hardware" and not any(a <= m.start < b for a, b in supposed)
-            ]
+            [m.value for m in mentions(text) if m.path == "hardware" and not in_spans(supposed, m.start)]
         )
 
     @functools.cached_property
@@ -3595,6 +3592,10 @@ def _elsewhere(ctx: Context, origins: dict[str, str], cond: dict, line: int) -> 
 _INHERITED = ("hardware", "engine", "build", "backend")
 
 
+#: how far before and after a claim's sentence ``_line_names`` reads its line, in characters
+_LINE_WINDOW = 400
+
+
 def _line_names(cond: dict, line: str, quote: str) -> None:
     """Give a claim the machine, engine, build or backend its own line names before its sentence
     (``quote``) where it holds another, carried from an earlier paragraph: "Ollama(Ver. 0.11.4) →
@@ -3604,7 +3605,8 @@ def _line_names(cond: dict, line: str, quote: str) -> None:
     at = line.find(quote[:12].rstrip()) if quote.strip() else -1  # a sentence may run past its line
     if at <= 0:
         return
-    before, rest = line[:at], line[at:]
+    # (within a window of the line: each claim of a long line read all of it, quadratic)
+    before, rest = line[max(0, at - _LINE_WINDOW) : at], line[at : at + _LINE_WINDOW]
     for path in _INHERITED:
         own = cond.get(path)
         if not isinstance(own, str):

@@ -17,6 +17,7 @@ statements); ``draft._Drafter`` calls ``prose`` for each paragraph, title and he
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass, field, replace
 
@@ -49,6 +50,7 @@ from .draftnames import (
     Mention,
     clause_bounds,
     from_side,
+    in_spans,
     machine_size,
     mentions,
     supposed_spans,
@@ -940,9 +942,7 @@ class Sentences(Sides):
         named = mentions(scanned)  # not the inline commands blanked out of it (``inline_commands``)
         if supposed := supposed_spans(scanned):
             # "Even something like a 3060Ti would be amazing!": advice names no machine the post ran
-            named = [
-                m for m in named if m.path != "hardware" or not any(a <= m.start < b for a, b in supposed)
-            ]
+            named = [m for m in named if m.path != "hardware" or not in_spans(supposed, m.start)]
         machines = {m.value for m in named if m.path == "hardware"}
         devices = parallel_count(scanned) if len(machines) == 1 else None
         if devices is not None and not re.match(r"\d+\s*[x×]", str(next(iter(machines)))):
@@ -973,6 +973,12 @@ class Sentences(Sides):
         placed: list[tuple[Number, str]] = []
         here: set[str] = set()  # the claims of ``placed``
         run_lists = RunLists.of(scanned)
+
+        @functools.cache
+        def stats_listed() -> bool:
+            """``stat_list`` of the paragraph, read once (per number it was quadratic)."""
+            return stat_list(scanned, found)
+
         paired = paired_names(scanned, raw) if "&" in scanned or " and " in scanned else {}
         origins: dict[int, str | None] = {}
         prev_end = 0
@@ -1304,9 +1310,7 @@ class Sentences(Sides):
             before_stat = _STAT_BEFORE.search(scanned, max(0, n.start - 24), n.start) or (
                 # "median 11.3s p90 90.8s max 247.9s": max and min among other statistics only ("max
                 # 4096 tokens of context" names a setting)
-                _EXTREME_BEFORE.search(scanned, max(0, n.start - 24), n.start)
-                if stat_list(scanned, found)
-                else None
+                _EXTREME_BEFORE.search(scanned, max(0, n.start - 24), n.start) if stats_listed() else None
             )
             if before_stat is not None and not has_path(cond, "other.stat"):
                 # "avg 1611.47ms, std 143.69ms, p95 1795.47ms": each number the statistic before it
