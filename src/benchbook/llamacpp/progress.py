@@ -35,7 +35,7 @@ NINJA_STEP = re.compile(r"^\[(\d+)/(\d+)\]")
 
 #: A line of a command's output that ``benchbook run`` shows on the terminal too, not only in its log
 #: file: ``warning: ...`` or ``benchbook: ...`` (the busy-host line of a session, ``busynow``), alone or
-#: after one label (``draftself checkpoint: warning: the checkpoint (retrained now) has sha256 ...``).
+#: after one label (``draftself checkpoint: warning: retrained checkpoint sha256 ... differs ...``).
 #: Python's ``RuntimeWarning: ...`` and DVC's ``WARNING: ...`` are not such lines.
 NOTICE = re.compile(r"^(?:[A-Za-z][\w -]*: )?(?:warning|benchbook): ")
 
