@@ -2579,6 +2579,7 @@ class Context:
             # engines the post names, the one it gives a version of is the one it ran
             self.root.declared["engine"] = list(versioned)
             self.root.known.clear()
+        self._versioned_engines(post)
         ok, build = self.root.value("build")
         if not self.root.value("engine")[0] and _LLAMA_OUTPUT.search(post.text):
             # llama-bench's table ("| model | size | params | backend |"), a llama.cpp tool's name or
@@ -2720,6 +2721,26 @@ class Context:
                     scope.weak.setdefault(path, []).extend(values)
             scope.last = max(scope.last, child.last)
         scope.firsts = [c.first for c in scope.children]
+
+    def _versioned_engines(self, post: Post) -> None:
+        """A section whose setup declares several engines, one of them with its release ("**KTransformers
+        Version**: 0.5.2" over "**Backend**: kt-kernel + SGLang"): the engine with the release is the
+        one its runs used (``engine_versions``; the root's rule in ``__init__``, scope by scope),
+        the others what it runs on or beside."""
+        versioned: dict[str, str] | None = None
+        todo = [self.root]
+        while todo:
+            scope = todo.pop()
+            todo.extend(scope.children)
+            named = _distinct_of("engine", scope.declared.get("engine", []))
+            if len(named) < 2 or scope.head.get("engine") or scope.decide("engine")[1] is not None:
+                continue
+            if versioned is None:
+                versioned = engine_versions(post.text, tags=False)
+            one = [v for v in named if v in versioned]
+            if len(one) == 1:
+                scope.declared["engine"] = one
+                scope.known.clear()
 
     def chain(self, line: int) -> list[Scope]:
         """The scopes around ``line``, innermost first."""

@@ -245,11 +245,12 @@ _NEAR = 60
 #: a public benchmark's prompt set named for a number, in parentheses after it or after "on"/"for"
 #: ("+12% (MT-Bench) to +16% (HumanEval)", "2.1x on GSM8K"): the prompts it ran (its name as written)
 PROMPT_SET = re.compile(
-    r"(?:\(\s*|\b(?:on|for|with)\s+(?:the\s+)?)"
+    # (or a line's label: "- HumanEval: 218.23 tok/s (AR 58.25, 3.75x)", "**GSM8K**: 179 tok/s")
+    r"(?:\(\s*|\b(?:on|for|with)\s+(?:the\s+)?|(?P<lead>(?m:^)[^\S\n]*(?:[-*+•][^\S\n]+)?(?:\*\*|__)?))"
     r"(?P<d>mt[- ]?bench|humaneval\+?|gsm8k|sharegpt|alpaca(?:eval)?|"
     r"math[- ]?500|cnn/dailymail|cnn/dm|longbench(?:[- ]?v2)?|spec[- ]?bench|mbpp\+?|arena[- ]?hard|"
     r"livecodebench|aime(?:\s?20)?2[3-6]?|gpqa(?:[- ]diamond)?|xsum|swe[- ]?bench(?:[- ]verified)?|"
-    r"mmlu(?:[- ]pro)?|hellaswag)(?![\w-])",
+    r"mmlu(?:[- ]pro)?|hellaswag)(?![\w-])(?(lead)(?:\*\*|__)?[^\S\n]*[:：])",
     re.IGNORECASE,
 )
 #: words of training a model on data (``PROMPT_SET``'s data sets are no prompts there)

@@ -356,9 +356,11 @@ _MODEL = re.compile(
     # particle glued after it)
     r")(?P<variant>\s(?:[A-Z][a-z]+-)?(?:Instruct|Chat|Coder|Distill|Thinking|Abliterated|Uncensored|IT)"
     r"(?![A-Za-z0-9_-]))?"
-    r"(?:\s*(?<=[\s\dBb])(?P<quant>(?:UD-|smol-)?I?Q\d(?:_(?:R\d+|[A-Z]+|\d+))*?|MXFP[468]|NVFP4|BF16|FP8|"
+    # (or first in the parentheses after the name, alone or before a comma: "Qwen3-30B (BF16, 28 GPU
+    # Experts)", "Llama-3-8B (FP8)")
+    r"(?:\s*(?P<paren>\()?(?<=[\s\dBb(])(?P<quant>(?:UD-|smol-)?I?Q\d(?:_(?:R\d+|[A-Z]+|\d+))*?|MXFP[468]|NVFP4|BF16|FP8|"
     # a quantisation method with its bits ("AutoRound INT4", "GPTQ 4-bit", "AWQ")
-    r"(?:AutoRound|AWQ|GPTQ|EXL2)(?:[\s-](?:INT\d|\d-?bit))?))?"
+    r"(?:AutoRound|AWQ|GPTQ|EXL2)(?:[\s-](?:INT\d|\d-?bit))?)(?(paren)(?=[,)])))?"
     # (a number glued after a type of letters, a table copied without its cell borders: "Qwen 2.5 72B
     # Q4_K_M7 t/s" is Q4_K_M and 7 t/s)
     r"(?:(?![\w-])|(?<=_[A-Z])(?=\d)|(?<=_[A-Z]{2})(?=\d))",
@@ -563,6 +565,8 @@ DECODING_PHRASE = re.compile(
     r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|"
     r"(?:baseline|vanilla)(?![\s-]+(?:eagle|medusa|mtp|dflash|hydra|lookahead|n-?gram|spec\w*|draft\w*))|"
     r"(?:plain )?autoregressive|"
+    # "AR" for autoregressive as a label of a number ("(AR 58.25, 3.75x, AL 7.12)", "AR: 41 tok/s")
+    r"(?-i:AR)(?=\s*[:=]?\s*~?\d)|"
     # the base model's own speed ("The base model speed:", "base throughput") beside its drafted runs
     # (not "base model" alone: the target a draft model drafts for, or a model without instruct tuning)
     r"base(?:[- ]model)?(?:'s)?\s+(?:speed|throughput|performance|results?|rates?|numbers)|"

@@ -804,6 +804,16 @@ _RATE_VERB = re.compile(r"\b(?:decod\w*|generat\w*|runs?|running|reach\w*)\s+at\
 
 _STAT_PAREN = re.compile(r"\b(?:avg|average|mean|median)\b[^()\d.!?]{0,15}\(\s*$", re.IGNORECASE)
 
+#: a baseline's label right before a number in the parentheses or the clause after a rate ("218.23
+#: tok/s (AR 58.25, 3.75x)", "70 tok/s, baseline 41"): the rate without drafting, in the same unit
+_BASELINE_BEFORE = re.compile(
+    r"\s*[(,;]\s*(?:AR|baseline|base|vanilla|plain|autoregressive|no[- ]?spec"
+    r"|w/o(?:\s+\w+)?|without(?:\s+\w+)?)\s*[:=]?\s*",
+    re.IGNORECASE,
+)
+#: the same label right after the number ("218.23 tok/s vs 58.25 without", "vs 58.25 w/o MTP")
+_BASELINE_AFTER = re.compile(r"\s+(?:without|w/o)\b[^.!?;,()\n]{0,20}?(?=[.!?;,)]|$)", re.IGNORECASE)
+
 
 #: the words after a number and before the next of a parallel phrase: a preposition and its object,
 #: then "and" or a comma ("… tokens per second for 8B models and 25 to 40 for 14B models")
@@ -868,9 +878,14 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
         verb = family(prev.unit) == "rate" and len(gap) <= 80 and not re.search(r"[.!?;]", gap)
         # "36.7 tok/s; the bench avg below (33.7)": the statistic of the same rate, in parentheses
         stat = len(gap) <= 50 and _STAT_PAREN.search(gap) and text[n.end : n.end + 1] == ")"
-        if not (_AGAINST.match(gap) or _NAMED_AFTER.search(gap) or (verb and _RATE_VERB.search(gap)) or stat):
+        # "218.23 tok/s (AR 58.25, 3.75x)": the baseline's rate beside it
+        base = family(prev.unit) == "rate" and _BASELINE_BEFORE.fullmatch(gap) is not None
+        named = _AGAINST.match(gap) or _NAMED_AFTER.search(gap)
+        if not (named or (verb and _RATE_VERB.search(gap)) or stat or base):
             continue
-        if not re.match(r"\s*(?:[.!?;,)]|$)", text[n.end : n.end + 2]):
+        if not re.match(r"\s*(?:[.!?;,)]|$)", text[n.end : n.end + 2]) and not (
+            _AGAINST.match(gap) and _BASELINE_AFTER.match(text, n.end)
+        ):
             continue
         out[i] = replace(n, unit=prev.unit)
     paired: str | None = None  # the unit of the last pair "A vs B unit" read

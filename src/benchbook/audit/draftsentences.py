@@ -47,6 +47,7 @@ from .draftcore import (
 from .draftnames import (
     CLAUSE_ONLY,
     CPU,
+    DECODING_PHRASE,
     Mention,
     clause_bounds,
     from_side,
@@ -511,6 +512,8 @@ _UNLIKE_AFTER = re.compile(
 #: a list's lead-in naming the decode phase ("Per-test decode speed:"): ``prose``
 _DECODE_LEAD = re.compile(r"(?i)decod|generat|\btg\b")
 _COMMA = re.compile(r",\s")
+#: a number right after a name ("AR 58.25", "baseline: 41"): the name labels it
+_NUMBER_NEXT = re.compile(r"\s*[:=]?\s*~?\d")
 
 
 def _in_clause(
@@ -543,6 +546,15 @@ def _in_clause(
         if m.start > at and sep is not None and sep.end() <= m.start:
             continue  # named after the number past "and": the next number's ("2.4 t/s and Qwen3 6.1 t/s")
         if m.start >= item_end:
+            continue
+        if (
+            m.path == "decoding"
+            and (phrase := DECODING_PHRASE.match(text, m.start)) is not None
+            and (label := _NUMBER_NEXT.match(text, phrase.end())) is not None
+            and label.end() - 1 != at
+        ):
+            # "218.23 tok/s (AR 58.25, 3.75x, AL 7.12)": the label of the number right after it,
+            # neither the one before nor those after
             continue
         if m.start > at and any(at < x <= m.start for x in labelled):
             # past the start of a line opening with a label: that line's ("TG: 40 t/s" over "[Q8_0]")

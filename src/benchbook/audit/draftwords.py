@@ -360,7 +360,10 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     # version in three parts, with its "v" or its word (not a result: "Ollama: 45.2 tok/s")
     (
         re.compile(
-            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:(?:version|ver\.?|build|release)\s*)?[:：]\s*`?"
+            # (a bold key, its colon inside or after the emphasis: "**SGLang version:** 0.4.7",
+            # "**KTransformers Version**: 0.5.2")
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:(?:version|ver\.?|build|release)\s*)?(?:\*\*|__)?[:：]"
+            r"(?:\*\*|__)?\s*`?"
             # (a development build's or a release candidate's suffix, PEP 440's: "0.6.0.dev20240313+5632c61b",
             # "0.5.0rc1"; in inline code or not)
             r"(?P<v>v\d+\.\d+(?:\.\d+)*|\d+\.\d+\.\d+(?:\.post\d+|\.?dev\d+(?:\+[0-9a-z.]+)?|rc\d+)?)`?"

@@ -1,0 +1,94 @@
+"""Kinds fixed in issue 29's session 72 (the fifty-first held-out set's misses, read after a
+fifty-second set replaced it as the clean one), each with controls."""
+
+from __future__ import annotations
+
+from benchbook.audit.draftnames import mentions
+from benchbook.audit.draftwords import engine_versions
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+def _claims(cf) -> list[tuple]:
+    return [(c.metric, c.value, c.unit) for c in cf.claims]
+
+
+def test_an_engines_release_in_a_bold_key():
+    """ "**KTransformers Version**: 0.5.2", "**SGLang version:** 0.4.6" (h576): the engine's release
+    as without the emphasis; a result after a bold name is still no release."""
+    assert engine_versions("- **KTransformers Version**: 0.5.2", tags=False) == {"KTransformers": "0.5.2"}
+    assert engine_versions("**SGLang version:** 0.4.6", tags=False) == {"SGLang": "0.4.6"}
+    assert engine_versions("**vLLM**: 0.8.5", tags=False) == {"vLLM": "0.8.5"}
+    assert engine_versions("**Ollama**: 45.2 tok/s", tags=False) == {}
+
+
+def test_a_setup_naming_two_engines_runs_the_one_with_its_release(tmp_path):
+    """A "Software" list naming KTransformers with its release and "Backend: kt-kernel + SGLang"
+    (h576): the claims below are KTransformers 0.5.2's, not SGLang's nor nobody's.  With no release
+    named, two engines stay undecided."""
+    setup = (
+        "# Bench\n\n## Submission\n\n### Software\n- **KTransformers Version**: 0.5.2\n"
+        "- **Backend**: kt-kernel + SGLang\n\n"
+    )
+    cf = _drafted(setup + "### Performance\n\nDecode: 44.4 tok/s\n", tmp_path)
+    assert _claims(cf) == [("decode_tps", 44.4, "tok/s")]
+    cond = _cond(cf, cf.claims[0])
+    assert (cond.get("engine"), cond.get("build")) == ("KTransformers", "0.5.2")
+    bare = setup.replace("KTransformers Version**: 0.5.2", "Engine**: KTransformers")
+    cf = _drafted(bare + "### Performance\n\nDecode: 44.4 tok/s\n", tmp_path)
+    assert "engine" not in _cond(cf, cf.claims[0])
+
+
+def test_a_quant_first_in_the_parentheses_after_a_model():
+    """ "Qwen3-30B-A3B-Instruct-2507 (BF16, 28 GPU Experts)", "Llama-3-8B (FP8)" (h576): the model's
+    quant; "(FP8 KV cache)" (the cache's type, words after it) and "(8 GB)" are none."""
+
+    def quant(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "quant"]
+
+    assert quant("Qwen3-30B-A3B-Instruct-2507 (BF16, 28 GPU Experts)") == ["BF16"]
+    assert quant("Llama-3-8B (FP8)") == ["FP8"]
+    assert quant("Llama 3 8B (FP8 KV cache)") == []
+    assert quant("Qwen3-8B (8 GB)") == []
+    assert quant("Qwen3-8B BF16 runs") == ["BF16"]
+
+
+def test_a_baselines_rate_beside_a_rate_takes_its_unit_and_no_drafting(tmp_path):
+    """ "218.23 tok/s (AR 58.25, 3.75x, AL 7.12)" (h578): 58.25 is the autoregressive rate in tok/s
+    (decoding plain; it was only listed), the multiple a ratio of the two, the acceptance length
+    the drafted run's; "vs 58.25 without" and ", baseline 41" the same. "(base model 41)" stays
+    listed (a model, not a run)."""
+    cf = _drafted("# DFlash\n\nWith DFlash: 218.23 tok/s (AR 58.25, 3.75x, AL 7.12)\n", tmp_path)
+    assert _claims(cf) == [
+        ("decode_tps", 218.23, "tok/s"),
+        ("decode_tps", 58.25, "tok/s"),
+        ("mean_accepted_length", 7.12, "tokens"),
+    ]
+    assert [_cond(cf, c)["decoding"] for c in cf.claims] == ["speculative", "plain", "speculative"]
+    [ratio] = cf.statements
+    assert (ratio.kind, ratio.value, ratio.of) == ("ratio", 3.75, [cf.claims[0].id, cf.claims[1].id])
+    cf = _drafted("# DFlash\n\nWith DFlash: 218.23 tok/s vs 58.25 without, 3.75x\n", tmp_path)
+    assert [(c.value, c.unit, _cond(cf, c)["decoding"]) for c in cf.claims] == [
+        (218.23, "tok/s", "speculative"),
+        (58.25, "tok/s", "plain"),
+    ]
+    cf = _drafted("# MTP\n\nMTP gives 70 tok/s, baseline 41.\n", tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(70.0, "tok/s"), (41.0, "tok/s")]
+    cf = _drafted("# Run\n\nIt runs 70 tok/s (base model 41)\n", tmp_path)
+    assert [c.value for c in cf.claims] == [70.0]
+    assert [u.number for u in cf.draft.unplaced] == ["41"]
+
+
+def test_a_benchmarks_name_labelling_a_line_is_its_prompt_set(tmp_path):
+    """ "- HumanEval: 218.23 tok/s …", "- **GSM8K**: 179.07 tok/s" (h578): each line's prompts, over
+    a script the title names; "GSM8K" inside a sentence without "on"/"for" names none."""
+    post = "# DFlash results\n\nWith DFlash:\n\n- HumanEval: 218.23 tok/s (AL 7.12)\n"
+    post += "- **GSM8K**: 179.07 tok/s\n"
+    cf = _drafted(post, tmp_path)
+    assert [(c.value, _cond(cf, c).get("prompt")) for c in cf.claims] == [
+        (218.23, "HumanEval"),
+        (7.12, "HumanEval"),
+        (179.07, "GSM8K"),
+    ]
+    cf = _drafted("# DFlash\n\nThe GSM8K prompts were short. It ran 179.07 tok/s.\n", tmp_path)
+    assert "prompt" not in _cond(cf, cf.claims[0])
