@@ -92,3 +92,62 @@ def test_a_benchmarks_name_labelling_a_line_is_its_prompt_set(tmp_path):
     ]
     cf = _drafted("# DFlash\n\nThe GSM8K prompts were short. It ran 179.07 tok/s.\n", tmp_path)
     assert "prompt" not in _cond(cf, cf.claims[0])
+
+
+def test_an_ascend_machine_runs_through_its_npu_backend(tmp_path):
+    """ "Atlas 800I A2，单卡" in a setup table, vLLM's Ascend image "quay.io/ascend/vllm-ascend:v0.18.0"
+    (h579): the machine Huawei Atlas 800I A2, the build 0.18.0, the backend "Ascend NPU" (as the
+    corpus's "Ascend NPU (vllm-ascend)" states it); "on Ascend NPU" in words names the backend with
+    no card (h580); an NVIDIA card gets no such backend."""
+    post = (
+        "# 测试报告\n\n| 项目 | 配置 |\n| --- | --- |\n| 镜像 | `quay.io/ascend/vllm-ascend:v0.18.0` |\n"
+        "| 硬件 | Atlas 800I A2，单卡 |\n\n```\nvllm bench serve --model qwen3-32b\n```\n\n"
+        "```\nOutput token throughput (tok/s):         123.62\n```\n"
+    )
+    cf = _drafted(post, tmp_path)
+    cond = _cond(cf, cf.claims[0])
+    assert (cond["hardware"], cond["build"], cond["backend"]) == (
+        "Huawei Atlas 800I A2",
+        "0.18.0",
+        "Ascend NPU",
+    )
+    assert [m.value for m in mentions("a card: Atlas 300I Duo") if m.path == "hardware"] == [
+        "Huawei Atlas 300I Duo"
+    ]
+    cf = _drafted("# MXFP8 on Ascend NPU\n\nQwen3-8B decodes at 41.2 tok/s.\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["backend"] == "Ascend NPU"
+    cf = _drafted("# Bench\n\nOn an RTX 4090, Qwen3-8B decodes at 41.2 tok/s.\n", tmp_path)
+    assert "backend" not in _cond(cf, cf.claims[0])
+
+
+def test_a_percentage_cell_with_its_spread_in_percent(tmp_path):
+    """ "87.7% ± 1.2%" under "Accuracy" (h580): the value in %, its spread 1.2 (both were listed
+    only); "85.30 ± 4.1%" under a rate column stays the rate with a relative spread."""
+    post = (
+        "# Eval\n\n| Mode | Accuracy | Latency (s) |\n| --- | --- | --- |\n"
+        "| A | 87.7% ± 1.2% | 21.47 ± 3.36 |\n| B | 87.3% ± 1.9% | 17.77 ± 1.35 |\n"
+    )
+    cf = _drafted(post, tmp_path)
+    assert sorted((c.metric, c.value, c.unit, c.spread) for c in cf.claims) == [
+        ("accuracy", 87.3, "%", 1.9),
+        ("accuracy", 87.7, "%", 1.2),
+        ("latency", 17.77, "s", 1.35),
+        ("latency", 21.47, "s", 3.36),
+    ]
+    assert not cf.draft.unplaced
+    cf = _drafted(
+        "# Rates\n\n| Mode | tok/s |\n| --- | --- |\n| A | 85.30 ± 4.1% |\n| B | 80.1 ± 2% |\n", tmp_path
+    )
+    assert [(c.value, c.unit) for c in cf.claims] == [(85.30, "tok/s"), (80.1, "tok/s")]
+
+
+def test_a_baseline_rows_label_names_its_weights(tmp_path):
+    """ "| **Baseline (BF16)** |" under "Mode" beside "| **MXFP8 Online** |" (h580): the baseline row
+    decodes plainly with BF16 weights (the quant was dropped); a bare "Baseline" names none."""
+    table = "| Mode | Latency (s) |\n| --- | --- |\n| **Baseline (BF16)** | 21.47 |\n"
+    table += "| **MXFP8 Online** | 17.77 |\n"
+    cf = _drafted("# Quant\n\n" + table, tmp_path)
+    assert [_cond(cf, c).get("quant") for c in cf.claims] == ["BF16", "MXFP8"]
+    assert _cond(cf, cf.claims[0])["decoding"] == "plain"
+    cf = _drafted("# Quant\n\n" + table.replace("Baseline (BF16)", "Baseline"), tmp_path)
+    assert [_cond(cf, c).get("quant") for c in cf.claims] == [None, "MXFP8"]

@@ -144,9 +144,15 @@ _BACKEND_WORDS = re.compile(
     r"|(?<![\w-])(?P<v>CUDA|Vulkan|ROCm|SYCL)-\d+(?:\.\d+)*(?![\w-])"
     # a llama.cpp change's title opening with its backend ("vulkan: scalar flash attention", "CUDA:
     # faster FA", "ggml-cuda : …"): the backend it changes and its author measured
-    r"|(?:^|\n)\s*(?:#+\s*)?(?:ggml[-_ ]?)?(?P<t>cuda|vulkan|metal|rocm|hip|sycl|opencl)\s?:(?!\s*\d)",
+    r"|(?:^|\n)\s*(?:#+\s*)?(?:ggml[-_ ]?)?(?P<t>cuda|vulkan|metal|rocm|hip|sycl|opencl)\s?:(?!\s*\d)"
+    # Huawei's NPUs through CANN: named, or vLLM's plugin for them ("on Ascend NPU", "vllm-ascend")
+    r"|(?<![\w-])(?P<a>Ascend[\s-]?NPUs?|vllm[-_]ascend)(?![\w-])",
     re.IGNORECASE,
 )
+#: the backend of Huawei's Ascend NPUs (CANN), as the corpus names it ("Ascend NPU (vllm-ascend)" under vLLM)
+ASCEND_NPU = "Ascend NPU"
+#: a machine of Ascend NPUs ("Ascend 910B3", "Huawei Atlas 800I A2")
+_ASCEND_MACHINE = re.compile(r"\b(?:Ascend|Atlas)\b")
 _BACKEND_NAMES = {
     "cuda": "CUDA",
     "cublas": "CUDA",
@@ -172,6 +178,9 @@ _CHOSEN_BACKEND = re.compile(
 
 def _backends(text: str, out: list[tuple[str, object]]) -> None:
     for m in _BACKEND_WORDS.finditer(text):
+        if m.group("a"):
+            out.append(("backend", ASCEND_NPU))
+            continue
         word = m.group("f") or m.group("k") or m.group("c") or m.group("v") or m.group("t") or m.group("o")
         out.append(("backend", _BACKEND_NAMES[word.lower()]))
 
@@ -3303,6 +3312,15 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
             # (llama.cpp's GGML_METAL), where the post names none
             cond["backend"] = "Metal"
             e.origins["backend"] = "guess: llama.cpp's default backend on Apple silicon"
+        if (
+            isinstance(hardware, str)
+            and _ASCEND_MACHINE.search(hardware)
+            and not has_path(cond, "backend")
+            and not has_path(shared, "backend")
+        ):
+            # Huawei's Ascend NPUs run models through CANN only (vLLM through its vllm-ascend plugin)
+            cond["backend"] = ASCEND_NPU
+            e.origins["backend"] = "guess: an Ascend NPU's only backend"
         if "build" in cond and (
             not builds_engine(cond["build"], engine) or not ctx.build_fits(cond["build"], engine)
         ):

@@ -112,6 +112,8 @@ _HARDWARE = re.compile(
     r"|(?:NVIDIA\s+)?(?P<cmp>CMP\s?\d{2,3}HX|P10[246]-\d{3})(?![\w.-])"
     # Huawei's Ascend NPUs ("Ascend 910B", "910B3", "8卡910B3")
     r"|(?:Huawei\s+|华为\s*)?(?:Ascend\s*|昇腾\s*)?(?P<asc>910[ABC]\d?)(?![A-Za-z0-9_.])"
+    # and its Atlas servers and cards ("Atlas 800I A2", "Atlas 300I Duo", "Atlas 800T A2")
+    r"|(?:Huawei\s+|华为\s*)?Atlas\s?(?P<atlas>\d{3}[IT]?(?:\s(?:A[23]|Duo|Pro))?)(?![A-Za-z0-9_.])"
     # phones' and boards' chips by their makers' names ("Snapdragon 8 Gen 3", "Snapdragon X Elite",
     # "RK3588", "Dimensity 9300") and phones by theirs ("Galaxy S24"): the machine of an on-device run
     r"|(?:Qualcomm\s+)?Snapdragon\s(?P<sd>\d\s?(?:s\s)?Gen\s?\d|\d\sElite|X\s(?:Elite|Plus)|\d{3}\+?)(?![\w.-])"
@@ -729,6 +731,8 @@ def hardware_name(m: re.Match) -> str:
         name = re.sub(r"\bOryon\b", "Orion", re.sub(r"\s+", " ", g["sbc"]))  # Radxa's name: "Orion O6"
     elif g.get("asc"):
         name = f"Ascend {g['asc'].upper()}"
+    elif g.get("atlas"):
+        name = f"Huawei Atlas {g['atlas']}"
     elif g.get("sd"):  # "Snapdragon 8 Gen3" -> "Qualcomm Snapdragon 8 Gen 3"
         sd = re.sub(r"(?i)\s?gen\s?(\d)", r" Gen \1", re.sub(r"\s+", " ", g["sd"]))
         name = f"Qualcomm Snapdragon {sd}"

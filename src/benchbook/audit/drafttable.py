@@ -841,7 +841,13 @@ def _cell_unit(cell: str) -> str | None:
     ("92 / 79 / 68 / 59 %": ``cell_pieces``); none for a value with its spread in % ("85.30 ±
     4.1%": the column's other cells or its label give it)."""
     first = numbers(cell)[:1]
-    if first and first[0].unit == "%" and first[0].spread is not None:
+    if (
+        first
+        and first[0].unit == "%"
+        and first[0].spread is not None
+        # ("87.7% ± 1.2%": the value's own unit, its spread in the same)
+        and not re.match(r"\s*%", cell[first[0].start + len(first[0].text) :])
+    ):
         return None  # "85.30 ± 4.1%": a spread in % of the value, whose unit the column gives
     if first and first[0].unit:
         return first[0].unit
@@ -2509,6 +2515,8 @@ class Tables(Sides):
                         decoded = cell.strip().strip("*_`").lower()  # "draft-self" as the schema writes it
                     if decoded is None:
                         path = "other." + re.sub(r"\W+", "_", label_key(header[j])).strip("_")
+                    elif (quant := cell_names(cell).get("quant")) is not None and not has_path(cond, "quant"):
+                        set_path(cond, "quant", quant)  # "Baseline (BF16)": plain decoding, of these weights
                     value = decoded or cell
                 elif path.startswith("other.") and _DECODING_HEADER.search(header[j]):
                     # a label column saying whether the run drafted ("Speculative": Yes/No, "MTP": ✓)

@@ -340,7 +340,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     # "vllm/vllm-openai:v0.6.3", "lmsysorg/sglang:v0.4.1-cu124"): the release it runs
     (
         re.compile(
-            rf"(?<![\w.-])(?:[\w.-]+/)*{_ENGINE_WORDS}(?:-openai)?:v?(?P<v>\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
+            # (vLLM's Ascend image too: "quay.io/ascend/vllm-ascend:v0.18.0")
+            rf"(?<![\w.-])(?:[\w.-]+/)*{_ENGINE_WORDS}(?:-openai|-ascend)?:v?(?P<v>\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
             r"(?![\w.]|\.\d)",
             re.I,
         ),
