@@ -3,7 +3,7 @@ fifty-second set replaced it as the clean one), each with controls."""
 
 from __future__ import annotations
 
-from benchbook.audit.draftnames import mentions
+from benchbook.audit.draftnames import mentions, model_cell
 from benchbook.audit.draftwords import engine_versions
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
@@ -151,3 +151,49 @@ def test_a_baseline_rows_label_names_its_weights(tmp_path):
     assert _cond(cf, cf.claims[0])["decoding"] == "plain"
     cf = _drafted("# Quant\n\n" + table.replace("Baseline (BF16)", "Baseline"), tmp_path)
     assert [_cond(cf, c).get("quant") for c in cf.claims] == [None, "MXFP8"]
+
+
+def test_llama_bench_names_the_iq3_m_file_type_iq3_s_mix():
+    """llama_model_ftype_name writes IQ3_M "IQ3_S mix - 3.66 bpw" (h585): the quant is IQ3_M and
+    the cell's "qwen35 27B" stays llama-bench's architecture label (no "qwen35-27B" model), for a
+    command's model file to replace; "IQ3_S - 3.4375 bpw" is IQ3_S."""
+    assert model_cell("qwen35 27B IQ3_S mix - 3.66 bpw") == ("qwen35 27B", "IQ3_M")
+    assert model_cell("qwen35 27B IQ3_S - 3.4375 bpw") == ("qwen35 27B", "IQ3_S")
+    assert model_cell("llama 7B Q4_K - Medium") == ("llama 7B", "Q4_K_M")
+
+
+def test_a_llama_bench_table_under_a_command_naming_an_imatrix_repository(tmp_path):
+    """ "llama-bench -hf mradermacher/Qwen3.6-27B-i1-GGUF:IQ3_M" over llama-bench's table of "qwen35
+    27B IQ3_S mix - 3.66 bpw" rows, under an issue form whose "Name and Version" names the first
+    bad commit (h585): each row's model is Qwen3.6-27B (mradermacher's "-i1" importance-matrix mark
+    is packaging), its quant IQ3_M, its build the commit."""
+    header = "| model | size | params | backend | ngl | test | t/s |\n"
+    header += "| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+    row = "| qwen35 27B IQ3_S mix - 3.66 bpw | 11.71 GiB | 26.90 B | Vulkan | 99 | pp512 | 181.37 ± 5.55 |\n"
+    post = (
+        "# Eval bug\n\n### Name and Version\n\n05e141a6b34a1535096e2bb7828418df431f7efe is the first bad"
+        " commit\n\n### Problem description & steps to reproduce\n\n```\n"
+        "llama-bench -hf mradermacher/Qwen3.6-27B-i1-GGUF:IQ3_M -fa 1\n" + header + row + "```\n"
+    )
+    cf = _drafted(post, tmp_path)
+    rate = next(c for c in cf.claims if c.metric == "prefill_tps")
+    cond = _cond(cf, rate)
+    assert (cond["model"], cond["quant"], cond["build"]) == (
+        "Qwen3.6-27B",
+        "IQ3_M",
+        "05e141a6b34a1535096e2bb7828418df431f7efe",
+    )
+
+
+def test_a_version_section_naming_a_build_keeps_its_number():
+    """ "version: b10068 (571d0d54)" in a "Name and Version" section (h558) is read as llama.cpp
+    prints it, not as the commit alone; a section naming two commits names no build."""
+    from benchbook.audit.draftcontext import _version_named
+
+    assert _version_named([(5, "05e141a6b34a1535096e2bb7828418df431f7efe is the first bad commit")]) == [
+        ("build", "05e141a6b34a1535096e2bb7828418df431f7efe")
+    ]
+    assert ("build", "571d0d54") not in _version_named(
+        [(5, "version: b10068 (571d0d54)"), (6, "official release zip"), (7, "also reproduced")]
+    )
+    assert _version_named([(5, "good at 1a2b3c4d, bad at 5e6f7a8b and later")]) == []

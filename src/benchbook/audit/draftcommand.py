@@ -551,13 +551,15 @@ _OLLAMA_SIZE = re.compile(r"\d+(?:\.\d+)?[bm](?![A-Za-z0-9])", re.IGNORECASE)
 #: convention): the format (GGUF, MLX, EXL2, safetensors), the Hugging Face conversion (``-hf``), the
 #: file variant carrying MTP heads (``-MTP``), Unsloth's dynamic quants' mark (``-UD``); an MLX
 #: repository's bits (``-4bit``, ``-8bit``: its quantisation, the ``bits`` group); bitsandbytes' mark
-#: before them (Unsloth's ``-bnb-4bit``)
+#: before them (Unsloth's ``-bnb-4bit``); the importance-matrix quants' mark (mradermacher's
+#: ``-i1-GGUF``, ``-imatrix``)
 #: (oMLX's own quantisations, "oQ8", "oQ4e", as its repositories end: "DeepSeek-V4-Flash-oQ8")
 #: MLC LLM's quantisation codes as its model names end with them (mlc_llm/quantization: "q4f16_1",
 #: "q4f32_1", "q0f16", "q3f16_0", and the older "q4f16_ft" for FasterTransformer's kernels)
 _MLC_QUANT = re.compile(r"(?i)[-_](q\d{1,2}f(?:16|32)(?:_(?:\d|ft))?)$")
 _PACKAGING = re.compile(
-    r"(?i)[-_](?:GGUF|MLX|MLC|MTPLX|EXL2|safetensors|hf|MTP|UD|bnb|(?P<bits>\d{1,2}-?bits?|(?-i:oQ)\d{1,2}e?))$"
+    r"(?i)[-_](?:GGUF|MLX|MLC|MTPLX|EXL2|safetensors|hf|MTP|UD|bnb|(?-i:i1)|imatrix"
+    r"|(?P<bits>\d{1,2}-?bits?|(?-i:oQ)\d{1,2}e?))$"
 )
 
 

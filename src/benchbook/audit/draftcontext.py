@@ -1248,13 +1248,23 @@ _VERSION_HEADING = re.compile(
 )
 
 
+#: a git commit's hash, abbreviated or full, with a digit and a letter (not a number, not a word)
+_COMMIT_HASH = re.compile(r"(?<![\w/.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w/.-])")
+
+
 def _version_named(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
     """The build a "Name and Version" section's text names: a printed build ("version: 5635
     (3069e3169)", ``_BUILD_LINE``) or a build number, else the one short line as written ("main
-    -head", "b4365 onward"); nothing for a longer text."""
+    -head", "b4365 onward"), else the one commit it names ("05e141a6… is the first bad commit");
+    nothing for a longer text."""
     out: list[tuple[str, object]] = []
     text = " ".join(t for _, t in lines)
     _builds(text, out)
+    commits = set(_COMMIT_HASH.findall(text))
+    # (not beside a build's number or a printed version: "version: b10068 (571d0d54)", read elsewhere)
+    if not out and len(commits) == 1 and not re.search(r"(?i)\bversion\s*:|(?<![\w.])b\d{3,5}\b", text):
+        out.append(("build", commits.pop()))
+        return out
     if not out and len(lines) == 1 and 0 < len(text.strip()) <= 40:
         out.append(("build", text.strip()))
     return out

@@ -1309,6 +1309,8 @@ def model_of(cell: str) -> str | None:
 _CELL_QUANT = re.compile(
     # (a method's name too: "Qwen2.5-7B AWQ", "Llama-3-8B GPTQ", "… NVFP4")
     rf"\s(?P<q>(?:UD-|smol-)?{QUANT_TYPE}|BF16|F16|F32|FP16|FP8|MXFP[468]|NVFP4|AWQ|GPTQ|INT[48])"
+    # (llama.cpp's name of the IQ3_M file type: "IQ3_S mix - 3.66 bpw", llama_model_ftype_name)
+    r"(?P<mix>\smix)?"
     # llama-bench's file type of an MoE model ends with "MoE" ("gpt-oss 20B MXFP4 MoE")
     r"(?:\s-\s(?:(?P<size>Small|Medium|Large|Extra\s?Small)|\d+(?:\.\d+)?\s?bpw))?(?:\s+MoE)?\s*$",
     re.IGNORECASE,
@@ -1440,6 +1442,11 @@ def sized_model(cond: dict, names_sized: bool = False) -> None:
             return
 
 
+#: llama-bench's model label: a GGUF architecture's id in lower case and the size (llama_model_desc:
+#: "qwen35 27B", "qwen3moe 30B.A3B")
+_LLAMA_BENCH_ARCH = re.compile(r"[a-z][a-z0-9_-]*\s\d+(?:\.\d+)?[BM](?:\.A\d+(?:\.\d+)?B)?")
+
+
 def model_cell(cell: str) -> tuple[str, str | None]:
     """(model, quantisation or None) of a table cell in a model column: a quantisation written
     after the name is apart (``_CELL_QUANT``: llama-bench's "llama 7B Q4_0" -> ("llama 7B",
@@ -1458,10 +1465,16 @@ def model_cell(cell: str) -> tuple[str, str | None]:
         quant = m.group("q")
         if m.group("size") and re.fullmatch(r"(?i)Q\d_K", quant):
             quant += "_" + {"small": "S", "medium": "M", "large": "L"}.get(m.group("size").lower(), "XS")
+        if m.group("mix") and quant.upper() == "IQ3_S":
+            quant = "IQ3_M"  # llama_model_ftype_name's "IQ3_S mix - 3.66 bpw" (LLAMA_FTYPE_MOSTLY_IQ3_M)
         text = text[: m.start()].strip()
         # old llama.cpp names a file type "mostly Q4_0" (llama.cpp's llama_model_ftype_name before
         # GGUF v3): the word is the type's, not the model's ("LLaMA 7B mostly Q4_0")
         text = re.sub(r"\s+mostly$", "", text, flags=re.I)
+    if quant and _LLAMA_BENCH_ARCH.fullmatch(text):
+        # llama-bench's "qwen35 27B IQ3_S mix - 3.66 bpw": the GGUF's architecture (llama_model_desc),
+        # as written, for the model file a command names to replace ("qwen35" is no Qwen3.5)
+        return text, quant
     if re.search(r"\s\?B$", text):
         # llama-bench's "gpt-oss ?B MXFP4 MoE": llama.cpp knew the architecture, not the size (its
         # llm_type_name "?B"): no model's name; the command's model file names it
