@@ -47,7 +47,8 @@ _HARDWARE = re.compile(
     # (ten or more: of data-centre parts only, "16x H100", "16 xH100s"; "11x4070" is no count)
     # ("4 * L40", "2*3090": a product written with an asterisk)
     r"(?:(?P<count>[1-9]|[1-6]\d(?=\s?[x×*]\s*(?:AMD\s+|NVIDIA\s+)?(?:[ABHL]\d|MI\d|GB\d)))\s?[x×*]\s*|(?P<wcount>two|three|four|five|six|seven|eight|dual|twin|quad"
-    r"|(?<=\ba\s)pair\s+of)\s+"
+    # ("dual-3090", "quad-P40": glued by a hyphen)
+    r"|(?<=\ba\s)pair\s+of)(?:\s+|(?<=dual|twin|quad)-)"
     # a word saying what kind of units they are between ("four CPU-only Raspberry Pi 5 boards",
     # "two used 3090s"): still the count of the devices named
     r"(?:(?:used|old|new|stock|identical|cheap|refurbished|second-hand|modded|CPU-only)\s+)?"
@@ -146,7 +147,7 @@ _HARDWARE = re.compile(
     # "Jetson AGX Orin (64GB)", "Orin AGX(32G)Jetpack 5.1" (a README's row label run together)
     r"(?:\s(?P<jmem>\d{1,3})\s?GB?(?![\w-])|\s?\((?P<jmem2>\d{1,3})\s?GB?\)|(?![\w-]))"
     # ("my old 1080ti", "a spare 3090", "an used 2080 Ti": a word about the card between)
-    r"|(?:(?<=\bmy\s)|(?<=\bold\s)|(?<=\bspare\s)|(?<=\bused\s)|(?<=\bsingle\s)|(?<=\bnvidia\s)|(?<=\bgeforce\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×*]\s)|(?<=\d[x×*])|(?<=\d\s[x×*]\s)|(?<=卡)|(?<=张)"
+    r"|(?:(?<=\bmy\s)|(?<=\bold\s)|(?<=\bspare\s)|(?<=\bused\s)|(?<=\bsingle\s)|(?<=\bnvidia\s)|(?<=\bgeforce\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bdual-)|(?<=\bquad-)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×*]\s)|(?<=\d[x×*])|(?<=\d\s[x×*]\s)|(?<=卡)|(?<=张)"
     # after a label naming the machine ("hardware is 4060ti", "GPU: 4090", "显卡：3090"), after a
     # Chinese count of cards ("单卡3090", "两张3090", "4卡 4090")
     r"|(?<=\bhardware\sis\s)|(?<=\bgpu:\s)|(?<=\bgpu:)|(?<=\bgpu\sis\s)|(?<=\bcard:\s)|(?<=显卡：)|(?<=显卡:)|(?<=显卡)"

@@ -287,8 +287,9 @@ _NUM = (
     # grouped by narrow no-break spaces (``post.read_post`` writes no-break and thin spaces between
     # digits so), with a decimal point or comma ("1 234,5 tok/s": French, Russian); by spaces, with
     # a decimal point only ("512 128,5" is two numbers)
-    r"|\d{1,3}(?:\u202f\d{3})+(?![\d])(?:[.٫．]\d+|,\d+(?![\d,]))?"
-    r"|\d{1,3}(?:[\u202f ]\d{3})+(?![\d,])(?:[.٫．]\d+)?"
+    # (not the digits ending a name before a number: "EAGLE-3 111 t/s" is no 3111)
+    r"|(?<![A-Za-z][-‐])\d{1,3}(?:\u202f\d{3})+(?![\d])(?:[.٫．]\d+|,\d+(?![\d,]))?"
+    r"|(?<![A-Za-z][-‐])\d{1,3}(?:[\u202f ]\d{3})+(?![\d,])(?:[.٫．]\d+)?"
     # (the Arabic decimal separator and the full-width point are points too: "٤٥٫٢", "４５．２")
     r"|\d+(?:[.٫．]\d+|(?<!\d{4}),\d+)?)|(?<![\w.])\.\d+)"
 )

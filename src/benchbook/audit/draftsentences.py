@@ -706,6 +706,28 @@ def _in_spec_list(text: str, start: int, named: list[Mention]) -> bool:
     )
 
 
+#: words saying a figure was measured, not specified ("measured STREAM Triad 66.7 GB/s", "sustained")
+_MEASURED_WORDS = re.compile(
+    r"(?i)\b(?:measur\w*|achiev\w*|observ\w*|sustain\w*|effective|actual|real[- ]world|stream\s+triad|"
+    r"benchmark\w*|tested|got|reach\w*)\b|实测|実測|測定"
+)
+#: a list item's mark at the start of a line ("- ", "* ", "1. ")
+_LIST_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,2}[.)])\s")
+
+
+def _spec_item(line: str) -> bool:
+    """Whether ``line`` is an item of a list under a heading of the machine's specifications
+    ("## 主要スペック" over "- メモリ帯域幅: 100GB/s", "## Specs" over "- Power: 20W"): what the machine
+    has (SOURCES.md's ``systems``), no measurement, unless it says a use ("peak 21 GB used") or
+    holds a rate (a run's result)."""
+    return (
+        _LIST_ITEM.match(line) is not None
+        and not _USED_WORDS.search(line)
+        and not _MEASURED_WORDS.search(line)
+        and not any(family(x.unit) == "rate" for x in numbers(line))
+    )
+
+
 #: how far a listed rate may be from the listed count ÷ the listed time and still be stated as it:
 #: posts round and slip (p133's "9.6 seconds, 232 tokens, 22,9 tokens/second": 24.2), never by a quarter
 _LISTED_FAR = 0.25
@@ -1202,6 +1224,9 @@ class Sentences(Sides):
                 )
                 or family(n.unit) in ("size", "bandwidth")
                 and _in_spec_list(scanned, n.start, named)
+                or family(n.unit) in ("size", "bandwidth", "power")
+                and self.spec_section
+                and _spec_item(self.post.line(line))
                 or _request_rate_set(scanned, n.start)
                 or _LIMIT_AFTER.match(scanned, n.end) is not None
                 or _DIAGNOSIS_AFTER.match(scanned, n.end) is not None
