@@ -197,3 +197,47 @@ def test_a_version_section_naming_a_build_keeps_its_number():
         [(5, "version: b10068 (571d0d54)"), (6, "official release zip"), (7, "also reproduced")]
     )
     assert _version_named([(5, "good at 1a2b3c4d, bad at 5e6f7a8b and later")]) == []
+
+
+def test_the_digits_ending_a_name_are_no_thousands_group(tmp_path):
+    """ "MTP 121 t/s vs EAGLE-3 111 t/s" (h582): 111 t/s, EAGLE-3's (it was read as -3111 and listed);
+    "12 345 tok/s" grouped by a space is still twelve thousand."""
+    cf = _drafted(
+        "# Drafts\n\nThe card's numbers: MTP 121 t/s vs EAGLE-3 111 t/s, even on Blackwell.\n", tmp_path
+    )
+    assert [(c.value, c.unit, _cond(cf, c)["decoding"]) for c in cf.claims] == [
+        (121.0, "t/s", "draft-self"),
+        (111.0, "t/s", "speculative"),
+    ]
+    assert not cf.draft.unplaced
+    cf = _drafted("# Bench\n\nIt runs 12 345 tok/s.\n", tmp_path)
+    assert [c.value for c in cf.claims] == [12345.0]
+
+
+def test_a_count_word_glued_to_a_card_by_a_hyphen():
+    """ "boots dual-3090 TP=2" (h582), "a quad-P40 rig": two and four cards; "dual-core", "dual-boot"
+    name none."""
+
+    def hardware(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert hardware("boots dual-3090 TP=2") == ["2x NVIDIA GeForce RTX 3090"]
+    assert hardware("a quad-P40 rig") == ["4x NVIDIA Tesla P40"]
+    assert hardware("a dual-core CPU, dual-boot") == []
+
+
+def test_a_spec_list_under_a_specifications_heading_states_no_measurement(tmp_path):
+    """ "## 主要スペック" over "- 統合メモリ: 8GB、16GB、24GB構成", "- メモリ帯域幅: 100GB/s" (h583): the
+    machine's specifications, listed, no claims; a list item saying it measured ("measured STREAM
+    Triad 66.7 GB/s", p49) or a use, and the same figures under another heading, stay claims."""
+    cf = _drafted(
+        "# Apple M2\n\n## 主要スペック\n\n- 統合メモリ: 8GB、16GB、24GB構成\n- メモリ帯域幅: 100GB/s\n"
+        "- 消費電力: 20W\n- RAM: 247 GiB; measured STREAM Triad 66.7 GB/s\n\n## Results\n\n"
+        "- Memory bandwidth: 90 GB/s\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value) for c in cf.claims] == [
+        ("memory_bandwidth", 66.7),
+        ("memory_bandwidth", 90.0),
+    ]
+    assert [u.number for u in cf.draft.unplaced][:5] == ["8", "16", "24", "100", "20"]
