@@ -362,7 +362,7 @@ def _token_start(text: str, i: int) -> int:
 
 
 #: a quantisation's name of letters at its end, digits glued on, then a rate ("Q4_K_M42 t/s",
-#: "IQ4_XS118 tok/s"; not "Q8_016 GB": a type ending in a digit runs into the next one's)
+#: "IQ4_XS118 tok/s", "Q8_0118 t/s"; not "Q8_016 GB": no rate after it)
 def _glued_to_quant(text: str, token: int, at: int) -> bool:
     """Whether the number at ``at`` is glued to a quantisation's name before it, a rate after it
     (``_QUANT_GLUED``: "Q4_K_M42 t/s"); ``token``: where the token holding it starts (``_Names``)."""
@@ -371,7 +371,8 @@ def _glued_to_quant(text: str, token: int, at: int) -> bool:
 
 
 _QUANT_GLUED = re.compile(
-    r"(?:UD-)?I?Q\d_(?:K(?:_XL|_[SML])?|XXS|XS|NL|[SML])(?P<n>\d+(?:\.\d+)?)"
+    # (a type ending in its one digit too: "Q8_0118 t/s" is Q8_0 and 118 t/s, ggml's Q4_0 … Q8_0)
+    r"(?:UD-)?(?:I?Q\d_(?:K(?:_XL|_[SML])?|XXS|XS|NL|[SML])|Q[4-8]_[01])(?P<n>\d+(?:\.\d+)?)"
     r"(?=\s?(?:t/s|tok/s|tokens/s|TPS)(?![A-Za-z/]))"
 )
 #: a token's characters (``_IDENT``'s ``[A-Za-z0-9_.\-/]``), and those of its tail after a dot
