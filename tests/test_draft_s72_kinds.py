@@ -241,3 +241,31 @@ def test_a_spec_list_under_a_specifications_heading_states_no_measurement(tmp_pa
         ("memory_bandwidth", 90.0),
     ]
     assert [u.number for u in cf.draft.unplaced][:5] == ["8", "16", "24", "100", "20"]
+
+
+def test_a_ggml_type_ending_in_its_digit_glued_to_a_rate(tmp_path):
+    """ "Phi-4 Q8_0118 t/s187 t/s+58%" (h304, a table copied without its borders): 118 t/s after
+    Q8_0 (it was dropped), 187 t/s, and the change; "Q8_016 GB" (no rate after it) stays none."""
+    cf = _drafted("# Cards\n\nPhi-4 Q8_0118 t/s187 t/s+58%\n", tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(118.0, "t/s"), (187.0, "t/s")]
+    assert [s.value for s in cf.statements] == [58.0]
+    cf = _drafted("# Cards\n\nPhi-4 Q8_016 GB\n", tmp_path)
+    assert cf.claims == []
+
+
+def test_a_decimal_above_one_after_an_acceptance_word_is_the_tokens_a_step_accepts(tmp_path):
+    """ "34.4 tok/s   accept 2.49  (1.90x)" (h466), "mean acceptance 5.1": the mean accepted length
+    in tokens (they were listed); "accept 0.87" stays a fraction, "acceptance 87.5" (a percentage
+    without its sign) and "acceptance: 2" stay listed; an acceptance is never guessed plain decoding."""
+    cf = _drafted(
+        "# DSpark\n\n```\ndspark cap=2 nolookup     34.4 tok/s   accept 2.49  (1.90x)\n```\n", tmp_path
+    )
+    assert ("mean_accepted_length", 2.49, "tokens") in _claims(cf)
+    cf = _drafted("# Drafts\n\nThe mean acceptance 5.1 held at 1K.\n", tmp_path)
+    assert _claims(cf) == [("mean_accepted_length", 5.1, "tokens")]
+    cf = _drafted("# Drafts\n\nWe saw accept 0.87 there.\n", tmp_path)
+    assert _claims(cf) == [("acceptance_rate", 0.87, "ratio")]
+    assert "decoding" not in _cond(cf, cf.claims[0])
+    for text in ("acceptance 87.5 on code", "acceptance: 2 on code"):
+        cf = _drafted(f"# Drafts\n\n{text}\n", tmp_path)
+        assert cf.claims == []

@@ -3358,7 +3358,13 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
             # own or its line's): a drafting run, of the post's one kind
             cond["decoding"] = drafting
             e.origins["decoding"] = f"guess: a draft size or acceptance, in a post about {drafting} decoding"
-        if plain and not has_path(cond, "decoding") and not has_path(shared, "decoding"):
+        if (
+            plain
+            and not has_path(cond, "decoding")
+            and not has_path(shared, "decoding")
+            # (an acceptance is a drafting run's whatever the post names: "accept 0.87", "AL 2.49")
+            and metric not in _DRAFTING_METRICS
+        ):
             cond["decoding"] = "plain"
             e.origins["decoding"] = NO_DRAFTING
         if signed and not has_path(cond, "engine") and not has_path(shared, "engine"):
@@ -3582,6 +3588,8 @@ _APPLE_GPU = re.compile(r"\bApple M[1-9]\b")
 _METAL_ENGINES = re.compile(r"llama\.cpp|ik_llama\.cpp|Ollama|ds4")
 
 
+#: metrics only a drafting run has: never guessed plain (``fill``)
+_DRAFTING_METRICS = frozenset({"acceptance_rate", "mean_accepted_length", "draft_tokens", "accepted_tokens"})
 #: where ``decoding: plain`` of a post that names no drafting comes from (``fill``)
 NO_DRAFTING = "guess: the post names no speculative decoding"
 

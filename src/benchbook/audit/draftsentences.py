@@ -446,14 +446,21 @@ _ACCEPT_LENGTH_BEFORE = re.compile(
 def _accept_length(text: str, n: Number) -> bool:
     """Whether ``n``, a number written with no unit, is a mean acceptance length (tokens accepted
     per verify step): right after a label naming one (``_ACCEPT_LENGTH_BEFORE``), from 1 up (a
-    step yields its own token at least), no "N of M"."""
+    step yields its own token at least), no "N of M"; or a decimal above 1 (to 16) after a word of
+    acceptance alone (``_ACCEPT_BEFORE``: "accept 2.49")."""
     try:
         lows = [float(number_text(x)) for x in (n.range or (n.text,))]
     except ValueError:
         return False
     if not all(1 <= v <= 64 for v in lows) or n.spread is not None:
         return False
-    return bool(_ACCEPT_LENGTH_BEFORE.search(text[max(0, n.start - 40) : n.start]))
+    before = text[max(0, n.start - 40) : n.start]
+    if _ACCEPT_LENGTH_BEFORE.search(before):
+        return True
+    # "accept 2.49", "mean acceptance 5.1" (a tool's column, a sentence): a decimal above one after
+    # an acceptance word is no share of the drafts (a fraction is at most 1), so the tokens a step
+    # accepts; up to 16, not a percentage written without its sign ("acceptance 87.5")
+    return "." in n.text and all(1 < v <= 16 for v in lows) and _ACCEPT_BEFORE.search(before) is not None
 
 
 def _acceptance_fraction(text: str, n: Number) -> bool:
