@@ -2756,7 +2756,7 @@ class Context:
                 continue
             if versioned is None:
                 versioned = engine_versions(post.text, tags=False)
-            one = [v for v in named if v in versioned]
+            one: list[object] = [v for v in named if v in versioned]
             if len(one) == 1:
                 scope.declared["engine"] = one
                 scope.known.clear()

@@ -2515,8 +2515,12 @@ class Tables(Sides):
                         decoded = cell.strip().strip("*_`").lower()  # "draft-self" as the schema writes it
                     if decoded is None:
                         path = "other." + re.sub(r"\W+", "_", label_key(header[j])).strip("_")
-                    elif (quant := cell_names(cell).get("quant")) is not None and not has_path(cond, "quant"):
-                        set_path(cond, "quant", quant)  # "Baseline (BF16)": plain decoding, of these weights
+                    elif (weights := cell_names(cell).get("quant")) is not None and not has_path(
+                        cond, "quant"
+                    ):
+                        set_path(
+                            cond, "quant", weights
+                        )  # "Baseline (BF16)": plain decoding, of these weights
                     value = decoded or cell
                 elif path.startswith("other.") and _DECODING_HEADER.search(header[j]):
                     # a label column saying whether the run drafted ("Speculative": Yes/No, "MTP": ✓)
