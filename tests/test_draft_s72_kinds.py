@@ -269,3 +269,39 @@ def test_a_decimal_above_one_after_an_acceptance_word_is_the_tokens_a_step_accep
     for text in ("acceptance 87.5 on code", "acceptance: 2 on code"):
         cf = _drafted(f"# Drafts\n\n{text}\n", tmp_path)
         assert cf.claims == []
+
+
+def test_a_rate_restated_without_its_unit_in_the_paragraph(tmp_path):
+    """ "22.1 → 41.6 tok/s … decode is only 22.1; … it lands at 41.6-42.9" (h556): the range takes the
+    unit the paragraph gave 41.6 (it was listed); the figure again in its own sentence's arithmetic
+    ("At 82.9 tok/s: 4.92 GB × 82.9 = 407.9 GB/s", p216) is that claim, not a second one; a whole
+    number ("2") is no restatement."""
+    post = (
+        "# MTP\n\n22.1 → 41.6 tok/s at n-max 2. So unassisted decode is only 22.1; with the head engaged it"
+        " lands at 41.6-42.9, the same band.\n"
+    )
+    cf = _drafted(post, tmp_path)
+    assert [(c.value, c.range, c.unit) for c in cf.claims] == [
+        (22.1, None, "tok/s"),
+        (41.6, None, "tok/s"),
+        (None, (41.6, 42.9), "tok/s"),
+    ]
+    cf = _drafted("# BW\n\nAt 82.9 tok/s: 4.92 GB × 82.9 = 407.9 GB/s effective bandwidth\n", tmp_path)
+    assert sorted(c.value for c in cf.claims) == [4.92, 82.9, 407.9]
+    cf = _drafted("# Run\n\nIt ran 2 tok/s. Then 2 more.\n", tmp_path)
+    assert [c.value for c in cf.claims] == [2.0]
+
+
+def test_tokens_per_drafting_step_by_the_verb(tmp_path):
+    """ "it drafts ~3.3 tokens/round" (h556): draft_tokens, its unit tokens (it was listed); "accepts
+    2.8 tokens per step", "2.37 accepted tokens/round": the mean accepted length; "1.37 accepted
+    draft tokens/round" stays the draft's own (accepted_per_cycle); "22.5 GB/card" stays a size."""
+    for text, want in (
+        ("gated at 0.60 it drafts ~3.3 tokens/round at 0.86 acceptance", ("draft_tokens", 3.3)),
+        ("it accepts 2.8 tokens per step", ("mean_accepted_length", 2.8)),
+        ("2.37 accepted tokens/round", ("mean_accepted_length", 2.37)),
+        ("1.37 accepted draft tokens/round", ("accepted_per_cycle", 1.37)),
+        ("It used 22.5 GB/card", ("size", 22.5)),
+    ):
+        cf = _drafted(f"# Drafts\n\n{text}\n", tmp_path)
+        assert (cf.claims[0].metric, cf.claims[0].value) == want, text

@@ -299,8 +299,10 @@ _NUM = (
 #: seconds per iteration, "2 GB/layer" no size; per device it is: "22.5 GB/card")
 #: a device a size is given per ("22.5 GB/card", "20 GB/GPU": the size on each, a size all the same)
 _PER_DEVICE = r"(?:cards?|gpus?|devices?)\b"
+#: a drafting step a count of tokens is given per ("3.3 tokens/round", "2.4 tok/step"): tokens all the same
+_PER_STEP = r"(?:rounds?|steps?|cycles?|iter(?:ation)?s?)\b"
 _UNIT = (
-    rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/(?!{_PER_DEVICE})[A-Za-z])|"
+    rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/(?!{_PER_DEVICE}|{_PER_STEP})[A-Za-z])|"
     # (an upper-case H before a capitalised word is a model's name: "Granite 4.0 H Micro")
     r"x(?![a-z\d])|s(?![a-z\d/])|(?-i:h)(?![a-z\d/])|(?-i:H)(?![a-z\d/]|\s+[A-Z])|tok(?![a-z\d/])"
     r"|min(?![a-z\d/])|(?-i:W)(?![A-Za-z\d/]))"
@@ -2215,6 +2217,17 @@ def whole_time_after(after: str) -> bool:
     return not m.group(3) and len(m.group(2)) > len(m.group(1))
 
 
+#: a count of tokens given per drafting step, right after its unit ("/round", " per step")
+_PER_STEP_AFTER = re.compile(rf"\s*(?:tok(?:en)?s?\s*)?(?:/|per\s+|a\s+|each\s+)\s*{_PER_STEP}")
+#: the same count named after it ("2.37 accepted tokens/round"; not "accepted draft tokens": the
+#: draft's own, ``accepted_per_cycle``)
+_KEPT_PER_STEP = re.compile(
+    rf"\s*(?:tok\w*\s+)?(accepted|drafted|proposed)\s+tok(?:en)?s?\s*(?:/|per\s+|a\s+|each\s+)\s*{_PER_STEP}"
+)
+#: the verb before such a count: the draft proposes, the verifier accepts ("drafts ~3.3", "accepts 2.8")
+_STEP_VERB = re.compile(r"\b(accept\w*|draft\w*|propos\w*)\s+(?:(?:~|≈|about|around|exactly|only)\s*)?$")
+
+
 def _metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     """The metric a number in ``unit`` is, from the words near it (``_METRIC_WORDS``): the keyword
     nearest before the number wins ("VRAM peaked at 11.7 GiB and the working set at 18.8 GiB": the
@@ -2243,6 +2256,15 @@ def _metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     right = re.sub(r"^of\s+", "", re.split(r"\d", tail, maxsplit=1)[0].lstrip())  # "6 GB of system RAM"
     if fam == "rate" and re.match(r"(?:prompt|pp)\b(?!\s*(?:of|with|length|size|tokens?)\b)", right):
         return "prefill_tps"  # "~90 tok/s prompt and ~10 tok/s inference": the prompt's rate
+    if fam == "tokens" and (kept := _KEPT_PER_STEP.match(after.lower())) is not None:
+        # "2.37 accepted tokens/round" (the verifier's own token counted), "3.1 drafted tokens per step"
+        return "mean_accepted_length" if kept.group(1) == "accepted" else "draft_tokens"
+    if fam == "tokens" and _PER_STEP_AFTER.match(after.lower()):
+        # "drafts ~3.3 tokens/round", "accepts 2.8 tokens per step": the tokens a drafting step
+        # proposes (draft_tokens) or keeps (mean_accepted_length), by the verb before the number
+        verb = _STEP_VERB.search(low[-30:])
+        if verb is not None:
+            return "mean_accepted_length" if verb.group(1).startswith("accept") else "draft_tokens"
     if fam == "time" and (whole_time_after(after.lower()[:30]) or WHOLE_TIME_BEFORE.search(low)):
         # a run's whole time named right beside it ("148 ms total", "total 25783.48ms"): no word of a
         # phase further before it ("124 ms TTFT    148 ms total") names it

@@ -897,6 +897,28 @@ class Sentences(Sides):
     _about_drafting: bool | None = None
 
     # --- prose ------------------------------------------------------------------------------------
+    def restated_unit(self, n: Number, line: int) -> tuple[str, list[str]] | None:
+        """The unit of a rate or time the claims of ``line`` and the two lines before it state
+        ``n``'s value in (a range: either end), where ``n`` is a decimal written with no unit ("…
+        is only 22.1" after "22.1 → 41.6 tok/s"), the one unit they use, and the claims stating it;
+        None otherwise (whole numbers repeat by chance: "2" is no restated "2 tok/s")."""
+        ends = n.range or (n.text,)
+        if not all("." in x for x in ends):
+            return None
+        wanted = {plain_value(number_text(x)) for x in ends} - {None}
+        units, stating = set(), []
+        for k in (line - 2, line - 1, line):
+            for e in self.by_line.get(k, []):
+                shared = self.groups[e.group].fields if e.group is not None else {}
+                unit = e.fields.get("unit") or shared.get("unit")
+                if family(unit) not in ("rate", "time"):
+                    continue
+                got = plain_value(str(e.fields.get("value") or ""))
+                if got is not None and got in wanted:
+                    units.add(unit)
+                    stating.append(e.fields["id"])
+        return (units.pop(), stating) if len(units) == 1 else None
+
     def restated_in(self, value: object, unit: str | None) -> list[str]:
         """The one claim stating ``value`` (a number as written) in the other unit of time, ms for s
         and s for ms ("vllm is 32ms" after a table's "TPOT(s)" cell 0.032: that claim, h548); []
@@ -1070,6 +1092,17 @@ class Sentences(Sides):
             accept_length = n.unit is None and n.of is None and not fraction and _accept_length(scanned, n)
             if accept_length:
                 n = replace(n, unit="tokens")  # "Accpt Len: 1.89", "accept length ~2.5–3": tokens
+            if n.unit is None and not fraction and n.of is None and (restated := self.restated_unit(n, line)):
+                # "22.1 → 41.6 tok/s … decode is only 22.1; … it lands at 41.6-42.9": a value the
+                # paragraph stated with a rate's unit, written again without it
+                unit, stating = restated
+                if len(stating) == 1 and self.same_sentence(stating[0], line, sentence):
+                    # "At 82.9 tok/s: 4.92 GB × 82.9 = 407.9 GB/s": the same figure in its own
+                    # sentence's arithmetic, that claim's
+                    placed.append((n, stating[0]))
+                    here.add(stating[0])
+                    continue
+                n = replace(n, unit=unit)
             if n.unit is None and not fraction:
                 if n.of is not None:
                     rate = self.rate_of_counts(n, placed, scanned, line, sentence)
