@@ -906,7 +906,8 @@ class Sentences(Sides):
         if not all("." in x for x in ends):
             return None
         wanted = {plain_value(number_text(x)) for x in ends} - {None}
-        units, stating = set(), []
+        units: set[str] = set()
+        stating: list[str] = []
         for k in (line - 2, line - 1, line):
             for e in self.by_line.get(k, []):
                 shared = self.groups[e.group].fields if e.group is not None else {}
@@ -915,8 +916,8 @@ class Sentences(Sides):
                     continue
                 got = plain_value(str(e.fields.get("value") or ""))
                 if got is not None and got in wanted:
-                    units.add(unit)
-                    stating.append(e.fields["id"])
+                    units.add(str(unit))
+                    stating.append(str(e.fields["id"]))
         return (units.pop(), stating) if len(units) == 1 else None
 
     def restated_in(self, value: object, unit: str | None) -> list[str]:
