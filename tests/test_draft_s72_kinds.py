@@ -305,3 +305,22 @@ def test_tokens_per_drafting_step_by_the_verb(tmp_path):
     ):
         cf = _drafted(f"# Drafts\n\n{text}\n", tmp_path)
         assert (cf.claims[0].metric, cf.claims[0].value) == want, text
+
+
+def test_a_count_of_tokens_in_thousands_a_run_went_through(tmp_path):
+    """ "17.3 t/s (weighted, 126K tokens)", "(weighted over 23.4M tokens)" (h557), "processed 1.2M
+    tokens": counts of tokens (they were listed as a context's size); "128K tokens of context"
+    stays the context's size, listed."""
+    post = (
+        "# Serve\n\n| Setup | Decode |\n| --- | --- |\n| No MTP | 17.3 t/s (weighted, 126K tokens) |\n"
+        "| MTP n-max 8 | 24.5 t/s (weighted over 23.4M tokens) |\n"
+    )
+    cf = _drafted(post, tmp_path)
+    assert sorted((c.value, c.unit) for c in cf.claims if c.unit == "tokens") == [
+        (126000.0, "tokens"),
+        (23400000.0, "tokens"),
+    ]
+    cf = _drafted("# Serve\n\nIt processed 1.2M tokens in an hour.\n", tmp_path)
+    assert _claims(cf) == [("tokens", 1200000.0, "tokens")]
+    cf = _drafted("# Ctx\n\nAfter 128K tokens of context it slowed.\n", tmp_path)
+    assert cf.claims == [] and [u.number for u in cf.draft.unplaced] == ["128"]

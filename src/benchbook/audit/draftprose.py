@@ -1234,6 +1234,16 @@ _UNIT_AFTER = re.compile(rf"\s?(?P<u>{_UNIT})(?![A-Za-z])", re.IGNORECASE)
 _SCALED_FAMILIES = frozenset({"rate", "requests", "iops", "images", "bandwidth"})
 
 
+#: words before a count of tokens in thousands that make it the tokens a run went through ("weighted
+#: over 23.4M tokens", "(weighted, 126K tokens)", "processed 1.2M tokens"), no context's size
+_COUNTED_BEFORE = re.compile(
+    r"(?i)\b(?:over|across|weighted|processed|generated|decoded|served|consumed|total|after)\b[\s,:]*"
+    r"(?:(?:~|≈|about|around|roughly)\s*)?$"
+)
+#: words after such a count that make it a size of context after all ("126K tokens of context")
+_CONTEXT_AFTER = re.compile(r"(?i)\s*(?:of\s+)?(?:context|ctx|window|prompt|cache|kv)\b")
+
+
 def scaled(digits: str, letter: str) -> tuple[str, int]:
     """A number written with a thousands or millions letter as a claims file states it: the value's
     digits and its decimals, negative where the last written digit stands for thousands ("10k" ->
@@ -1343,7 +1353,13 @@ def numbers(text: str) -> list[Number]:
             thousands = _THOUSANDS.fullmatch(token)
             after_unit = _UNIT_AFTER.match(text, name_end) if thousands is not None else None
             unit = _unit(after_unit.group("u")) if after_unit is not None else None
-            if thousands is not None and family(unit) in _SCALED_FAMILIES:
+            counted = (
+                thousands is not None
+                and unit == "tokens"
+                and _COUNTED_BEFORE.search(text, max(0, m.start("a") - 30), m.start("a")) is not None
+                and not _CONTEXT_AFTER.match(text, after_unit.end())  # type: ignore[union-attr]
+            )
+            if thousands is not None and (family(unit) in _SCALED_FAMILIES or counted):
                 # "10k tok/s", "12k req/s", "850k IOPS": thousands (millions) of a unit, with the
                 # precision written (``scaled``: "1.5k" stands for 1450–1550)
                 value, decimals = scaled(thousands.group("n"), thousands.group("k"))
