@@ -324,3 +324,18 @@ def test_a_count_of_tokens_in_thousands_a_run_went_through(tmp_path):
     assert _claims(cf) == [("tokens", 1200000.0, "tokens")]
     cf = _drafted("# Ctx\n\nAfter 128K tokens of context it slowed.\n", tmp_path)
     assert cf.claims == [] and [u.number for u in cf.draft.unplaced] == ["128"]
+
+
+def test_a_machine_in_a_counterfactual_is_not_the_runs(tmp_path):
+    """ "Just an AMD EPYC 9175F … Even 8xH100 would give you only 640 GB" (h565, "Даже 8xH100
+    дадут вам только 640 ГБ"): the run's machine is the EPYC, not the H100s; "Even on my 3090 it
+    runs 40 tok/s" is a run on the 3090."""
+    for even in ("Even 8xH100 would give you only 640 GB.", "Даже 8xH100 дадут вам только 640 ГБ."):
+        post = (
+            f"# Kimi\n\nJust an AMD EPYC 9175F and 512 GB of RAM. {even} Kimi K2.5 Q4_K_S runs 10-12 tok/s.\n"
+        )
+        cf = _drafted(post, tmp_path)
+        rate = next(c for c in cf.claims if c.unit == "tok/s")
+        assert _cond(cf, rate)["hardware"] == "AMD EPYC 9175F", even
+    cf = _drafted("# Run\n\nEven on my 3090 it runs 40 tok/s.\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["hardware"] == "NVIDIA GeForce RTX 3090"

@@ -832,7 +832,10 @@ _LISTED_QUANT_AFTER = re.compile(
 #: would get 30 tok/s on my 4090", "You can see 45 tok/s on my 3090": ``supposed_spans``)
 _SUPPOSED = re.compile(
     r"\bsomething\s+like\b|\bwould\s+(?:be|have\s+been)\b|\byou\s+(?:can|could)\s+(?:do|run|use|try)\s+"
-    r"(?:this|that|it)\b",
+    r"(?:this|that|it)\b"
+    # a machine set against the post's in a counterfactual ("Even 8xH100 would give you only 640 GB",
+    # "Даже 8xH100 дадут вам только 640 ГБ": even that one would or will)
+    r"|\beven\b[^.!?;\n]{0,40}?\b(?:would|will|could)\b|(?<!\w)даже(?!\w)[^.!?;\n]{0,40}?(?<!\w)(?:дадут|даст|дал\s+бы|будет|было\s+бы)(?!\w)",
     re.IGNORECASE,
 )
 #: a clause, to its stop, its semicolon or its line's end ("I ran it on a 3090 at 25 tok/s; a 4090
