@@ -154,11 +154,10 @@ def test_a_baseline_rows_label_names_its_weights(tmp_path):
 
 
 def test_llama_bench_names_the_iq3_m_file_type_iq3_s_mix():
-    """llama_model_ftype_name writes IQ3_M "IQ3_S mix - 3.66 bpw" (h585): the quant is IQ3_M and
-    the cell's "qwen35 27B" stays llama-bench's architecture label (no "qwen35-27B" model), for a
-    command's model file to replace; "IQ3_S - 3.4375 bpw" is IQ3_S."""
-    assert model_cell("qwen35 27B IQ3_S mix - 3.66 bpw") == ("qwen35 27B", "IQ3_M")
-    assert model_cell("qwen35 27B IQ3_S - 3.4375 bpw") == ("qwen35 27B", "IQ3_S")
+    """llama_model_ftype_name writes IQ3_M "IQ3_S mix - 3.66 bpw" (h585): the quant is IQ3_M;
+    "IQ3_S - 3.4375 bpw" is IQ3_S."""
+    assert model_cell("qwen35 27B IQ3_S mix - 3.66 bpw") == ("qwen35-27B", "IQ3_M")
+    assert model_cell("qwen35 27B IQ3_S - 3.4375 bpw") == ("qwen35-27B", "IQ3_S")
     assert model_cell("llama 7B Q4_K - Medium") == ("llama 7B", "Q4_K_M")
 
 

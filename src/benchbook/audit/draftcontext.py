@@ -3707,6 +3707,11 @@ def _names(text: str, path: str, value: object) -> bool:
 _ARCH_DESC = re.compile(r"[a-z][a-z0-9_-]*\s\d+(?:\.\d+)?[BM](?:\.A\d+(?:\.\d+)?B)?")
 
 
+#: the same label joined by a dash, as ``draftnames.model_cell`` writes it ("qwen35-27B"): a lower-case
+#: architecture id with digits (no family's name with a version: "qwen35", "qwen3moe", "deepseek2")
+_ARCH_JOINED = re.compile(r"[a-z]+\d+[a-z]*-\d+(?:\.\d+)?[BM](?:\.A\d+(?:\.\d+)?B)?")
+
+
 def _arch_desc(value: object) -> bool:
     """Whether a model value is llama-bench's architecture and size (``_ARCH_DESC``)."""
     return isinstance(value, str) and _ARCH_DESC.fullmatch(value) is not None
@@ -3717,11 +3722,17 @@ def _named_for_arch(own: object, named: object) -> bool:
     and its context names a model by name ("### tinyllama-1.1b-1t-openorca.Q4_K_M.gguf" over the
     table, a command's ``-m`` file) of about that size (within a quarter, where the name states
     one): the named one is the model."""
-    if not isinstance(own, str) or not isinstance(named, str) or not _ARCH_DESC.fullmatch(own):
+    if not isinstance(own, str) or not isinstance(named, str):
+        return False
+    if not _ARCH_DESC.fullmatch(own) and not (
+        # ("qwen35-27B", llama-bench's "qwen35 27B" as ``model_cell`` writes it: an architecture's id
+        # that is not how the post names the model, "Qwen3.6-27B")
+        _ARCH_JOINED.fullmatch(own) and not named.lower().startswith(own.split("-")[0])
+    ):
         return False
     if _ARCH_DESC.fullmatch(named):
         return False
-    digits = re.search(r"\s(\d+(?:\.\d+)?)", own)
+    digits = re.search(r"[\s-](\d+(?:\.\d+)?)[BM]", own)
     if digits is None:
         return False
     size = float(digits.group(1)) * (1e-3 if own.rstrip().endswith("M") else 1)

@@ -1446,11 +1446,6 @@ def sized_model(cond: dict, names_sized: bool = False) -> None:
             return
 
 
-#: llama-bench's model label: a GGUF architecture's id in lower case and the size (llama_model_desc:
-#: "qwen35 27B", "qwen3moe 30B.A3B")
-_LLAMA_BENCH_ARCH = re.compile(r"[a-z][a-z0-9_-]*\s\d+(?:\.\d+)?[BM](?:\.A\d+(?:\.\d+)?B)?")
-
-
 def model_cell(cell: str) -> tuple[str, str | None]:
     """(model, quantisation or None) of a table cell in a model column: a quantisation written
     after the name is apart (``_CELL_QUANT``: llama-bench's "llama 7B Q4_0" -> ("llama 7B",
@@ -1475,10 +1470,6 @@ def model_cell(cell: str) -> tuple[str, str | None]:
         # old llama.cpp names a file type "mostly Q4_0" (llama.cpp's llama_model_ftype_name before
         # GGUF v3): the word is the type's, not the model's ("LLaMA 7B mostly Q4_0")
         text = re.sub(r"\s+mostly$", "", text, flags=re.I)
-    if quant and _LLAMA_BENCH_ARCH.fullmatch(text):
-        # llama-bench's "qwen35 27B IQ3_S mix - 3.66 bpw": the GGUF's architecture (llama_model_desc),
-        # as written, for the model file a command names to replace ("qwen35" is no Qwen3.5)
-        return text, quant
     if re.search(r"\s\?B$", text):
         # llama-bench's "gpt-oss ?B MXFP4 MoE": llama.cpp knew the architecture, not the size (its
         # llm_type_name "?B"): no model's name; the command's model file names it
