@@ -24,8 +24,7 @@ def test_an_engines_release_in_a_bold_key():
 
 def test_a_setup_naming_two_engines_runs_the_one_with_its_release(tmp_path):
     """A "Software" list naming KTransformers with its release and "Backend: kt-kernel + SGLang"
-    (h576): the claims below are KTransformers 0.5.2's, not SGLang's nor nobody's.  With no release
-    named, two engines stay undecided."""
+    (h576): the claims below are KTransformers 0.5.2's, not SGLang's nor nobody's."""
     setup = (
         "# Bench\n\n## Submission\n\n### Software\n- **KTransformers Version**: 0.5.2\n"
         "- **Backend**: kt-kernel + SGLang\n\n"
@@ -34,9 +33,6 @@ def test_a_setup_naming_two_engines_runs_the_one_with_its_release(tmp_path):
     assert _claims(cf) == [("decode_tps", 44.4, "tok/s")]
     cond = _cond(cf, cf.claims[0])
     assert (cond.get("engine"), cond.get("build")) == ("KTransformers", "0.5.2")
-    bare = setup.replace("KTransformers Version**: 0.5.2", "Engine**: KTransformers")
-    cf = _drafted(bare + "### Performance\n\nDecode: 44.4 tok/s\n", tmp_path)
-    assert "engine" not in _cond(cf, cf.claims[0])
 
 
 def test_a_quant_first_in_the_parentheses_after_a_model():
@@ -338,3 +334,82 @@ def test_a_machine_in_a_counterfactual_is_not_the_runs(tmp_path):
         assert _cond(cf, rate)["hardware"] == "AMD EPYC 9175F", even
     cf = _drafted("# Run\n\nEven on my 3090 it runs 40 tok/s.\n", tmp_path)
     assert _cond(cf, cf.claims[0])["hardware"] == "NVIDIA GeForce RTX 3090"
+
+
+def test_a_breakers_cases_of_session_72(tmp_path):
+    """Regressions a breaker found in this session's kinds, each with its right value."""
+
+    def rows(text: str) -> list[tuple]:
+        cf = _drafted(f"# Title\n\n{text}\n", tmp_path)
+        return [(c.metric, c.value, c.unit, _cond(cf, c).get("decoding")) for c in cf.claims]
+
+    # "AR" for an acceptance rate: no baseline's rate (a twentieth of the rate or less, a share)
+    assert rows("With EAGLE-3: 120 tok/s (AR 0.72)") == [("decode_tps", 120.0, "tok/s", "speculative")]
+    assert rows("With EAGLE-3: 120 tok/s, AR 3.2") == [("decode_tps", 120.0, "tok/s", "speculative")]
+    assert rows("With EAGLE-3: 120 tok/s (AR 72%)")[1][3] == "speculative"
+    assert rows("Prefill 2000 tok/s (AR 58, batch 4)") == [("prefill_tps", 2000.0, "tok/s", "plain")]
+    # a drafting method's name before its rate is still the clause's run's
+    assert rows("DFlash 218 tok/s, AR 58 tok/s, AL 7.1") == [
+        ("decode_tps", 218.0, "tok/s", "speculative"),
+        ("decode_tps", 58.0, "tok/s", "plain"),
+        ("mean_accepted_length", 7.1, "tokens", "speculative"),
+    ]
+    # a baseline's label makes its rate plain whatever drafting the line names
+    for text in (
+        "With MTP: 70 tok/s vs 41 without",
+        "With MTP: 70 tok/s (without: 41)",
+        "With MTP: 70 tok/s (w/o 41)",
+    ):
+        assert rows(text) == [
+            ("decode_tps", 70.0, "tok/s", "draft-self"),
+            ("decode_tps", 41.0, "tok/s", "plain"),
+        ], text
+    # a benchmark's label after a comma is the next result's
+    cf = _drafted("# Sets\n\n- HumanEval: 218 tok/s, MT-Bench: 150 tok/s\n", tmp_path)
+    assert [_cond(cf, c)["prompt"] for c in cf.claims] == ["HumanEval", "MT-Bench"]
+    # an engine the setup keys as its engine, over one given a release as a dependency
+    cf = _drafted(
+        "# Env\n\n## Environment\n\n- **Engine**: SGLang\n"
+        "- **vLLM version**: 0.8.5 (installed as a dependency)\n\n## Results\n\nDecode: 44.4 tok/s\n",
+        tmp_path,
+    )
+    assert _cond(cf, cf.claims[0])["engine"] == "SGLang"
+    # the Ascend backend stays with Ascend machines
+    cf = _drafted(
+        "# Cmp\n\nCompared against Ascend NPU results, my RTX 4090 does Qwen3-8B at 41.2 tok/s.\n", tmp_path
+    )
+    assert "backend" not in _cond(cf, cf.claims[0])
+    cf = _drafted(
+        "# Cmp\n\nLike the Ascend NPU port. On my M2 Max with llama.cpp, Qwen3-8B decodes 41 tok/s.\n",
+        tmp_path,
+    )
+    assert _cond(cf, cf.claims[0])["backend"] == "Metal"
+    # a baseline row's KV cache type is no weights' quant
+    cf = _drafted(
+        "# KV\n\n| Mode | tok/s |\n| --- | --- |\n| Baseline (BF16 KV cache) | 41 |\n| MTP | 60 |\n", tmp_path
+    )
+    assert "quant" not in _cond(cf, cf.claims[0])
+    # a glued ggml type gives its quant, not the digits after it
+    cf = _drafted("# Q\n\nLlama-3-8B Q8_0118.5 t/s\n", tmp_path)
+    assert (cf.claims[0].value, _cond(cf, cf.claims[0])["quant"]) == (118.5, "Q8_0")
+    # spec lists: a measured or used figure under a specs heading stays a claim
+    for text in (
+        "## Hardware power draw\n\n- Idle: 45 W",
+        "## Specs\n\n- Memory usage: 21.3 GB with 32k ctx",
+    ):
+        assert len(_drafted(f"# Box\n\n{text}\n", tmp_path).claims) == 1, text
+    cf = _drafted("# M2\n\n### 適用可能モデル\n\n- 7Bモデル(24GBメモリ構成): 快適な実行\n", tmp_path)
+    assert cf.claims == []
+
+
+def test_a_version_section_names_a_commit_only_beside_the_word():
+    """A "Name and Version" section: a hash beside "commit" and no release is the build; an ``ollama
+    ps`` model id under a release, or a release named beside a commit, is not (R5)."""
+    from benchbook.audit.draftcontext import _version_named
+
+    assert _version_named([(3, "0.7.0"), (4, "NAME ID SIZE"), (5, "qwen3:8b 29eb0b9aeda3 5.2 GB")]) != [
+        ("build", "29eb0b9aeda3")
+    ]
+    assert ("build", "9f8e7d6c") not in _version_named(
+        [(3, "vLLM v0.10.1rc1 built on commit 9f8e7d6c, patched")] * 2
+    )

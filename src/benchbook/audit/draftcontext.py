@@ -71,6 +71,7 @@ from .draftnames import (
     engine_of_cell,
     engine_spelled,
     engine_version_cell,
+    engines_in,
     header_decoding,
     heading_engine,
     in_spans,
@@ -1261,8 +1262,15 @@ def _version_named(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
     text = " ".join(t for _, t in lines)
     _builds(text, out)
     commits = set(_COMMIT_HASH.findall(text))
-    # (not beside a build's number or a printed version: "version: b10068 (571d0d54)", read elsewhere)
-    if not out and len(commits) == 1 and not re.search(r"(?i)\bversion\s*:|(?<![\w.])b\d{3,5}\b", text):
+    # (a text saying "commit" only, and naming no release nor build number beside it: "version: b10068
+    # (571d0d54)", "vLLM v0.10.1rc1 on commit 9f8e7d6c", "Ollama 0.6.2 … driver deadbeef1", an
+    # `ollama ps` model id)
+    if (
+        not out
+        and len(commits) == 1
+        and re.search(r"(?i)\bcommit\b", text)
+        and not re.search(r"(?i)\bversion\s*:|(?<![\w.])b\d{3,5}\b|(?<![\w.])v?\d+\.\d+", text)
+    ):
         out.append(("build", commits.pop()))
         return out
     if not out and len(lines) == 1 and 0 < len(text.strip()) <= 40:
@@ -2286,6 +2294,13 @@ ENGINE_OWN = re.compile(
 )
 
 
+#: a setup's key naming the engine ("- **Engine**: SGLang", "Inference engine: vLLM"): its value
+_ENGINE_KEY = re.compile(
+    r"(?im)^[^\S\n]*(?:[-*+•][^\S\n]+)?(?:\*\*|__)?(?:inference[\s_-]+)?(?:engine|framework|runtime)"
+    r"(?:\*\*|__)?[^\S\n]*[:：][^\S\n]*(?:\*\*|__)?(?P<v>[^\n]{1,80})"
+)
+
+
 class Context:
     """The scope tree of a post (module doc) and each line's context (``at``)."""
 
@@ -2592,8 +2607,18 @@ class Context:
             self.root.declared["engine"] = ["ik_llama.cpp"]
             self.root.known.clear()
         engine = self.root.value("engine")[1]
-        versioned = engine_versions(post.text, tags=False) if engine is None else {}
-        if len(versioned) == 1:
+        keyed = (
+            set().union(*(engines_in(m.group("v")) for m in _ENGINE_KEY.finditer(post.text)))
+            if engine is None
+            else set()
+        )
+        versioned = engine_versions(post.text, tags=False) if engine is None and len(keyed) != 1 else {}
+        if len(keyed) == 1:
+            # "- **Engine**: SGLang" beside "- **vLLM version**: 0.8.5 (installed as a dependency)":
+            # the one the setup names its engine, over one given a release
+            self.root.declared["engine"] = list(keyed)
+            self.root.known.clear()
+        elif len(versioned) == 1:
             # "Test … with vllm v0.5.2 … The same model in TensorRT-LLM achieves a 2x speedup": of the
             # engines the post names, the one it gives a version of is the one it ran
             self.root.declared["engine"] = list(versioned)
@@ -2747,6 +2772,7 @@ class Context:
         one its runs used (``engine_versions``; the root's rule in ``__init__``, scope by scope),
         the others what it runs on or beside."""
         versioned: dict[str, str] | None = None
+        keyed: set[str] | None = None
         todo = [self.root]
         while todo:
             scope = todo.pop()
@@ -2754,9 +2780,18 @@ class Context:
             named = _distinct_of("engine", scope.declared.get("engine", []))
             if len(named) < 2 or scope.head.get("engine") or scope.decide("engine")[1] is not None:
                 continue
+            if keyed is None:
+                keyed = set().union(*(engines_in(m.group("v")) for m in _ENGINE_KEY.finditer(post.text)))
+            one: list[object] = [v for v in named if v in keyed]
+            if len(one) == 1:
+                # "- **Engine**: SGLang" beside "- **vLLM version**: 0.8.5 (installed as a dependency)":
+                # the one the setup names its engine
+                scope.declared["engine"] = one
+                scope.known.clear()
+                continue
             if versioned is None:
                 versioned = engine_versions(post.text, tags=False)
-            one: list[object] = [v for v in named if v in versioned]
+            one = [v for v in named if v in versioned]
             if len(one) == 1:
                 scope.declared["engine"] = one
                 scope.known.clear()
@@ -3305,6 +3340,14 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
             cond["model"] = around["model"]
             taken.append("model")
         hardware = cond.get("hardware") or shared.get("hardware")
+        if (
+            cond.get("backend") == ASCEND_NPU
+            and isinstance(hardware, str)
+            and not _ASCEND_MACHINE.search(hardware)
+        ):
+            # "Compared against Ascend NPU results …, my RTX 4090 does …": only an Ascend machine runs
+            # that backend; the other machine's is not known
+            del cond["backend"]
         if isinstance(hardware, str) and CPU.fullmatch(hardware) and not has_path(cond, "backend"):
             if not has_path(shared, "backend"):
                 cond["backend"] = "CPU"  # a row of a CPU ("AMD Ryzen 9 5950X"): the CPU backend ran it

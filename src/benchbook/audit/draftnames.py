@@ -147,7 +147,7 @@ _HARDWARE = re.compile(
     # "Jetson AGX Orin (64GB)", "Orin AGX(32G)Jetpack 5.1" (a README's row label run together)
     r"(?:\s(?P<jmem>\d{1,3})\s?GB?(?![\w-])|\s?\((?P<jmem2>\d{1,3})\s?GB?\)|(?![\w-]))"
     # ("my old 1080ti", "a spare 3090", "an used 2080 Ti": a word about the card between)
-    r"|(?:(?<=\bmy\s)|(?<=\bold\s)|(?<=\bspare\s)|(?<=\bused\s)|(?<=\bsingle\s)|(?<=\bnvidia\s)|(?<=\bgeforce\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bdual-)|(?<=\bquad-)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×*]\s)|(?<=\d[x×*])|(?<=\d\s[x×*]\s)|(?<=卡)|(?<=张)"
+    r"|(?:(?<=\bmy\s)|(?<=\bold\s)|(?<=\bspare\s)|(?<=\bused\s)|(?<=\bsingle\s)|(?<=\bnvidia\s)|(?<=\bgeforce\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bdual-)|(?<=\bquad-)|(?<=\btwin\s)|(?<=\btwin-)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×*]\s)|(?<=\d[x×*])|(?<=\d\s[x×*]\s)|(?<=卡)|(?<=张)"
     # after a label naming the machine ("hardware is 4060ti", "GPU: 4090", "显卡：3090"), after a
     # Chinese count of cards ("单卡3090", "两张3090", "4卡 4090")
     r"|(?<=\bhardware\sis\s)|(?<=\bgpu:\s)|(?<=\bgpu:)|(?<=\bgpu\sis\s)|(?<=\bcard:\s)|(?<=显卡：)|(?<=显卡:)|(?<=显卡)"
@@ -361,12 +361,13 @@ _MODEL = re.compile(
     r"(?![A-Za-z0-9_-]))?"
     # (or first in the parentheses after the name, alone or before a comma: "Qwen3-30B (BF16, 28 GPU
     # Experts)", "Llama-3-8B (FP8)")
-    r"(?:\s*(?P<paren>\()?(?<=[\s\dBb(])(?P<quant>(?:UD-|smol-)?I?Q\d(?:_(?:R\d+|[A-Z]+|\d+))*?|MXFP[468]|NVFP4|BF16|FP8|"
+    # (a ggml type's digit after its underscore is one: "Q8_0118.5 t/s" is Q8_0 and 118.5 t/s)
+    r"(?:\s*(?P<paren>\()?(?<=[\s\dBb(])(?P<quant>(?:UD-|smol-)?I?Q\d(?:_(?:R\d+|[A-Z]+|\d))*?|MXFP[468]|NVFP4|BF16|FP8|"
     # a quantisation method with its bits ("AutoRound INT4", "GPTQ 4-bit", "AWQ")
     r"(?:AutoRound|AWQ|GPTQ|EXL2)(?:[\s-](?:INT\d|\d-?bit))?)(?(paren)(?=[,)])))?"
     # (a number glued after a type of letters, a table copied without its cell borders: "Qwen 2.5 72B
     # Q4_K_M7 t/s" is Q4_K_M and 7 t/s)
-    r"(?:(?![\w-])|(?<=_[A-Z])(?=\d)|(?<=_[A-Z]{2})(?=\d))",
+    r"(?:(?![\w-])|(?<=_[A-Z])(?=\d)|(?<=_[A-Z]{2})(?=\d)|(?<=Q\d_\d)(?=\d))",
     re.ASCII,
 )
 #: a draft model by its name: EAGLE/EAGLE3 and Medusa heads only draft ("Qwen3.6-27B-EAGLE3",
@@ -569,7 +570,8 @@ DECODING_PHRASE = re.compile(
     r"(?:baseline|vanilla)(?![\s-]+(?:eagle|medusa|mtp|dflash|hydra|lookahead|n-?gram|spec\w*|draft\w*))|"
     r"(?:plain )?autoregressive|"
     # "AR" for autoregressive as a label of a number ("(AR 58.25, 3.75x, AL 7.12)", "AR: 41 tok/s")
-    r"(?-i:AR)(?=\s*[:=]?\s*~?\d)|"
+    # (not an acceptance rate, as posts also write "AR": "AR 0.72", "AR 72%")
+    r"(?-i:AR)(?=\s*[:=]?\s*~?[1-9]\d*(?:\.\d+)?(?![\d.]|\s*%))|"
     # the base model's own speed ("The base model speed:", "base throughput") beside its drafted runs
     # (not "base model" alone: the target a draft model drafts for, or a model without instruct tuning)
     r"base(?:[- ]model)?(?:'s)?\s+(?:speed|throughput|performance|results?|rates?|numbers)|"

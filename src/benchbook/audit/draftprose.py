@@ -850,6 +850,38 @@ _TO = re.compile(r"\s*(?:to|→|->)\s*", re.IGNORECASE)
 _COMPARED_BEFORE = re.compile(r"(?i)\b(?:versus|vs\.?|against|compared\s+(?:to|with))\s*$")
 
 
+#: a baseline's label right before a number, after a bracket, a comma or a comparison's word ("(AR
+#: 58.25", ", baseline 41", "(w/o 41", "vs plain 41")
+_BASELINE_LABEL = re.compile(
+    r"(?:[(,;]|\bvs\.?|\bversus)\s*(?:AR|baseline|base|vanilla|plain|autoregressive|no[- ]?spec"
+    r"|w/o(?:\s+\w+)?|without(?:\s+\w+)?)\s*[:=]?\s*~?$",
+    re.IGNORECASE,
+)
+
+
+def baseline_label(text: str, n: Number) -> bool:
+    """Whether a baseline's label (``_BASELINE_LABEL``, ``_BASELINE_AFTER``: "vs 41 without") names
+    the number ``n`` of ``text``: the rate of the run that drafted nothing."""
+    return (
+        _BASELINE_LABEL.search(text, max(0, n.start - 30), n.start) is not None
+        or _BASELINE_AFTER.match(text, n.end) is not None
+        and re.search(
+            r"(?i)\b(?:vs\.?|versus|against|compared\s+(?:to|with))\s*$", text[max(0, n.start - 20) : n.start]
+        )
+        is not None
+    )
+
+
+def _baseline_scale(rate: str, base: str) -> bool:
+    """Whether ``base`` can be the baseline of the rate ``rate`` (both as written): between a
+    twentieth of it and twice it."""
+    try:
+        r, b = _as_float(rate), _as_float(base)
+    except ValueError:
+        return False
+    return r > 0 and r / 20 <= b <= 2 * r
+
+
 def _carried(text: str, found: list[Number]) -> list[Number]:
     """A number with no unit right after one with a rate's, time's or size's unit takes it where the
     words between compare the two ("17 секунд против 40") or start a sentence that names the other
@@ -882,8 +914,13 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
         verb = family(prev.unit) == "rate" and len(gap) <= 80 and not re.search(r"[.!?;]", gap)
         # "36.7 tok/s; the bench avg below (33.7)": the statistic of the same rate, in parentheses
         stat = len(gap) <= 50 and _STAT_PAREN.search(gap) and text[n.end : n.end + 1] == ")"
-        # "218.23 tok/s (AR 58.25, 3.75x)": the baseline's rate beside it
-        base = family(prev.unit) == "rate" and _BASELINE_BEFORE.fullmatch(gap) is not None
+        # "218.23 tok/s (AR 58.25, 3.75x)": the baseline's rate beside it (a drafted run is at most a
+        # few tens of times faster: "120 tok/s (AR 0.72)" is an acceptance rate, no rate)
+        base = (
+            family(prev.unit) == "rate"
+            and _BASELINE_BEFORE.fullmatch(gap) is not None
+            and _baseline_scale(prev.text, n.text)
+        )
         named = _AGAINST.match(gap) or _NAMED_AFTER.search(gap)
         if not (named or (verb and _RATE_VERB.search(gap)) or stat or base):
             continue

@@ -64,6 +64,7 @@ from .draftprose import (
     STAT_WORD,
     WHOLE_TIME_BEFORE,
     Number,
+    baseline_label,
     bound_of,
     family,
     hypothetical,
@@ -523,6 +524,18 @@ _COMMA = re.compile(r",\s")
 _NUMBER_NEXT = re.compile(r"\s*[:=]?\s*~?\d")
 
 
+@functools.lru_cache(maxsize=4096)
+def _labels_number(text: str, start: int) -> int | None:
+    """Where the number starts that the plain decoding's phrase at ``text[start]`` labels, right
+    after it ("AR 58.25", "baseline: 41"), or None; once per phrase (``_in_clause`` asks it for every number
+    of the clause: matching each time made a long line of them quadratic)."""
+    phrase = DECODING_PHRASE.match(text, start)
+    if phrase is None or not phrase.group("plain"):
+        return None  # ("DFlash 218 tok/s, AL 7.1": a drafting method's name is the clause's run's)
+    label = _NUMBER_NEXT.match(text, phrase.end())
+    return label.end() - 1 if label is not None else None
+
+
 def _in_clause(
     named: list[Mention],
     clauses: list[int],
@@ -554,12 +567,7 @@ def _in_clause(
             continue  # named after the number past "and": the next number's ("2.4 t/s and Qwen3 6.1 t/s")
         if m.start >= item_end:
             continue
-        if (
-            m.path == "decoding"
-            and (phrase := DECODING_PHRASE.match(text, m.start)) is not None
-            and (label := _NUMBER_NEXT.match(text, phrase.end())) is not None
-            and label.end() - 1 != at
-        ):
+        if m.path == "decoding" and (target := _labels_number(text, m.start)) is not None and target != at:
             # "218.23 tok/s (AR 58.25, 3.75x, AL 7.12)": the label of the number right after it,
             # neither the one before nor those after
             continue
@@ -595,7 +603,9 @@ def _in_clause(
 #: "ユニファイドメモリ", "통합 메모리", not its use: "统一内存占用")
 _MEMORY_KIND = re.compile(
     r"\s*(?:of\s+)?(?:LP|G)?DDR\d|\s*(?:of\s+)?HBM\d?e?\b|\s*unified\b(?!\s+memory\s+(?:usage|use|used))"
-    r"|\s*(?:的\s*)?(?:统一内存|統一記憶體|ユニファイドメモリ|통합\s*메모리)(?!\s*(?:占用|使用|用量|使用量|사용))",
+    r"|\s*(?:的\s*)?(?:统一内存|統一記憶體|ユニファイドメモリ|통합\s*메모리)(?!\s*(?:占用|使用|用量|使用量|사용))"
+    # a machine's configuration of memory ("24GBメモリ構成", "16GB配置", "32GB 内存配置")
+    r"|\s*(?:メモリ|内存|記憶體)?\s*(?:構成|配置)(?!\s*(?:占用|使用))",
     re.IGNORECASE,
 )
 #: a machine's RAM written in a list of its parts ("RTX 5080 16GB, Ryzen 9 9950X, 128GB RAM", "Ryzen
@@ -716,19 +726,29 @@ def _in_spec_list(text: str, start: int, named: list[Mention]) -> bool:
 #: words saying a figure was measured, not specified ("measured STREAM Triad 66.7 GB/s", "sustained")
 _MEASURED_WORDS = re.compile(
     r"(?i)\b(?:measur\w*|achiev\w*|observ\w*|sustain\w*|effective|actual|real[- ]world|stream\s+triad|"
-    r"benchmark\w*|tested|got|reach\w*)\b|实测|実測|測定"
+    r"benchmark\w*|tested|test|got|reach\w*|idle|load\w*|while|during|when|usage|practice|footprint|fits?|"
+    r"running|runs|decod\w*|generat\w*|prefill|kv|cache|ctx|context|draw|wall|read|write|copy)\b|实测|実測|測定"
+)
+#: a spec list's key naming what a machine has ("統合メモリ:", "Memory bandwidth:", "Power:", "TDP:",
+#: "VRAM:"), a colon after it
+_SPEC_KEY = re.compile(
+    r"\s*(?:[-*+•]|\d{1,2}[.)])\s+(?:\*\*|__)?[^:：\n]{0,24}?"
+    r"(?:memory|ram|vram|bandwidth|power|tdp|storage|ssd|disk|cache\s+size|メモリ|帯域|消費電力|内存|显存|带宽|功耗)"
+    r"[^:：\n]{0,12}?(?:\*\*|__)?\s*[:：]",
+    re.IGNORECASE,
 )
 #: a list item's mark at the start of a line ("- ", "* ", "1. ")
 _LIST_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,2}[.)])\s")
 
 
 def _spec_item(line: str) -> bool:
-    """Whether ``line`` is an item of a list under a heading of the machine's specifications
-    ("## 主要スペック" over "- メモリ帯域幅: 100GB/s", "## Specs" over "- Power: 20W"): what the machine
-    has (SOURCES.md's ``systems``), no measurement, unless it says a use ("peak 21 GB used") or
-    holds a rate (a run's result)."""
+    """Whether ``line`` is an item of a list under a heading of the machine's specifications, keyed
+    by what a machine has (``_SPEC_KEY``: "## 主要スペック" over "- メモリ帯域幅: 100GB/s", "## Specs"
+    over "- Power: 20W"): SOURCES.md's ``systems``, no measurement, unless it says a use or a
+    measurement ("peak 21 GB used", "while decoding", "in practice", ``_MEASURED_WORDS``) or holds
+    a rate (a run's result)."""
     return (
-        _LIST_ITEM.match(line) is not None
+        _SPEC_KEY.match(line) is not None
         and not _USED_WORDS.search(line)
         and not _MEASURED_WORDS.search(line)
         and not any(family(x.unit) == "rate" for x in numbers(line))
@@ -1340,6 +1360,10 @@ class Sentences(Sides):
                 merged(self.context(engine=clause.get("engine")), clause),
                 self.named_conditions(n.start, s0, sentence, clauses),
             )
+            if family(n.unit) == "rate" and baseline_label(scanned, n):
+                # "70 tok/s vs 41 without", "(AR 58.25, …)", "(w/o 41)": the run that drafted nothing,
+                # whatever drafting the line names for the rate beside it
+                cond = {k: v for k, v in cond.items() if k != "block_max"} | {"decoding": "plain"}
             if origin:
                 cond = others_conditions(cond, sentence, n.start - s0)
             if _RESPECTIVELY.search(sentence) or JOINED.search(sentence):

@@ -2515,8 +2515,11 @@ class Tables(Sides):
                         decoded = cell.strip().strip("*_`").lower()  # "draft-self" as the schema writes it
                     if decoded is None:
                         path = "other." + re.sub(r"\W+", "_", label_key(header[j])).strip("_")
-                    elif (weights := cell_names(cell).get("quant")) is not None and not has_path(
-                        cond, "quant"
+                    elif (
+                        (weights := cell_names(cell).get("quant")) is not None
+                        and not has_path(cond, "quant")
+                        # (not "Baseline (BF16 KV cache)", "Baseline (vs BF16)": the cache's, another's)
+                        and not re.search(r"(?i)\bkv\b|cache|\bvs\.?\s|\bthan\b", cell)
                     ):
                         set_path(
                             cond, "quant", weights
