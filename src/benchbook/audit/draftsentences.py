@@ -524,6 +524,10 @@ _COMMA = re.compile(r",\s")
 _NUMBER_NEXT = re.compile(r"\s*[:=]?\s*~?\d")
 
 
+#: how far from a number, in characters, ``_in_clause`` reads its clause's names
+_CLAUSE_REACH = 1500
+
+
 @functools.lru_cache(maxsize=4096)
 def _labels_number(text: str, start: int) -> int | None:
     """Where the number starts that the plain decoding's phrase at ``text[start]`` labels, right
@@ -554,6 +558,9 @@ def _in_clause(
     …, 20 tokens/s"; a sentence wrapped onto a line in lower case goes on)."""
     k = bisect.bisect_right(clauses, at) - 1
     lo, hi = clauses[max(k, 0)], clauses[min(k + 1, len(clauses) - 1)]
+    # (within reach of the number: a clause of a thousand unpunctuated lines, each naming its own
+    # drafting, made every number weigh every name, quadratic in the clause's length)
+    lo, hi = max(lo, at - _CLAUSE_REACH), min(hi, at + _CLAUSE_REACH)
     best: dict[str, tuple[tuple[bool, int], object]] = {}
     nxt = bisect.bisect_right(items, at)
     item_end = items[nxt] if nxt < len(items) else 1 << 60
@@ -1053,6 +1060,9 @@ class Sentences(Sides):
         counted = accept_counts(scanned) if "ccept" in scanned else []
         counts_used: set[int] = set()
         deferred: dict[int, tuple[Number, int, str]] = {}  # a phrase -> its first number, line, sentence
+        # the names a number can be a digit of (a machine's, a model's), once: every unitless number
+        # weighed every name of the paragraph (a thousand "AR 1" drafting labels, quadratic)
+        parts = [m for m in named if m.path in ("hardware", "model")]
         k_named = 0  # the mentions before the current number, taken into self.named
         placed: list[tuple[Number, str]] = []
         here: set[str] = set()  # the claims of ``placed``
@@ -1137,7 +1147,7 @@ class Sentences(Sides):
                         and scanned.startswith(str(m.value), m.start)
                         and m.start <= n.start < m.start + len(str(m.value))
                     )
-                    for m in named
+                    for m in parts
                 ) and not any(a <= n.start < b for a, b in cpus):
                     # (the digits of a machine's or a model's name, "RTX 3090", "Llama 3 8B", are no
                     # number: docs/claims.md)
