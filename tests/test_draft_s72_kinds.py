@@ -47,6 +47,10 @@ def test_a_quant_first_in_the_parentheses_after_a_model():
     assert quant("Llama 3 8B (FP8 KV cache)") == []
     assert quant("Qwen3-8B (8 GB)") == []
     assert quant("Qwen3-8B BF16 runs") == ["BF16"]
+    # (full-width parentheses, a lower-case type: "Qwen3-32B（FP8）で", "Qwen3-8B (bf16)")
+    assert quant("Qwen3-32B（FP8）で 30 tok/s") == ["FP8"]
+    assert quant("Model: Qwen3-8B (bf16)") == ["bf16"]
+    assert quant("Qwen3-8B (fp8 kv)") == []
 
 
 def test_a_baselines_rate_beside_a_rate_takes_its_unit_and_no_drafting(tmp_path):

@@ -362,9 +362,10 @@ _MODEL = re.compile(
     # (or first in the parentheses after the name, alone or before a comma: "Qwen3-30B (BF16, 28 GPU
     # Experts)", "Llama-3-8B (FP8)")
     # (a ggml type's digit after its underscore is one: "Q8_0118.5 t/s" is Q8_0 and 118.5 t/s)
-    r"(?:\s*(?P<paren>\()?(?<=[\s\dBb(])(?P<quant>(?:UD-|smol-)?I?Q\d(?:_(?:R\d+|[A-Z]+|\d))*?|MXFP[468]|NVFP4|BF16|FP8|"
+    r"(?:\s*(?P<paren>[(（])?(?<=[\s\dBb(（])(?P<quant>(?:UD-|smol-)?I?Q\d(?:_(?:R\d+|[A-Z]+|\d))*?|MXFP[468]|NVFP4|BF16|FP8|"
+    r"(?<=[(（])(?:bf16|fp8)|"
     # a quantisation method with its bits ("AutoRound INT4", "GPTQ 4-bit", "AWQ")
-    r"(?:AutoRound|AWQ|GPTQ|EXL2)(?:[\s-](?:INT\d|\d-?bit))?)(?(paren)(?=[,)])))?"
+    r"(?:AutoRound|AWQ|GPTQ|EXL2)(?:[\s-](?:INT\d|\d-?bit))?)(?(paren)(?=[,)）])))?"
     # (a number glued after a type of letters, a table copied without its cell borders: "Qwen 2.5 72B
     # Q4_K_M7 t/s" is Q4_K_M and 7 t/s)
     r"(?:(?![\w-])|(?<=_[A-Z])(?=\d)|(?<=_[A-Z]{2})(?=\d)|(?<=Q\d_\d)(?=\d))",
