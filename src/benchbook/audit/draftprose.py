@@ -301,8 +301,10 @@ _NUM = (
 _PER_DEVICE = r"(?:cards?|gpus?|devices?)\b"
 #: a drafting step a count of tokens is given per ("3.3 tokens/round", "2.4 tok/step"): tokens all the same
 _PER_STEP = r"(?:rounds?|steps?|cycles?|iter(?:ation)?s?)\b"
+#: the same after a count of tokens only ("3.3 tokens/round"; "1.5 ms/step" is a time per step, no ms)
+_TOKENS_PER_STEP = rf"(?:(?<=tokens/)|(?<=token/)|(?<=toks/)|(?<=tok/)){_PER_STEP}"
 _UNIT = (
-    rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/(?!{_PER_DEVICE}|{_PER_STEP})[A-Za-z])|"
+    rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/(?!{_PER_DEVICE}|{_TOKENS_PER_STEP})[A-Za-z])|"
     # (an upper-case H before a capitalised word is a model's name: "Granite 4.0 H Micro")
     r"x(?![a-z\d])|s(?![a-z\d/])|(?-i:h)(?![a-z\d/])|(?-i:H)(?![a-z\d/]|\s+[A-Z])|tok(?![a-z\d/])"
     r"|min(?![a-z\d/])|(?-i:W)(?![A-Za-z\d/]))"
