@@ -2301,6 +2301,11 @@ _ENGINE_KEY = re.compile(
 )
 
 
+def _keyed_engines(text: str) -> set[str]:
+    """The engines a setup's "Engine:" keys name (``_ENGINE_KEY``)."""
+    return set().union(*(engines_in(m.group("v")) for m in _ENGINE_KEY.finditer(text)))
+
+
 class Context:
     """The scope tree of a post (module doc) and each line's context (``at``)."""
 
@@ -2607,11 +2612,7 @@ class Context:
             self.root.declared["engine"] = ["ik_llama.cpp"]
             self.root.known.clear()
         engine = self.root.value("engine")[1]
-        keyed = (
-            set().union(*(engines_in(m.group("v")) for m in _ENGINE_KEY.finditer(post.text)))
-            if engine is None
-            else set()
-        )
+        keyed = _keyed_engines(post.text) if engine is None else set()
         versioned = engine_versions(post.text, tags=False) if engine is None and len(keyed) != 1 else {}
         if len(keyed) == 1:
             # "- **Engine**: SGLang" beside "- **vLLM version**: 0.8.5 (installed as a dependency)":
@@ -2767,10 +2768,10 @@ class Context:
         scope.firsts = [c.first for c in scope.children]
 
     def _versioned_engines(self, post: Post) -> None:
-        """A section whose setup declares several engines, one of them with its release ("**KTransformers
-        Version**: 0.5.2" over "**Backend**: kt-kernel + SGLang"): the engine with the release is the
-        one its runs used (``engine_versions``; the root's rule in ``__init__``, scope by scope),
-        the others what it runs on or beside."""
+        """A section whose setup declares several engines: the one an "Engine:" key names
+        (``_keyed_engines``), else the one given its release ("**KTransformers Version**: 0.5.2" over
+        "**Backend**: kt-kernel + SGLang", ``engine_versions``) is the one its runs used, the others
+        what it runs on or beside (the root's rule in ``__init__``, scope by scope)."""
         versioned: dict[str, str] | None = None
         keyed: set[str] | None = None
         todo = [self.root]
@@ -2781,7 +2782,7 @@ class Context:
             if len(named) < 2 or scope.head.get("engine") or scope.decide("engine")[1] is not None:
                 continue
             if keyed is None:
-                keyed = set().union(*(engines_in(m.group("v")) for m in _ENGINE_KEY.finditer(post.text)))
+                keyed = _keyed_engines(post.text)
             one: list[object] = [v for v in named if v in keyed]
             if len(one) == 1:
                 # "- **Engine**: SGLang" beside "- **vLLM version**: 0.8.5 (installed as a dependency)":

@@ -744,8 +744,6 @@ _SPEC_KEY = re.compile(
     r"[^:：\n]{0,12}?(?:\*\*|__)?\s*[:：]",
     re.IGNORECASE,
 )
-#: a list item's mark at the start of a line ("- ", "* ", "1. ")
-_LIST_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,2}[.)])\s")
 
 
 def _spec_item(line: str) -> bool:
