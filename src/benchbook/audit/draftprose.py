@@ -812,11 +812,10 @@ _STAT_PAREN = re.compile(r"\b(?:avg|average|mean|median)\b[^()\d.!?]{0,15}\(\s*$
 
 #: a baseline's label right before a number in the parentheses or the clause after a rate ("218.23
 #: tok/s (AR 58.25, 3.75x)", "70 tok/s, baseline 41"): the rate without drafting, in the same unit
-_BASELINE_BEFORE = re.compile(
-    r"\s*[(,;]\s*(?:AR|baseline|base|vanilla|plain|autoregressive|no[- ]?spec"
-    r"|w/o(?:\s+\w+)?|without(?:\s+\w+)?)\s*[:=]?\s*",
-    re.IGNORECASE,
+_BASELINE_WORDS = (
+    r"(?:AR|baseline|base|vanilla|plain|autoregressive|no[- ]?spec|w/o(?:\s+\w+)?|without(?:\s+\w+)?)"
 )
+_BASELINE_BEFORE = re.compile(rf"\s*[(,;]\s*{_BASELINE_WORDS}\s*[:=]?\s*", re.IGNORECASE)
 #: the same label right after the number ("218.23 tok/s vs 58.25 without", "vs 58.25 w/o MTP")
 _BASELINE_AFTER = re.compile(r"\s+(?:without|w/o)\b[^.!?;,()\n]{0,20}?(?=[.!?;,)]|$)", re.IGNORECASE)
 
@@ -854,11 +853,7 @@ _COMPARED_BEFORE = re.compile(r"(?i)\b(?:versus|vs\.?|against|compared\s+(?:to|w
 
 #: a baseline's label right before a number, after a bracket, a comma or a comparison's word ("(AR
 #: 58.25", ", baseline 41", "(w/o 41", "vs plain 41")
-_BASELINE_LABEL = re.compile(
-    r"(?:[(,;]|\bvs\.?|\bversus)\s*(?:AR|baseline|base|vanilla|plain|autoregressive|no[- ]?spec"
-    r"|w/o(?:\s+\w+)?|without(?:\s+\w+)?)\s*[:=]?\s*~?$",
-    re.IGNORECASE,
-)
+_BASELINE_LABEL = re.compile(rf"(?:[(,;]|\bvs\.?|\bversus)\s*{_BASELINE_WORDS}\s*[:=]?\s*~?$", re.IGNORECASE)
 
 
 def baseline_label(text: str, n: Number) -> bool:
