@@ -417,3 +417,19 @@ def test_a_version_section_names_a_commit_only_beside_the_word():
     assert ("build", "9f8e7d6c") not in _version_named(
         [(3, "vLLM v0.10.1rc1 built on commit 9f8e7d6c, patched")] * 2
     )
+
+
+def test_a_backend_only_another_makers_machines_run_is_dropped(tmp_path):
+    """ "Mac Studio M5 Max … 95-110 tps (MLX), versus … 130-150 tps on RTX 5090 (llama.cpp + CUDA
+    backend)" (h290): CUDA is the RTX 5090's backend, not the Macs'; an RTX 4090 with CUDA keeps it,
+    a Vulkan backend fits any maker's machine."""
+    cf = _drafted(
+        "# Ranges\n\nMac Studio M5 Max delivers approximately 95-110 tps (MLX), versus 130-150 tps"
+        " on RTX 5090 (llama.cpp + CUDA backend).\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c).get("backend") for c in cf.claims] == [None, "CUDA"]
+    cf = _drafted("# Run\n\nOn an RTX 4090 with CUDA: 41 tok/s\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["backend"] == "CUDA"
+    cf = _drafted("# Run\n\nOn an Apple M2 Max with Vulkan: 41 tok/s\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["backend"] == "Vulkan"

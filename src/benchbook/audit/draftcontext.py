@@ -3341,13 +3341,10 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
             cond["model"] = around["model"]
             taken.append("model")
         hardware = cond.get("hardware") or shared.get("hardware")
-        if (
-            cond.get("backend") == ASCEND_NPU
-            and isinstance(hardware, str)
-            and not _ASCEND_MACHINE.search(hardware)
-        ):
-            # "Compared against Ascend NPU results …, my RTX 4090 does …": only an Ascend machine runs
-            # that backend; the other machine's is not known
+        if isinstance(hardware, str) and not _backend_fits(cond.get("backend"), hardware):
+            # "Compared against Ascend NPU results …, my RTX 4090 does …", "M5 Max … (llama.cpp + CUDA
+            # backend)" of the RTX 5090 after it: a backend only another maker's machines run; this
+            # machine's is not known
             del cond["backend"]
         if isinstance(hardware, str) and CPU.fullmatch(hardware) and not has_path(cond, "backend"):
             if not has_path(shared, "backend"):
@@ -3630,6 +3627,29 @@ _APPLE_GPU = re.compile(r"\bApple M[1-9]\b")
 #: engines whose only GPU backend on a Mac is Metal (llama.cpp, the apps running it, antirez's ds4); not
 #: MLX's, whose expected files name no backend
 _METAL_ENGINES = re.compile(r"llama\.cpp|ik_llama\.cpp|Ollama|ds4")
+
+
+#: the backends one maker's machines alone run, and the words naming those machines (``_backend_fits``)
+_VENDOR_BACKENDS = {
+    "CUDA": r"NVIDIA|GeForce|Tesla|Quadro|Jetson|DGX",
+    "Metal": r"Apple|Mac",
+    "ROCm": r"AMD|Radeon|Instinct|Strix",
+    ASCEND_NPU: r"Ascend|Atlas",
+}
+#: any maker's words (``_backend_fits``)
+_ANY_VENDOR = re.compile(
+    r"\b(?:" + "|".join(_VENDOR_BACKENDS.values()) + r"|Intel|Snapdragon|Rockchip|Raspberry)"
+)
+
+
+def _backend_fits(backend: object, hardware: str) -> bool:
+    """Whether ``backend`` can run on ``hardware``: a backend of one maker's machines (CUDA, Metal,
+    ROCm, the Ascend NPU's: ``_VENDOR_BACKENDS``) on a machine named by another maker only does not;
+    any other pair, or a machine of no maker named, does."""
+    words = _VENDOR_BACKENDS.get(str(backend))
+    if words is None or not _ANY_VENDOR.search(hardware):
+        return True
+    return re.search(rf"\b(?:{words})", hardware) is not None
 
 
 #: metrics only a drafting run has: never guessed plain (``fill``)
