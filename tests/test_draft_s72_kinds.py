@@ -433,3 +433,13 @@ def test_a_backend_only_another_makers_machines_run_is_dropped(tmp_path):
     assert _cond(cf, cf.claims[0])["backend"] == "CUDA"
     cf = _drafted("# Run\n\nOn an Apple M2 Max with Vulkan: 41 tok/s\n", tmp_path)
     assert _cond(cf, cf.claims[0])["backend"] == "Vulkan"
+
+
+def test_a_breakers_gaps_closed_in_session_72(tmp_path):
+    """ "quay.io/ascend/vllm-ascend:v0.9.0rc2" (a release candidate's image) names vLLM's release;
+    "- `HumanEval`: 218 tok/s" (the set's name in inline code) labels its line's prompts."""
+    assert engine_versions("image quay.io/ascend/vllm-ascend:v0.9.0rc2 and vllm serve", tags=False) == {
+        "vLLM": "0.9.0rc2"
+    }
+    cf = _drafted("# DFlash\n\nWith DFlash:\n\n- `HumanEval`: 218 tok/s\n", tmp_path)
+    assert _cond(cf, cf.claims[0])["prompt"] == "HumanEval"

@@ -248,11 +248,11 @@ PROMPT_SET = re.compile(
     # (or a line's label: "- HumanEval: 218.23 tok/s (AR 58.25, 3.75x)", "**GSM8K**: 179 tok/s")
     # (or after a comma beside another: "- HumanEval: 218 tok/s, MT-Bench: 150 tok/s")
     r"(?:\(\s*|\b(?:on|for|with)\s+(?:the\s+)?"
-    r"|(?P<lead>(?:(?m:^)[^\S\n]*(?:[-*+•][^\S\n]+)?|[,;][^\S\n]*)(?:\*\*|__)?))"
+    r"|(?P<lead>(?:(?m:^)[^\S\n]*(?:[-*+•][^\S\n]+)?|[,;][^\S\n]*)(?:\*\*|__|`)?))"
     r"(?P<d>mt[- ]?bench|humaneval\+?|gsm8k|sharegpt|alpaca(?:eval)?|"
     r"math[- ]?500|cnn/dailymail|cnn/dm|longbench(?:[- ]?v2)?|spec[- ]?bench|mbpp\+?|arena[- ]?hard|"
     r"livecodebench|aime(?:\s?20)?2[3-6]?|gpqa(?:[- ]diamond)?|xsum|swe[- ]?bench(?:[- ]verified)?|"
-    r"mmlu(?:[- ]pro)?|hellaswag)(?![\w-])(?(lead)(?:\*\*|__)?[^\S\n]*[:：])",
+    r"mmlu(?:[- ]pro)?|hellaswag)(?![\w-])(?(lead)(?:\*\*|__|`)?[^\S\n]*[:：])",
     re.IGNORECASE,
 )
 #: words of training a model on data (``PROMPT_SET``'s data sets are no prompts there)

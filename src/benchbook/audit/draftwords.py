@@ -341,7 +341,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             # (vLLM's Ascend image too: "quay.io/ascend/vllm-ascend:v0.18.0")
-            rf"(?<![\w.-])(?:[\w.-]+/)*{_ENGINE_WORDS}(?:-openai|-ascend)?:v?(?P<v>\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
+            rf"(?<![\w.-])(?:[\w.-]+/)*{_ENGINE_WORDS}(?:-openai|-ascend)?:v?(?P<v>\d+\.\d+(?:\.\d+)*(?:\.post\d+|rc\d+)?)"
             r"(?![\w.]|\.\d)",
             re.I,
         ),
