@@ -2268,12 +2268,11 @@ def whole_time_after(after: str) -> bool:
 
 
 #: a count of tokens given per drafting step, right after its unit ("/round", " per step")
-_PER_STEP_AFTER = re.compile(rf"\s*(?:tok(?:en)?s?\s*)?(?:/|per\s+|a\s+|each\s+)\s*{_PER_STEP}")
+_PER_A_STEP = rf"(?:/|per\s+|a\s+|each\s+)\s*{_PER_STEP}"
+_PER_STEP_AFTER = re.compile(rf"\s*(?:tok(?:en)?s?\s*)?{_PER_A_STEP}")
 #: the same count named after it ("2.37 accepted tokens/round"; not "accepted draft tokens": the
 #: draft's own, ``accepted_per_cycle``)
-_KEPT_PER_STEP = re.compile(
-    rf"\s*(?:tok\w*\s+)?(accepted|drafted|proposed)\s+tok(?:en)?s?\s*(?:/|per\s+|a\s+|each\s+)\s*{_PER_STEP}"
-)
+_KEPT_PER_STEP = re.compile(rf"\s*(?:tok\w*\s+)?(accepted|drafted|proposed)\s+tok(?:en)?s?\s*{_PER_A_STEP}")
 #: the verb before such a count: the draft proposes, the verifier accepts ("drafts ~3.3", "accepts 2.8")
 _STEP_VERB = re.compile(r"\b(accept\w*|draft\w*|propos\w*)\s+(?:(?:~|≈|about|around|exactly|only)\s*)?$")
 
