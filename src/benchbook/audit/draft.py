@@ -493,6 +493,7 @@ class _Drafter(Tables, Sentences):
                 # ("## Result Summary (generation t/s)", then "## Run Configuration Set": that
                 # table's "fixed 3" is no rate)
                 self.heading_rate = _scoped(self.heading_rates, level, rate)
+                self.heading_text = re.sub(r"^[#\s]+", "", heading)
                 self.para_rate = None
                 self.para_quantity = None
                 self.para_text = ""
@@ -699,6 +700,7 @@ class _Drafter(Tables, Sentences):
         self.release_lines()  # "1.66.1 - prompt processing …" / "1.67 - …": each line's release
         self.cpu_machine()  # "Ryzen 7 5700G" and no GPU: the CPU ran them
         self.apu_names()  # "Strix Halo", "Ryzen AI Max+ 395", "Radeon 8060S": one chip, one name
+        self.machine_chips()  # "DGX Spark" and its "GB10": one machine, one name
         self.size_model()  # "benchmark for 70B model" and no model named: the model is "70B"
         self.script_arms()  # "python bench.py" vs "python bench.py --with_speculation True": each block's
         self.mac_machine()  # "on a single Mac Studio" and no machine named: the machine is it
@@ -1031,6 +1033,25 @@ class _Drafter(Tables, Sentences):
                 and _APU.fullmatch(cond["hardware"])
             ):
                 cond["hardware"] = name
+
+    def machine_chips(self) -> None:
+        """One name for a machine the post names by itself and by its chip (``_MACHINE_CHIPS``: "DGX
+        Spark" in the title, "It packs a Blackwell GB10 GPU" in the text): every claim's and group's
+        hardware that is either, its count kept ("2x NVIDIA DGX Spark"), becomes the machine with
+        its chip in parentheses ("NVIDIA DGX Spark (GB10)"), as the corpus writes it."""
+        for machine, chip in _MACHINE_CHIPS.items():
+            short = machine.split(" ", 1)[1]
+            if not re.search(rf"(?i)\b{re.escape(short)}\b", self.post.text) or not re.search(
+                rf"\b{re.escape(chip.split()[-1])}\b", self.post.text
+            ):
+                continue
+            either = re.compile(rf"(?P<n>\d+\s?x\s)?(?:{re.escape(machine)}|{re.escape(chip)})")
+            for fields in [g.fields for g in self.out.groups] + [e.fields for e in self.out.entries]:
+                cond = fields.get("conditions")
+                if isinstance(cond, dict) and isinstance(cond.get("hardware"), str):
+                    m = either.fullmatch(cond["hardware"])
+                    if m:
+                        cond["hardware"] = f"{m.group('n') or ''}{machine} ({chip.split()[-1]})"
 
     def cpu_backend_machine(self, cpu: str) -> None:
         """A claim (or table row) run on the CPU backend ("CPU Mode" beside "Vulkan (GPU) Mode": its
@@ -1848,6 +1869,9 @@ _CARD_LINE = re.compile(r"^\s*[^\W\d_][^:=\[\]|]{0,40}?[:：]\s+\S")
 
 
 #: AMD's Strix Halo by any of its names: the platform, the chip, its graphics (a count before none)
+#: a machine sold around one chip -> that chip (NVIDIA's product page: the DGX Spark is the GB10
+#: Grace Blackwell superchip's desktop), as ``mentions`` names them
+_MACHINE_CHIPS = {"NVIDIA DGX Spark": "NVIDIA GB10"}
 _APU = re.compile(r"AMD (?:Strix Halo|Ryzen AI Max\+? \d{3}|Radeon 80[456]0S)", re.IGNORECASE)
 #: the lower bound of each whole-number condition the claims schema bounds (``schema.Conditions``:
 #: ``concurrency``, ``run_index`` >= 1)

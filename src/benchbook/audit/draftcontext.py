@@ -927,6 +927,11 @@ def _commit_links(text: str, out: list[tuple[str, object]]) -> None:
 #: a script's line announcing the run it starts, in words ("Running benchmark on 20 prompts with batch
 #: size 10 with max tokens 1024"): its settings
 _RUN_BANNER = re.compile(r"\s*(?:Running|Benchmarking|Testing|Starting)\b[^=|]{0,40}\b(?:with|on|using)\b")
+#: a benchmark report's line of one setting beside its results (IPEX-LLM's all-in-one csv:
+#: "batch_size: 1", "input/ouput tokens: 32-32"): the run's
+_REPORT_SETTING = re.compile(
+    r"\s*(?:batch[_ ]size|(?:actual\s+)?input\s*/\s*ou?t?put\s+tokens)\s*[:=]\s*[\d-]+\s*$", re.IGNORECASE
+)
 
 
 def _reported(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
@@ -957,7 +962,8 @@ def _reported(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
             out += [("engine", engine_spelled(keyed.group("e"))), ("build", keyed.group("v"))]
         if VLLM_PROGRESS.search(t):  # vLLM's tqdm line ("est. speed input: … toks/s, output: …"): its run
             out.append(("engine", "vLLM"))
-        if _RUN_BANNER.match(t):  # "Running benchmark on 20 prompts with batch size 10 with max tokens 1024"
+        if _RUN_BANNER.match(t) or _REPORT_SETTING.match(t):
+            # "Running benchmark on 20 prompts with batch size 10 with max tokens 1024", "batch_size: 1"
             settings_in_words(t, out)
         tag = _LEADING_TAG.match(t) if k not in listed else None
         tagged = ollama_model(tag.group("tag")) if tag and _TAG_NAME.fullmatch(tag.group("name")) else None
@@ -1176,7 +1182,22 @@ def _distinct_of(path: str, values: list[object]) -> list[object]:
         # "4bit" and "4-bit" (a repository's name and its card's words): one quantisation
         bits = re.compile(r"(?i)^(\d{1,2})[\s-]?bits?$")
         values = [bits.sub(r"\1bit", v) if isinstance(v, str) else v for v in values]
+        # "native MXFP4 quantization" and "At 4-bit precision": the bit width of the format named
+        # is no other quantisation (a "4bit" beside "Q4_K_M", "int4", "NVFP4" alike)
+        widths = {_bit_width(v) for v in values if not (isinstance(v, str) and bits.match(v))}
+        values = [v for v in values if not (isinstance(v, str) and bits.match(v) and int(v[:-3]) in widths)]
     return _distinct(values)
+
+
+#: the weights' bit width a quantisation's name writes ("MXFP4", "NVFP4", "Q4_K_M", "IQ3_M", "int4",
+#: "W4A16", "fp8", "bf16"): the digits after its kind
+_BIT_WIDTH = re.compile(r"(?i)^(?:mx|nv)?(?:fp|int|i?q|nf|w|bf|f)(\d{1,2})(?![\d.])")
+
+
+def _bit_width(quant: object) -> int | None:
+    """The weights' bit width a quantisation's name writes (``_BIT_WIDTH``), else None."""
+    m = _BIT_WIDTH.match(quant) if isinstance(quant, str) else None
+    return int(m.group(1)) if m else None
 
 
 def _key(v: object) -> object:
@@ -1966,7 +1987,10 @@ def _measured_prompts(lines: list[tuple[int, str]]) -> bool:
     """Whether every line of a block naming a prompt states a measurement too ("36.5 t/s (3k token
     prompt)"): its prompt is its own numbers', not the section's; a setup list's "Method: 256-token
     summarization output" beside "Model: X (~14 GB)" names the section's."""
-    naming = [x for x in lines if any(p == "prompt" for p, _ in _stated([x], "text")[1])]
+    # (sentence by sentence: "gsm8k, 8 prompts, 4x RTX 2080 Ti at TP 4, temperature 1.0. Plain
+    # baseline 27.95 ms/token decode." names the section's prompts in a sentence of settings)
+    sentences = [(n, s) for n, t in lines for s in re.split(r"(?<=[.!?;])\s+(?=[A-Z])", t)]
+    naming = [x for x in sentences if any(p == "prompt" for p, _ in _stated([x], "text")[1])]
     return bool(naming) and all(_measures([x]) for x in naming)
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from .draftcommand import plain_run
 from .draftnames import builds_engine, engines_in, mentions
 from .draftprose import Number
-from .draftwords import count, grouped_count
+from .draftwords import PROMPT_SETS, count, grouped_count
 from .post import Post
 from .resultlines import Result
 
@@ -81,6 +81,10 @@ LABELS: dict[str, tuple[str, str]] = {
             "spec tokens",
             "speculative tokens",
             "draft length",
+            # a drafters' table's width, the tokens each draft step proposes ("| Drafter | Width |
+            # acc_len |")
+            "draft width",
+            "width",
             # a speculative table's K, the tokens drafted a step (vLLM's num_speculative_tokens,
             # the papers' K/γ: "| K | Eagle 1 | Eagle 3 |")
             "k",
@@ -249,10 +253,7 @@ PROMPT_SET = re.compile(
     # (or after a comma beside another: "- HumanEval: 218 tok/s, MT-Bench: 150 tok/s")
     r"(?:\(\s*|\b(?:on|for|with)\s+(?:the\s+)?"
     r"|(?P<lead>(?:(?m:^)[^\S\n]*(?:[-*+•][^\S\n]+)?|[,;][^\S\n]*)(?:\*\*|__|`)?))"
-    r"(?P<d>mt[- ]?bench|humaneval\+?|gsm8k|sharegpt|alpaca(?:eval)?|"
-    r"math[- ]?500|cnn/dailymail|cnn/dm|longbench(?:[- ]?v2)?|spec[- ]?bench|mbpp\+?|arena[- ]?hard|"
-    r"livecodebench|aime(?:\s?20)?2[3-6]?|gpqa(?:[- ]diamond)?|xsum|swe[- ]?bench(?:[- ]verified)?|"
-    r"mmlu(?:[- ]pro)?|hellaswag)(?![\w-])(?(lead)(?:\*\*|__|`)?[^\S\n]*[:：])",
+    rf"(?P<d>{PROMPT_SETS})(?![\w-])(?(lead)(?:\*\*|__|`)?[^\S\n]*[:：])",
     re.IGNORECASE,
 )
 #: words of training a model on data (``PROMPT_SET``'s data sets are no prompts there)
@@ -741,6 +742,8 @@ class DraftCore:
         #: table of plain numbers): the metric and unit of a table that states none (``caption_quantity``)
         self.para_quantity: tuple[str, str] | None = None
         self.heading_rate: str | None = None
+        #: the text of the section's heading, its marks left out ("Decode Throughput")
+        self.heading_text = ""
         #: the metric of times a heading names ("延迟对比(P99)": latency), per heading level
         self.heading_times: list[tuple[int, str]] = []
         self.heading_time: str | None = None

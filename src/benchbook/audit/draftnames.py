@@ -494,10 +494,14 @@ _SIZED_QUANT = re.compile(
 #: file variant carrying MTP heads ("MTP-UD-Q4_K_XL")
 _QUANT_WORD = re.compile(
     # (after a version and "_": "4.1_Q4_K_M的模型", the model's release glued to its type)
-    rf"(?:(?<![\w.-])|(?<=[\s(]MTP-)|(?<=\d_))(?:UD-|smol-)?(?=T?I?Q\d_){QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?(?![A-Za-z0-9-]|_\d)"
+    # (its size word in lower case too: "Q4_k_m模型")
+    rf"(?:(?<![\w.-])|(?<=[\s(]MTP-)|(?<=\d_))(?:UD-|smol-)?(?=T?I?Q\d_)(?i:{QUANT_TYPE})(?:-\d+(?:\.\d+)?bpw)?"
+    r"(?![A-Za-z0-9-]|_[\dA-Za-z])"
     r"|(?<![\w.-])MXFP[468](?![\w-])"
     # Unsloth's dynamic quant written by its bits alone ("Qwen 3.6 35B A3B (UD-Q4)"): "UD-" says it is one
-    r"|(?<![\w.-])UD-I?Q\d(?![\w.-])",
+    r"|(?<![\w.-])UD-I?Q\d(?![\w.-])"
+    # a model by its size, its number format in parentheses ("Dense 32B model (bf16): 64GB of weights")
+    r"|(?<=\d[Bb]\smodel\s\()(?i:bf16|fp16|fp8|int4|int8)(?=[,)])",
     re.ASCII,
 )
 #: a quantisation in words, the model's weights': a bit width the words call a quantisation or a
@@ -1012,7 +1016,9 @@ def _mentions(text: str) -> tuple[Mention, ...]:
             if _CACHE_AFTER_QUANT.match(text, m.end()):
                 continue  # "Q4_0 KV", "q8_0 K/V cache": the cache's type, not the weights'
 
-            out.append(Mention(m.start(), "quant", m.group(0)))
+            # (its parts in llama.cpp's upper case: "Q4_k_m" is Q4_K_M)
+            quant = re.sub(r"_[a-z]+", lambda p: p.group(0).upper(), m.group(0))
+            out.append(Mention(m.start(), "quant", quant))
     for m in _BITS_QUANT.finditer(text):  # "At 4-bit quantization", "vLLM AWQ"
         if not any(a <= m.start() < b for a, b in spans):
             bits = m.group("z") or m.group("r")

@@ -1989,8 +1989,11 @@ def _word_multiples(text: str, out: list[Number]) -> list[Number]:
 #: token", "first token latency" as a whole, LM Studio's "FTT" (first token time), 首字/初トークン/첫 토큰,
 #: 初始延迟 (initial delay); shared with ``toollines.label_metric``
 TTFT_WORDS = (
+    # (IPEX-LLM's benchmark csv: "1st token average latency(ms)")
     r"ttft|\bftt\b|(?:first token|首字|首个?\s*token|最初のトークン|初トークン|첫 토큰)"
     r"(?:\s*(?:latency|delay|time|延迟|遅延))?|time to first|初始延迟"
+    # a statistic between ("1st token average latency(ms)", IPEX-LLM's benchmark csv)
+    r"|\b(?:first|1st)\s+token\s+(?:(?:average|avg|mean|median)\s+)?(?:latency|delay|time)"
 )
 
 #: the words naming a mean acceptance length (the tokens accepted per verify step), in a sentence
@@ -2090,6 +2093,8 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         "itl",
     ),
     ("time", r"per[- ]token|/\s*tok(?:en)?\b|每个?token|トークンあたり|토큰당|на токен", "ms_per_token"),
+    # the time of one step of a loop ("draft ms/step", "verify ms/step", "ms per iteration"): a latency
+    ("time", r"\bms\s*/\s*(?:step|iter(?:ation)?)\b|\bper\s+(?:step|iteration)\b", "latency"),
     (
         "time",
         # ("Avg Lat(s)": latency written short)

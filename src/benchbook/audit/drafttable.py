@@ -242,11 +242,12 @@ def _relating_column(header: str, cells: list[str]) -> bool:
     if re.search(r"accept|util|share|hit|rate\b|occupancy|load", header, re.IGNORECASE):
         return False
     # "+6.2%", "**−11%**", "vLLM +14%" (the side it is of named before it), "✅ +84% faster!", "⚠️ 13%
-    # slower!" (a mark before it; a change said in words)
+    # slower!" (a mark before it; a change said in words), "Cluster (+20%)" (the winner of the row and
+    # its lead in parentheses)
     signed = [
         c
         for c in cells
-        if re.match(r"[\W_]*(?:[^\W\d][\w.\-]*\s+)?[+\-−]\s*\d", c) or _WORDED_CHANGE.search(c)
+        if re.match(r"[\W_]*(?:[^\W\d][\w.\-]*\s+)?\(?[+\-−]\s*\d", c) or _WORDED_CHANGE.search(c)
     ]
     return (
         bool(_RELATING_HEADER.search(header))
@@ -477,8 +478,13 @@ def _measured_repeats(header: str, cells: list[str], plain: list[object]) -> boo
 def _setting_header(header: str) -> bool:
     """Whether a column's header is a setting's name written as a flag ("draft-p-min", "n_ctx"):
     ``_SETTING_HEADER``, but not an engine's name so written ("mlx-lm", "llama-cpp-python": a column
-    of that engine's results)."""
-    return _SETTING_HEADER.search(header) is not None and not engines_in(header)
+    of that engine's results), nor a name in title case ("Least-busy", "Round-robin": a routing
+    compared, its column of results)."""
+    return (
+        _SETTING_HEADER.search(header) is not None
+        and not engines_in(header)
+        and not re.fullmatch(r"\s*[A-Z][a-z]+(?:-[a-z]+)+\s*", header)
+    )
 
 
 def _key(header: str) -> str:
@@ -2008,6 +2014,9 @@ class Tables(Sides):
         )
         if implied:
             lead_unit = "t/s"
+        # (under a heading naming a phase's rate alone, "## Decode Throughput" over "| Concurrency |
+        # Solo | Cluster TP=2 |", the columns compared are all of that rate, whatever they name)
+        phase_heading = implied and _phase_label(self.heading_text)
         # a table whose columns state other metrics' units (a table of metrics as rows: "GSM8K" in %,
         # "tok/step" in tokens) and no rate: only its columns a phase's rate heads take the rate unit
         # (a column of multiples states no metric of its own: "| baseline | bf16 drafter | bf16 |" over
@@ -2040,7 +2049,7 @@ class Tables(Sides):
                     j > 0
                     and j not in test_columns
                     and (j not in stating or strict and not stated_unit[j])
-                    and (not strict or _phase_label(h))
+                    and (not strict or _phase_label(h) or phase_heading and not other_units)
                     # (only a column naming no other quantity: "| RAM used |", "| peak mem |" over
                     # 9.1 are sizes, no rates in the caption's unit)
                     and not _OTHER_QUANTITY.search(h)
@@ -2607,7 +2616,10 @@ class Tables(Sides):
                         if quant:
                             set_path(cond, "other.draft_quant", quant)
                         if "decoding" not in cond:
-                            set_path(cond, "decoding", "speculative")  # a draft model drafts
+                            # a draft model drafts; the model's own heads ("| Drafter |" over "mtp")
+                            # draft from the model itself (``header_decoding``)
+                            own = header_decoding(value) == "draft-self"
+                            set_path(cond, "decoding", "draft-self" if own else "speculative")
                 elif path == "quant" and isinstance(value, str) and (named := _MODEL_PREFIX.match(value)):
                     # "| Квантование |" over "GLM-4.7-QuantTrio-Int4": the quant after the model's name
                     value = value[named.end() :]

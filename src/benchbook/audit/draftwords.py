@@ -45,8 +45,27 @@ REQUEST_RATE = re.compile(
     r"请求速率\s*[:：=]?)\s*(?P<n>\d+(?:\.\d+)?)(?!\d|\.\d)(?(lab)(?=\s*(?:req(?:uests?)?/s)?\s*[:：]))",
     re.I,
 )
+#: the public benchmarks whose prompts speculative-decoding posts run (Spec-Bench's, EAGLE's and the
+#: papers' data sets), as an alternation: MT-Bench, HumanEval, GSM8K, ShareGPT, Alpaca…
+PROMPT_SETS = (
+    r"mt[- ]?bench|humaneval\+?|gsm8k|sharegpt|alpaca(?:eval)?|"
+    r"math[- ]?500|cnn/dailymail|cnn/dm|longbench(?:[- ]?v2)?|spec[- ]?bench|mbpp\+?|arena[- ]?hard|"
+    r"livecodebench|aime(?:\s?20)?2[3-6]?|gpqa(?:[- ]diamond)?|xsum|swe[- ]?bench(?:[- ]verified)?|"
+    r"mmlu(?:[- ]pro)?|hellaswag"
+)
 #: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
 _SETTINGS: list[tuple[re.Pattern, str]] = [
+    # a run's prompts named as a benchmark's in a setup sentence ("gsm8k, 8 prompts, 4x RTX 2080 Ti",
+    # "8 GSM8K prompts", "Dataset: GSM8K"): the prompt set (its name as written)
+    (
+        re.compile(
+            rf"(?<![\w-])(?P<d>{PROMPT_SETS})(?:,\s*\d+|\s+\(\d+)?\s+(?:prompts|questions|samples|requests)\b"
+            rf"|(?<![\w.])\d+\s+(?P<d2>{PROMPT_SETS})\s+(?:prompts|questions|samples)\b"
+            rf"|\b(?:dataset|prompt\s+set|benchmark)\s*[:：=]\s*(?P<d3>{PROMPT_SETS})(?![\w-])",
+            re.IGNORECASE,
+        ),
+        "prompt set",
+    ),
     (REQUEST_RATE, "request_rate"),
     (
         re.compile(
@@ -201,6 +220,16 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "isl/osl",
     ),
+    # a benchmark report's pair ("input/output tokens: 32-32", IPEX-LLM's all-in-one csv, its
+    # "actual input/output tokens" too; "ouput" as it misspells it)
+    (
+        re.compile(
+            r"(?<![\w-])input\s*/\s*ou?t?put\s+(?:tokens|lengths?|lens?)\s*[:=]\s*"
+            r"(?P<n>\d+)(?P<k>[kK])?\s*[-/]\s*(?P<o>\d+)(?P<ok>[kK])?(?![\d.%])",
+            re.I,
+        ),
+        "isl/osl",
+    ),
     # "input 128, output 256" (a serving run's lengths, each after its word; not a rate after it)
     (
         re.compile(
@@ -230,7 +259,10 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # "Generated tokens per request: 1024", "Output length: 128" (not a "max output length")
             r"|(?<![\w-])(?<!max )(?<!maximum )(?:output|generated)[_ ]"
             r"(?:tokens?[_ ]per[_ ]request|length|len)"
-            r"\s*[:=]\s*(?P<n2>\d+)(?![\d.%kK])",
+            r"\s*[:=]\s*(?P<n2>\d+)(?![\d.%kK])"
+            # a llama-bench or llama-benchy test named in prose ("pp1024 tg128, 50 runs per
+            # concurrency level"): the tokens each run generated (``llama-bench.cpp``'s "tg" test)
+            r"|(?<![\w-])pp\d+(?:\s*[,/+]\s*|\s+(?:and\s+)?)tg(?P<n3>\d+)(?![\w.])",
             re.I,
         ),
         "osl",
@@ -343,6 +375,16 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # (vLLM's Ascend image too: "quay.io/ascend/vllm-ascend:v0.18.0")
             rf"(?<![\w.-])(?:[\w.-]+/)*{_ENGINE_WORDS}(?:-openai|-ascend)?:v?(?P<v>\d+\.\d+(?:\.\d+)*(?:\.post\d+|rc\d+)?)"
             r"(?![\w.]|\.\d)",
+            re.I,
+        ),
+        "version",
+    ),
+    # an engine's image or build by a name of its own, its release in parentheses ("Image:
+    # vllm-node-mxfp4 (0.1.dev12777)", "sglang-blackwell (v0.5.2)"): the release it runs
+    (
+        re.compile(
+            rf"(?<![\w.-])(?:[\w.-]+/)*{_ENGINE_WORDS}(?:-[a-z][a-z0-9]*)+\s*\(\s*"
+            r"(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+|\.?dev\d+|rc\d+)?)\s*\)",
             re.I,
         ),
         "version",
@@ -811,12 +853,19 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                 n, k = (m.group("n"), m.group("k")) if m.group("n") else (m.group("n2"), m.group("k2"))
                 out.append(("prompt", f"{n}{'K' if k else ''} tokens"))
             elif kind == "osl":
-                out.append(("tokens_generated", int(m.group("n") or m.group("n2"))))
+                out.append(("tokens_generated", int(m.group("n") or m.group("n2") or m.group("n3"))))
             elif kind == "isl/osl":
                 out.append(("prompt", f"{m.group('n')}{'K' if m.group('k') else ''} tokens"))
                 generated = count(m.group("o"), m.group("ok")) if m.group("ok") else int(m.group("o"))
                 if generated is not None:
                     out.append(("tokens_generated", generated))
+            elif kind == "prompt set":
+                if re.search(
+                    r"(?i)\b(?:train|fine[- ]?tun|distill|calibrat|pretrain)\w*(?:\s+\w+){0,2}\s+$",
+                    text[max(0, m.start() - 40) : m.start()],
+                ):
+                    continue  # "trained on ShareGPT samples": the drafter's training data, no prompts run
+                out.append(("prompt", m.group("d") or m.group("d2") or m.group("d3")))
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
             elif kind == "request_rate":

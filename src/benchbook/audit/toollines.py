@@ -811,6 +811,11 @@ def _pairs(n: int, text: str) -> list[Result]:
         # "modelLoadTimeS"): its words apart, as a snake_case key has them
         key = _CAMEL.sub("_", key)
         words = _key_words(key)
+        lead = text[: p.start()]
+        if len(found) == 1 and re.fullmatch(r"\s*[A-Za-z0-9][A-Za-z0-9+ ]*\s", lead):
+            # a label of words before it, the line's one pair ("1st token average latency(ms): 617.64",
+            # IPEX-LLM's benchmark csv): the whole label names the metric
+            words = f"{lead.strip()} {words}"
         unit = _key_unit(key) or ("GB" if mlx and key.lower() == "peak_memory" else None)
         if unit is None and re.search(r"accept", key, re.IGNORECASE) and float(p.group("v")) <= 1:
             # "aggregate_accept_rate": 0.9393: an acceptance rate as a fraction
