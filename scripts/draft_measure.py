@@ -315,9 +315,12 @@ def score(drafted_cf: schema.ClaimsFile, expected: schema.ClaimsFile) -> dict[st
         want = _conditions(expected, h)
         want_all = _conditions(expected, h, other=True)
 
-        def agree(d: schema.Claim, want: dict = want, h: schema.Claim = h) -> int:
+        def agree(d: schema.Claim, want: dict = want, h: schema.Claim = h) -> float:
             got = _conditions(drafted_cf, d)
-            return sum(same_condition(v, got.get(n), n) for n, v in want.items()) + 2 * (d.metric == h.metric)
+            same = sum(same_condition(v, got.get(n), n) for n, v in want.items()) + 2 * (d.metric == h.metric)
+            # (a tie is the claim of the same line: "Run 1: 144.3" and "Run 3: 144.3" beside a table's
+            # 144.3 each match their own line's claim, whose run it states)
+            return same + 0.5 * (d.source_line == h.source_line)
 
         cands = [d for d in by_key.get(k, []) if d.id not in used] if k is not None else []
         if not cands and k is None and h.statement:
@@ -335,7 +338,7 @@ def score(drafted_cf: schema.ClaimsFile, expected: schema.ClaimsFile) -> dict[st
             continue
         if not cands:
             continue
-        d = max(cands, key=agree)  # the first of the best: post order
+        d = max(cands, key=agree)  # the first of the best (its line, then post order)
         used.add(d.id)
         captured[h.id] = d.id
         numbers += 1

@@ -2859,6 +2859,8 @@ class Context:
         that decided it, how: ``Scope.decide``), for ``origin``."""
         out: dict[str, object] = {}
         decided: dict[str, int] = {}  # path -> the index in the chain of the scope that decided it
+        # paths a label's or heading's own words decided ("**Qwen3-4B (no draft):**"), not a command
+        labelled: set[str] = set()
         chain = self.chain(line)
         for i, scope in enumerate(chain):
             for path in sorted({*scope.head, *scope.body, *scope.weak, *scope.declared} - set(decided)):
@@ -2867,6 +2869,8 @@ class Context:
                     continue  # a passing mention ("if you have a 12 GB card") under a declared setup
                 if ok:
                     decided[path] = i
+                    if how == "head" and (scope.label or scope.level != 7):
+                        labelled.add(path)
                     if value is not None:
                         out[path] = value
                         if origins is not None:
@@ -2888,7 +2892,9 @@ class Context:
         if mine is not None:
             for path, value in list(out.items()):
                 models = self.bound.get((path, _key(value)))
-                if models and not models.fits(_key(mine)):
+                # (a label naming its run's decoding states it for its own model: "**Qwen3-4B (no
+                # draft):**" though another model's command ran with no draft too)
+                if models and not models.fits(_key(mine)) and path not in labelled:
                     del out[path]
         return out
 

@@ -313,7 +313,7 @@ _BUILD = re.compile(
 #: ``draftcontext``'s family-and-version names)
 MODEL_FAMILIES = (
     r"Qwen|QwQ|Llama|Mistral|Mixtral|Ministral|Devstral|Magistral|Codestral|Gemma|Phi|DeepSeek|GLM|"
-    r"gpt-oss|Granite|Nemotron|Kimi|MiniMax|Falcon|OLMo|SmolLM|Hermes|LFM|InternLM|Yi|Command-R|"
+    r"gpt-oss|Granite|NVIDIA-Nemotron|Nemotron|Kimi|MiniMax|Falcon|OLMo|SmolLM|Hermes|LFM|InternLM|Yi|Command-R|"
     # ("Code Llama" with its capital: "the code Llama-3.1-8B wrote" is Llama's)
     r"Meta-Llama|TinyLlama|CodeLlama|(?-i:Code)[ -]Llama|MiniCPM|ERNIE|Vicuna|Wizard\w*|Zephyr|StarCoder|"
     r"Baichuan|ChatGLM|"

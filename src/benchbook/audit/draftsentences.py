@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .draftcommand import command_lines, has_path
-from .draftcontext import FLAGS_ONLY, named_once, names_drafting, parallel_count
+from .draftcontext import FLAGS_ONLY, named_once, names_drafting, parallel_count, run_label
 from .draftcore import (
     AFTER_NUMBER,
     AND_SEP,
@@ -1352,6 +1352,7 @@ class Sentences(Sides):
                 and not self.same_sentence(same[0], line, sentence)
                 and not self.parallel_run(same[0], line)
                 and not self.field_again(same[0], line)
+                and not _run_line(self.post.line(line))
             ):
                 placed.append((n, same[0]))  # the post repeats a number it stated: cite that claim
                 here.add(same[0])
@@ -1770,3 +1771,11 @@ def _drafting_count(remark: str) -> bool:
         LABELS.get(label_key(m.group("label")), ("", ""))[0] == "block_max"
         for m in NAMED_CONDITION.finditer(remark)
     )
+
+
+def _run_line(text: str) -> bool:
+    """Whether a line leads with one run's label ("- Run 3: 144.3 tok/s", "2nd try: 41 t/s":
+    ``draftcontext.run_label``): its number is that run's own measurement, never a repetition of the
+    same value stated before (the first run's, the table's mean)."""
+    head = re.match(r"[^:：\n]{1,60}[:：]", text)
+    return head is not None and run_label(head.group(0)) is not None
