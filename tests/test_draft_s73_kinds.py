@@ -66,7 +66,8 @@ def test_a_winner_column_with_its_lead_in_parentheses_relates_the_row(tmp_path):
     statement citing the row's rates, no share of 20%."""
     cf = _drafted(
         "# Bench\n\n| Concurrency | Solo | Cluster | Winner |\n|---|---|---|---|\n"
-        "| c1 | 57.5 tok/s | 69.0 tok/s | Cluster (+20%) |\n| c2 | 78.4 tok/s | 104.1 tok/s | Cluster (+33%) |\n",
+        "| c1 | 57.5 tok/s | 69.0 tok/s | Cluster (+20%) |\n"
+        "| c2 | 78.4 tok/s | 104.1 tok/s | Cluster (+33%) |\n",
         tmp_path,
     )
     assert all(c.metric != "share" for c in cf.claims)
@@ -158,7 +159,8 @@ def test_a_first_tokens_latency_with_its_statistic_between_is_ttft(tmp_path):
     read (not its last word); "2+ avg latency(ms/token)" a time per token; "1st token generated" no
     time to a first token."""
     cf = _drafted(
-        "# Q\n\nMy result:\n```\n1st token average latency(ms): 617.64\n2+ avg latency(ms/token): 340.45\n```\n",
+        "# Q\n\nMy result:\n```\n1st token average latency(ms): 617.64\n"
+        "2+ avg latency(ms/token): 340.45\n```\n",
         tmp_path,
     )
     assert _claims(cf) == [("ttft", 617.64, "ms"), ("ms_per_token", 340.45, "ms")]
@@ -228,7 +230,8 @@ def test_a_labels_decoding_holds_for_its_model_beside_another_models_command(tmp
     cf = _drafted(
         "# Bench\n\n## MLX\n\n**Qwen3-4B (no draft):**\n- Run 1: 144.3 tok/s\n\n"
         "**Qwen3-4B (with draft Qwen3-0.6B):**\n- Run 1: 144.1 tok/s\n\n## GGUF\n\n"
-        "**Qwen3-Coder-30B-A3B (no draft):**\n```\nllama-server -ngl 99 -m Qwen3-Coder-30B-A3B-Instruct-Q6_K.gguf\n```\n"
+        "**Qwen3-Coder-30B-A3B (no draft):**\n```\n"
+        "llama-server -ngl 99 -m Qwen3-Coder-30B-A3B-Instruct-Q6_K.gguf\n```\n"
         "- Run 1: 75.5 tok/s\n",
         tmp_path,
     )
