@@ -246,6 +246,9 @@ _NO_VALUE = frozenset({"--cpu-moe", "--no-mmap", "--mlock", "--jinja", "--verbos
 #: Unsloth's and bartowski's Q4_K_XL, Q6_K_L; ik_llama.cpp's row-interleaved IQ1_S_R4, Q8_K_R8): what
 #: follows them is no part of it ("Qwen3-8B-Q4_K_M_MTP.gguf": Q4_K_M, and the model's MTP variant)
 QUANT_TYPE = r"T?I?Q\d(?:_(?:[0-9]|K(?:SS|S|T)?))?(?:_(?:XXS|XS|XL|NL|[SML]|\d))*(?:_R(?:4|8|16)(?![0-9]))?"
+#: a git commit's hash, abbreviated or full, holding a digit and a letter (not a number, not a word):
+#: the one spelling the drafter's commit patterns share
+HEX_COMMIT = r"(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}"
 #: a quantisation's bits per weight written after it ("IQ4_XS-4.19bpw")
 _BPW = re.compile(r"-\d+(?:\.\d+)?bpw(?![A-Za-z0-9])", re.IGNORECASE)
 #: a llama.cpp type written without its underscores in a file name ("qwen2.5-72b-iq4xs.gguf",

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from .draftcommand import (
+    HEX_COMMIT,
     KOBOLD_SETTINGS,
     SHELL_PROMPT,
     agreed,
@@ -1271,7 +1272,7 @@ _VERSION_HEADING = re.compile(
 
 
 #: a git commit's hash, abbreviated or full, with a digit and a letter (not a number, not a word)
-_COMMIT_HASH = re.compile(r"(?<![\w/.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w/.-])")
+_COMMIT_HASH = re.compile(rf"(?<![\w/.-]){HEX_COMMIT}(?![\w/.-])")
 
 
 def _version_named(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 
+from .draftcommand import HEX_COMMIT
 from .draftnames import ENGINE_SPELLINGS, engine_of_cell
 
 #: a token count, its thousands grouped by commas or not ("32,768 tokens", "32768", "32K", "1.5K")
@@ -421,12 +422,12 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     # written without its "b" ("Llama.cpp 5215 (5f5e39e1)", "llama.cpp build 5215")
     (
         re.compile(
-            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:commit|@|at)?\s*[:=]?\s*`?(?P<h>(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{{7,40}})`?(?![\w.])"
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:commit|@|at)?\s*[:=]?\s*`?(?P<h>{HEX_COMMIT})`?(?![\w.])"
             r"|(?<![\w-])(?:\w+_)?commit[\"']?\s*[:=]\s*[\"']?(?P<k>[0-9a-f]{7,40})(?![\w.])"
             # the word before it: "(commit 4f13cb7)", "at commit `502f680`"; not a fork's ("a llama.cpp
             # fork (commit 4838ffb)": whose build it is, the reader's to say, ``draftnames._BUILD``)
             r"|(?<![\w-])(?<!fork \()(?<!fork, )commit\s+`?"
-            r"(?P<c>(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{7,40})`?(?![\w./])"
+            rf"(?P<c>{HEX_COMMIT})`?(?![\w./])"
             r"|(?<![\w/#:.=-])(?P<s>[0-9a-f]{40})(?![\w/])"
             # (and its b-number in a clause: "llama.cpp is build b4200", "llama.cpp at b4200")
             r"|(?<![A-Za-z0-9_./-])(?:llama\.cpp|ik_llama\.cpp)\s+(?:is\s+)?(?:(?:on|at)\s+)?(?:build\s+)?"
