@@ -255,3 +255,14 @@ def test_nvidias_nemotron_by_its_repository_name():
     ]
     assert names("nvidia/NVIDIA-Nemotron-Nano-9B-v2") == [("model", "NVIDIA-Nemotron-Nano-9B-v2")]
     assert names("Nemotron-3-Nano-30B-A3B") == [("model", "Nemotron-3-Nano-30B-A3B")]
+
+
+def test_drafting_keeps_no_paragraph_cached_after_a_post():
+    """``_labels_number`` caches per paragraph while a post is drafted; ``draft_text`` forgets them
+    after it, so a process drafting many posts holds none of the earlier ones (a review's finding)."""
+    from benchbook.audit import draftsentences
+    from benchbook.audit.draft import draft_text
+
+    draft_text("With EAGLE: 70 tok/s (AR 41, 1.7x)\n\nWith Medusa: 60 tok/s (AR 41, 1.5x)\n")
+    assert draftsentences._labels_number.cache_info().currsize == 0
+    assert draftsentences._labels_number("AR 41 then", 0) == 3  # (the cache still answers meanwhile)

@@ -132,7 +132,7 @@ from .draftprose import (
     numbers,
 )
 from .draftrepeats import stated_repeats
-from .draftsentences import RATE_LINE, Sentences, stat_list
+from .draftsentences import RATE_LINE, Sentences, labels_number_clear, stat_list
 from .drafttable import Tables
 from .draftwords import engine_versions
 from .post import Block, Post, is_html, page_link, read_post
@@ -2079,3 +2079,5 @@ def draft_text(text: str, name: str = "post.md", link: str | None = None) -> Dra
         return drafter.run()
     finally:
         DOT_GROUPED.reset(grouped)
+        # (the per-text caches hold this post's paragraphs: a process drafting many posts keeps none)
+        labels_number_clear()

@@ -540,6 +540,12 @@ def _labels_number(text: str, start: int) -> int | None:
     return label.end() - 1 if label is not None else None
 
 
+def labels_number_clear() -> None:
+    """Forget ``_labels_number``'s answers (``draft_text`` after each post: the cache is keyed by the
+    post's paragraphs, and no later post asks of them)."""
+    _labels_number.cache_clear()
+
+
 def _in_clause(
     named: list[Mention],
     clauses: list[int],
