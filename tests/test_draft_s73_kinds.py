@@ -266,3 +266,47 @@ def test_drafting_keeps_no_paragraph_cached_after_a_post():
     draft_text("With EAGLE: 70 tok/s (AR 41, 1.7x)\n\nWith Medusa: 60 tok/s (AR 41, 1.5x)\n")
     assert draftsentences._labels_number.cache_info().currsize == 0
     assert draftsentences._labels_number("AR 41 then", 0) == 3  # (the cache still answers meanwhile)
+
+
+def test_a_count_in_chinese_and_japanese_ten_thousands():
+    """ "丸1日出力させ続けても207万トークン" (h587): 2,070,000 tokens, its last digit standing for
+    ten-thousands (decimals -4); "1.2万 tokens/s" a rate; "3万token的上下文" (a context's size),
+    "64万円" (a price) and "12亿参数" (parameters) are no claims of those units."""
+    from benchbook.audit.draftprose import numbers
+
+    def read(text: str) -> list[tuple]:
+        return [(n.text, n.unit, n.decimals) for n in numbers(text)]
+
+    assert read("丸1日出力させ続けても207万トークンしか出力できない") == [
+        ("1", None, None),
+        ("2070000", "tokens", -4),
+    ]
+    assert read("吞吐 1.2万 tokens/s") == [("12000", "tok/s", -3)]
+    assert read("3万token的上下文") == [("3", None, None)]
+    assert read("上下文 3万 token") == [("3", None, None)]
+    assert read("64万円くらい") == [("64", None, None)]
+    assert read("12亿参数") == [("12", None, None)]
+
+
+def test_a_chips_npu_names_the_backend_and_the_machine(tmp_path):
+    """ "I have used all-in-one benchmark to test on Intel Ultra 9 185H's NPU" (h590): the NPU
+    backend and the chip as the machine; "no GPU, no NPU" names neither, a CPU beside a GPU is
+    no machine."""
+    cf = _drafted(
+        "# Question\n\nI tested on Intel Ultra 9 185H's NPU, the model Qwen2-7B.\n\n```\n"
+        "1st token average latency(ms): 617.64\n```\n",
+        tmp_path,
+    )
+    cond = _cond(cf, cf.claims[0])
+    assert (cond.get("backend"), cond.get("hardware")) == ("NPU", "Intel Core Ultra 9 185H")
+    other = tmp_path / "other"
+    other.mkdir()
+    control = _drafted("# Pi cluster\n\nCPU-only hardware, no GPU, no NPU, at 15.1 tok/s decode.\n", other)
+    assert _cond(control, control.claims[0]).get("backend") == "CPU"
+
+    def machines(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert machines("Core Ultra 7 155H iGPU runs") == ["Intel Core Ultra 7 155H"]
+    assert machines("Ryzen 9 7950X with RTX 4090") == ["NVIDIA GeForce RTX 4090"]
+    assert machines("under Intel Ultra 7 165H.") == []

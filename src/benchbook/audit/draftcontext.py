@@ -148,7 +148,11 @@ _BACKEND_WORDS = re.compile(
     # faster FA", "ggml-cuda : …"): the backend it changes and its author measured
     r"|(?:^|\n)\s*(?:#+\s*)?(?:ggml[-_ ]?)?(?P<t>cuda|vulkan|metal|rocm|hip|sycl|opencl)\s?:(?!\s*\d)"
     # Huawei's NPUs through CANN: named, or vLLM's plugin for them ("on Ascend NPU", "vllm-ascend")
-    r"|(?<![\w-])(?P<a>Ascend[\s-]?NPUs?|vllm[-_]ascend)(?![\w-])",
+    r"|(?<![\w-])(?P<a>Ascend[\s-]?NPUs?|vllm[-_]ascend)(?![\w-])"
+    # a chip's neural unit the run used ("test on Intel Ultra 9 185H's NPU", "the RK3588 NPU"; in
+    # capitals, the word's own spelling)
+    # (not one the post says it lacks: "CPU-only hardware, no GPU, no NPU")
+    r"|(?<![\w-])(?<!\bno\s)(?<!without\s)(?<!w/o\s)(?<!\bnot\s)(?-i:(?P<n>NPU))s?(?![\w-])",
     re.IGNORECASE,
 )
 #: the backend of Huawei's Ascend NPUs (CANN), as the corpus names it ("Ascend NPU (vllm-ascend)" under vLLM)
@@ -166,6 +170,7 @@ _BACKEND_NAMES = {
     "sycl": "SYCL",
     "opencl": "OpenCL",
     "cpu": "CPU",
+    "npu": "NPU",
 }
 
 
@@ -183,7 +188,15 @@ def _backends(text: str, out: list[tuple[str, object]]) -> None:
         if m.group("a"):
             out.append(("backend", ASCEND_NPU))
             continue
-        word = m.group("f") or m.group("k") or m.group("c") or m.group("v") or m.group("t") or m.group("o")
+        word = (
+            m.group("f")
+            or m.group("k")
+            or m.group("c")
+            or m.group("v")
+            or m.group("t")
+            or m.group("o")
+            or m.group("n")
+        )
         out.append(("backend", _BACKEND_NAMES[word.lower()]))
 
 

@@ -1026,6 +1026,12 @@ def _mentions(text: str) -> tuple[Mention, ...]:
             out.append(Mention(m.start(), "quant", told))
     for m in _BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
+    if "NPU" in text or "GPU" in text:
+        for m in CPU.finditer(text):
+            if _CHIP_UNIT_AFTER.match(text, m.end()):
+                # "Intel Ultra 9 185H's NPU", "Core Ultra 7 155H iGPU": the chip whose own unit ran it,
+                # the machine (a CPU named alone is none: beside a GPU it measures nothing)
+                out.append(Mention(m.start(), "hardware", cpu_name(m)))
     for m in _BLAS_BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", _BLAS_BACKENDS[m.group(1).lower()]))
     if _CPU_BACKEND.fullmatch(text.strip()):  # "CPU Mode" beside "Vulkan (GPU) Mode": the CPU backend
@@ -1211,6 +1217,10 @@ CPU = re.compile(
     r"|(?:Ultra\s+)?(?P<mtl>1[2-8]5[HU]))(?![\w-])",
     re.IGNORECASE,
 )
+
+
+#: a chip's own unit named after it: its NPU or integrated GPU ("'s NPU", " iGPU", "'s integrated GPU")
+_CHIP_UNIT_AFTER = re.compile(r"(?:['’]s)?\s+(?:NPU|iGPU|integrated\s+GPU|Arc\s+iGPU)\b")
 
 
 def cpu_name(m: re.Match) -> str:

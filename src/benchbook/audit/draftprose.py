@@ -1278,12 +1278,23 @@ _COUNTED_BEFORE = re.compile(
 _CONTEXT_AFTER = re.compile(r"(?i)\s*(?:of\s+)?(?:context|ctx|window|prompt|cache|kv)\b")
 
 
+#: the signs of Chinese and Japanese ten-thousands and hundred-millions (万/萬 = 10^4, 亿/億 = 10^8)
+_MYRIAD_SIGNS = frozenset("万萬亿億")
+#: such a sign right after a number, then a unit ("207万トークン", "1.2万 tokens/s")
+_MYRIAD = re.compile(rf"(?P<k>[万萬亿億])\s?(?P<u>{_UNIT})", re.IGNORECASE)
+#: words of a context's size before or after a count in ten-thousands ("上下文 3万 token", "3万token的上下文")
+_MYRIAD_CONTEXT = re.compile(
+    r"\s*(?:的\s*|の\s*)?(?:上下文|コンテキスト|context|ctx|窗口|ウィンドウ|長さ|长度)", re.IGNORECASE
+)
+
+
 def scaled(digits: str, letter: str) -> tuple[str, int]:
     """A number written with a thousands or millions letter as a claims file states it: the value's
     digits and its decimals, negative where the last written digit stands for thousands ("10k" ->
     ("10000", -3): 9,500–10,500; "1.5k" -> ("1500", -2); "2.25M" -> ("2250000", -4); the decimals
-    convention of ``precision.decimals_of``, a digit's place)."""
-    power = 6 if letter == "M" else 3
+    convention of ``precision.decimals_of``, a digit's place); Chinese and Japanese ten-thousands and
+    hundred-millions likewise ("207万" -> ("2070000", -4), "1.2亿" -> ("120000000", -7))."""
+    power = {"M": 6, "万": 4, "萬": 4, "亿": 8, "億": 8}.get(letter, 3)
     value = Decimal(digits).scaleb(power)
     frac = len(digits.split(".")[1]) if "." in digits else 0
     return f"{value:f}".split(".")[0] if value == value.to_integral() else f"{value:f}", frac - power
@@ -1437,6 +1448,27 @@ def numbers(text: str) -> list[Number]:
             out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
             pos = m.end("a")
             continue
+        myriad = _MYRIAD.match(text, m.end("a")) if after in _MYRIAD_SIGNS else None
+        if myriad is not None and m.group("b") is None and m.group("a")[0].isdigit():
+            unit = _unit(myriad.group("u"))
+            context = _MYRIAD_CONTEXT.search(before[-12:]) or _MYRIAD_CONTEXT.match(text, myriad.end())
+            if family(unit) in _SCALED_FAMILIES or family(unit) == "tokens" and not context:
+                # "207万トークン" (Japanese and Chinese count in ten-thousands: 2,070,000 tokens), "1.2万
+                # tokens/s"; "3万token的上下文" is a context's size, a setting: listed below
+                value, decimals = scaled(number_text(m.group("a")), myriad.group("k"))
+                out.append(
+                    Number(
+                        value,
+                        unit,
+                        _about(m),
+                        m.start(),
+                        myriad.end(),
+                        unit_written=myriad.group("u"),
+                        decimals=decimals,
+                    )
+                )
+                pos = myriad.end()
+                continue
         ua, ub = _unit(m.group("ua")), _unit(m.group("unit"))
         glued_unit = m.group("ua") if m.group("ua") is not None else m.group("unit")
         lead = _PHASE_BEFORE.search(before)
