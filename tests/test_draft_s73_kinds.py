@@ -310,3 +310,29 @@ def test_a_chips_npu_names_the_backend_and_the_machine(tmp_path):
     assert machines("Core Ultra 7 155H iGPU runs") == ["Intel Core Ultra 7 155H"]
     assert machines("Ryzen 9 7950X with RTX 4090") == ["NVIDIA GeForce RTX 4090"]
     assert machines("under Intel Ultra 7 165H.") == []
+
+
+def test_a_rows_tensor_parallel_size_below_the_machines_count_is_the_cards_it_used(tmp_path):
+    """ "- **GPU**: 8x NVIDIA GeForce RTX 5090" over a table whose TP column says 1, 4, 8 (h576's
+    kind): each row ran on that many of the eight cards; a launch line's "--tensor-parallel-size 8"
+    beside "--pipeline-parallel-size 2" on "16x H100" keeps the sixteen (TP × PP)."""
+    cf = _drafted(
+        "# Bench\n\n## Setup\n\n- **GPU**: 8x NVIDIA GeForce RTX 5090 32GB\n\n## Results\n\n"
+        "| Model | TP | Decode (tok/s) |\n|---|---|---|\n| Qwen3-8B | 1 | 44.4 |\n| Qwen3-32B | 4 | 100.5 |\n"
+        "| Qwen3-235B | 8 | 30.1 |\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c)["hardware"]) for c in cf.claims] == [
+        (44.4, "NVIDIA GeForce RTX 5090"),
+        (100.5, "4x NVIDIA GeForce RTX 5090"),
+        (30.1, "8x NVIDIA GeForce RTX 5090"),
+    ]
+    other = tmp_path / "other"
+    other.mkdir()
+    launch = _drafted(
+        "# Bench\n\n16x H100.\n\n```\nvllm serve x --tensor-parallel-size 8 --pipeline-parallel-size 2\n"
+        "```\n\n"
+        "It ran at 1.9 tok/s.\n",
+        other,
+    )
+    assert [_cond(launch, c)["hardware"] for c in launch.claims] == ["16x NVIDIA H100"]

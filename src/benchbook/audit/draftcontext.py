@@ -745,6 +745,7 @@ def parallel_rows(entries: list, groups: list) -> None:
             **(own["other"] if isinstance(own.get("other"), dict) else {}),
         }
         sizes: dict[str, int] = {}
+        columns = False  # whether a table's column stated them (a row's whole layout)
         for key, value in other.items():
             if not _PARALLEL_COLUMN.fullmatch(str(key)):
                 whole = _PARALLEL.fullmatch(str(value).strip())
@@ -760,11 +761,24 @@ def parallel_rows(entries: list, groups: list) -> None:
                 continue
             for part, n in zip(parts, numbers, strict=True):
                 sizes["tp" if part == "tensor" else part] = n
+            # (a table row's own cell, not a launch line's "--tensor-parallel-size 8" beside a
+            # "--pipeline-parallel-size 2")
+            columns = e.group is not None and key in (own.get("other") or {})
         if "tp" not in sizes:
             continue
         n = sizes["tp"] * sizes.get("dp", 1) * sizes.get("pp", 1)
         hardware = own.get("hardware") or shared.get("hardware")
-        if n < 2 or not isinstance(hardware, str) or re.match(r"\d+x ", hardware):
+        if not isinstance(hardware, str):
+            continue
+        counted = re.match(r"(\d+)x (.+)", hardware)
+        if counted is not None and columns and n < int(counted.group(1)):
+            # "8x NVIDIA GeForce RTX 5090" in the setup, "| TP | 1 |" in the row: the run used one card
+            # of the machine ("4 | 1" under "| TP | PP |" on eight: four), not all of them (a launch
+            # line's "--tp 8" beside a "--pipeline-parallel-size" this reads no size of: kept)
+            card = counted.group(2)
+            e.fields.setdefault("conditions", {})["hardware"] = card if n == 1 else f"{n}x {card}"
+            continue
+        if n < 2 or counted is not None:
             continue
         e.fields.setdefault("conditions", {})["hardware"] = f"{n}x {hardware}"
 
