@@ -119,6 +119,8 @@ def test_a_gguf_type_with_its_size_word_in_lower_case():
     assert quants("Q4_K_M模型") == ["Q4_K_M"]
     assert quants("UD-Q4_K_XL and IQ4_XS-4.19bpw") == ["UD-Q4_K_XL", "IQ4_XS-4.19bpw"]
     assert quants("Q8_0 and Q4_0_4_4") == ["Q8_0", "Q4_0_4_4"]
+    assert quants("Q8_0_MTP") == ["Q8_0"]
+    assert quants("Q4_K_M42 t/s") == []  # (glued to its number: ``_QUANT_GLUED`` reads it, never "Q4_K")
 
 
 def test_a_models_number_format_in_parentheses_after_its_size():
@@ -203,6 +205,7 @@ def test_a_prompt_set_named_in_a_setup_sentence_holds_for_the_table_below(tmp_pa
     assert _settings("on 8 GSM8K prompts") == [("prompt", "GSM8K")]
     assert _settings("Dataset: HumanEval") == [("prompt", "HumanEval")]
     assert _settings("the drafter was trained on ShareGPT samples") == []
+    assert _settings("The GSM8K prompts were short.") == []  # (no count: a remark, s72's test)
     assert _settings("GSM8K 82.4%") == []
 
 

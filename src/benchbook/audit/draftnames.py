@@ -496,7 +496,9 @@ _QUANT_WORD = re.compile(
     # (after a version and "_": "4.1_Q4_K_M的模型", the model's release glued to its type)
     # (its size word in lower case too: "Q4_k_m模型")
     rf"(?:(?<![\w.-])|(?<=[\s(]MTP-)|(?<=\d_))(?:UD-|smol-)?(?=T?I?Q\d_)(?i:{QUANT_TYPE})(?:-\d+(?:\.\d+)?bpw)?"
-    r"(?![A-Za-z0-9-]|_[\dA-Za-z])"
+    # (no part of a longer name: "Q4_K_M42 t/s" glued, read as the type and a number elsewhere; a file
+    # variant's "_MTP" after it is none: "Q8_0_MTP")
+    r"(?![A-Za-z0-9-]|_(?!MTP(?![A-Za-z0-9]))[A-Za-z0-9])"
     r"|(?<![\w.-])MXFP[468](?![\w-])"
     # Unsloth's dynamic quant written by its bits alone ("Qwen 3.6 35B A3B (UD-Q4)"): "UD-" says it is one
     r"|(?<![\w.-])UD-I?Q\d(?![\w.-])"

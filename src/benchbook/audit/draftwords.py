@@ -60,7 +60,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     # "8 GSM8K prompts", "Dataset: GSM8K"): the prompt set (its name as written)
     (
         re.compile(
-            rf"(?<![\w-])(?P<d>{PROMPT_SETS})(?:,\s*\d+|\s+\(\d+)?\s+(?:prompts|questions|samples|requests)\b"
+            rf"(?<![\w-])(?P<d>{PROMPT_SETS})(?:,\s*\d+|\s+\(\d+)\s+(?:prompts|questions|samples|requests)\b"
             rf"|(?<![\w.])\d+\s+(?P<d2>{PROMPT_SETS})\s+(?:prompts|questions|samples)\b"
             rf"|\b(?:dataset|prompt\s+set|benchmark)\s*[:：=]\s*(?P<d3>{PROMPT_SETS})(?![\w-])",
             re.IGNORECASE,
