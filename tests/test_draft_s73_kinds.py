@@ -3,6 +3,8 @@ fifty-third set replaced it as the clean one), each with controls."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from benchbook.audit import drafttable
 from benchbook.audit.draftcontext import _distinct_of
 from benchbook.audit.draftnames import mentions
@@ -82,9 +84,9 @@ def test_a_winner_column_with_its_lead_in_parentheses_relates_the_row(tmp_path):
 
 def test_a_bit_width_beside_the_format_of_that_width_is_no_other_quant():
     """ "native MXFP4 quantization" and "At 4-bit precision" (h588): one quantisation, MXFP4; a
-    "4-bit" beside Q8_0 is another, both kept (the scope names two)."""
+    "4-bit" beside Q8_0 or Q4_K_M is another (MLX's conversion beside a GGUF: p118), both kept."""
     assert _distinct_of("quant", ["MXFP4", "4-bit"]) == ["MXFP4"]
-    assert _distinct_of("quant", ["4bit", "Q4_K_M"]) == ["Q4_K_M"]
+    assert _distinct_of("quant", ["4bit", "Q4_K_M"]) == ["4bit", "Q4_K_M"]  # (MLX's beside a GGUF)
     assert _distinct_of("quant", ["NVFP4", "4 bit"]) == ["NVFP4"]
     assert _distinct_of("quant", ["Q8_0", "4-bit"]) == ["Q8_0", "4bit"]
     assert _distinct_of("quant", ["FP8", "8-bit"]) == ["FP8"]
@@ -92,9 +94,12 @@ def test_a_bit_width_beside_the_format_of_that_width_is_no_other_quant():
 
 def test_an_engines_image_with_its_release_in_parentheses():
     """ "- Image: vllm-node-mxfp4 (0.1.dev12777)" (h588): the image of vLLM, that release; a name
-    with words in parentheses, or vLLM's own name before a number, is none."""
+    with words in parentheses is none, and so is another package named after the engine
+    ("vllm-flash-attn (2.6.2)", "sglang-router (v0.1.4)": no image's)."""
     assert engine_versions("- Image: vllm-node-mxfp4 (0.1.dev12777)") == {"vLLM": "0.1.dev12777"}
-    assert engine_versions("sglang-blackwell (v0.5.2)") == {"SGLang": "v0.5.2"}
+    assert engine_versions("docker image sglang-blackwell (v0.5.2)") == {"SGLang": "v0.5.2"}
+    assert engine_versions("Packages: vllm-flash-attn (2.6.2), torch 2.4.0.") == {}
+    assert engine_versions("Using the sglang-router (v0.1.4) in front of two workers.") == {}
     assert engine_versions("vllm-node-mxfp4 (see below)") == {}
     assert engine_versions("vllm-node (2 nodes)") == {}
 
@@ -339,3 +344,66 @@ def test_a_rows_tensor_parallel_size_below_the_machines_count_is_the_cards_it_us
         other,
     )
     assert [_cond(launch, c)["hardware"] for c in launch.claims] == ["16x NVIDIA H100"]
+
+
+_BREAKER = Path(__file__).parent / "fixtures" / "draft_s73"
+
+#: a breaker's inputs against this session's rules (tests/fixtures/draft_s73/), each claim's value
+#: and the conditions checked (None: not stated): the regressions it found, now the right reading
+_BROKEN = {
+    # "does not use the NPU", "(no GPU/NPU support)": no NPU backend
+    "n3": [(12.5, {"backend": None, "hardware": "AMD Ryzen AI 9 HX 370"})],
+    "n5": [(18.2, {"backend": "CPU"})],
+    # an Ascend post's "8 NPUs": its backend keeps the corpus's spelling
+    "n8": [(10, {"backend": "Ascend NPU"})],
+    # an idle or disabled chip's unit, or one listed beside a card: the card ran it
+    "u1": [(52.3, {"hardware": "NVIDIA GeForce RTX 4070 Laptop GPU", "backend": "CUDA"})],
+    "u2": [(41.3, {"hardware": "NVIDIA GeForce RTX 4060 Laptop GPU", "backend": "CUDA"})],
+    "u3": [(41.3, {"hardware": "NVIDIA GeForce RTX 4060 Laptop GPU", "backend": None})],
+    # other makers' GB10 machines beside the Spark: three machines, none renamed
+    "g1": [
+        (58.1, {"hardware": "NVIDIA DGX Spark"}),
+        (57.4, {"hardware": "NVIDIA GB10"}),
+        (57.9, {"hardware": "NVIDIA GB10"}),
+    ],
+    "g3": [(54, {"hardware": "NVIDIA DGX Spark (GB10)"}), (61, {"hardware": "NVIDIA DGX Spark (GB10)"})],
+    # a lone "- Run 1:" under a table of the same numbers restates them (cited, no new claims)
+    "r1": [(75.5, {"run_index": None}), (59.0, {"run_index": None})],
+    # tables mixing other quantities under "## Decode Throughput": no rates guessed
+    "h2": [],
+    "h3": [],
+    "h10": [(57.5, {}), (78.4, {}), (69.0, {}), (104.1, {})],  # (column by column)
+    "h11": [(0.71, {}), (0.66, {})],
+    # a "Width" with no drafter column is no draft size
+    "w3": [(88.2, {"block_max": None}), (261.4, {"block_max": None})],
+    # a drafter's training data is no prompt set
+    "d2": [(212.5, {"prompt": None}), (98.1, {"prompt": None})],
+    # MLX's 8-bit beside a Q8_0 GGUF: two formats, neither row given the other's
+    "a1": [(38.94, {"quant": None}), (43.43, {"quant": None})],
+    # a GGUF type with a suffix after it
+    "k1": [(61.2, {"quant": "Q4_K_M"})],
+    "k2": [(51.2, {"quant": "Q5_K_M"})],
+    # "2+ avg latency excluding first token(ms)", "after first token latency(ms)": no TTFT
+    "l1": [(617.64, {}), (34.45, {}), (34.45, {})],
+}
+
+
+def test_a_breakers_inputs_against_session_73s_rules(tmp_path):
+    """Each input of ``_BROKEN`` drafts its claims' values in order with the conditions it lists; the
+    prefill heading's table is prefill (h10), the latencies of l1 after the first token are none
+    of TTFT, and the bound over "the NVIDIA DGX Spark" names the renamed machine (g3)."""
+    got = {}
+    for name, want in _BROKEN.items():
+        out = tmp_path / name
+        out.mkdir()
+        cf = _drafted((_BREAKER / f"{name}.md").read_text(encoding="utf-8"), out)
+        got[name] = cf
+        assert [c.value for c in cf.claims] == [v for v, _ in want], name
+        for c, (_, conds) in zip(cf.claims, want, strict=True):
+            have = _cond(cf, c)
+            assert {k: have.get(k) for k in conds} == conds, (name, c.value)
+    assert {c.metric for c in got["h10"].claims} == {"prefill_tps"}
+    assert [c.metric for c in got["l1"].claims] == ["ttft", "latency", "latency"]
+    assert [c.metric for c in got["h11"].claims] == ["acceptance_rate", "acceptance_rate"]
+    bound = next(s for s in got["g3"].statements if s.kind == "bound")
+    assert bound.over.numerator["hardware"] == "NVIDIA DGX Spark (GB10)"

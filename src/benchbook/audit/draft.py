@@ -1039,19 +1039,24 @@ class _Drafter(Tables, Sentences):
         Spark" in the title, "It packs a Blackwell GB10 GPU" in the text): every claim's and group's
         hardware that is either, its count kept ("2x NVIDIA DGX Spark"), becomes the machine with
         its chip in parentheses ("NVIDIA DGX Spark (GB10)"), as the corpus writes it."""
-        for machine, chip in _MACHINE_CHIPS.items():
+        for machine, (chip, others) in _MACHINE_CHIPS.items():
             short = machine.split(" ", 1)[1]
-            if not re.search(rf"(?i)\b{re.escape(short)}\b", self.post.text) or not re.search(
-                rf"\b{re.escape(chip.split()[-1])}\b", self.post.text
+            if (
+                not re.search(rf"(?i)\b{re.escape(short)}\b", self.post.text)
+                or not re.search(rf"\b{re.escape(chip.split()[-1])}\b", self.post.text)
+                or re.search(others, self.post.text)  # ("Dell Pro Max GB10" beside the Spark: two machines)
             ):
                 continue
             either = re.compile(rf"(?P<n>\d+\s?x\s)?(?:{re.escape(machine)}|{re.escape(chip)})")
             for fields in [g.fields for g in self.out.groups] + [e.fields for e in self.out.entries]:
-                cond = fields.get("conditions")
-                if isinstance(cond, dict) and isinstance(cond.get("hardware"), str):
-                    m = either.fullmatch(cond["hardware"])
-                    if m:
-                        cond["hardware"] = f"{m.group('n') or ''}{machine} ({chip.split()[-1]})"
+                over = fields.get("over")
+                sides = [over.get(k) for k in ("numerator", "denominator")] if isinstance(over, dict) else []
+                # (a bound's selector too: "50+ tokens per second on the NVIDIA DGX Spark")
+                for cond in [fields.get("conditions"), *sides]:
+                    if isinstance(cond, dict) and isinstance(cond.get("hardware"), str):
+                        m = either.fullmatch(cond["hardware"])
+                        if m:
+                            cond["hardware"] = f"{m.group('n') or ''}{machine} ({chip.split()[-1]})"
 
     def cpu_backend_machine(self, cpu: str) -> None:
         """A claim (or table row) run on the CPU backend ("CPU Mode" beside "Vulkan (GPU) Mode": its
@@ -1871,7 +1876,13 @@ _CARD_LINE = re.compile(r"^\s*[^\W\d_][^:=\[\]|]{0,40}?[:：]\s+\S")
 #: AMD's Strix Halo by any of its names: the platform, the chip, its graphics (a count before none)
 #: a machine sold around one chip -> that chip (NVIDIA's product page: the DGX Spark is the GB10
 #: Grace Blackwell superchip's desktop), as ``mentions`` names them
-_MACHINE_CHIPS = {"NVIDIA DGX Spark": "NVIDIA GB10"}
+#: (with the other makers' machines around the same chip: a post naming one of them compares two)
+_MACHINE_CHIPS = {
+    "NVIDIA DGX Spark": (
+        "NVIDIA GB10",
+        r"(?i)\bDell\s+Pro\s+Max\b|\bAscent\s+GX10\b|\bGX10\b|ThinkStation\s+PGX|EdgeXpert|AI\s+TOP\s+ATOM",
+    )
+}
 _APU = re.compile(r"AMD (?:Strix Halo|Ryzen AI Max\+? \d{3}|Radeon 80[456]0S)", re.IGNORECASE)
 #: the lower bound of each whole-number condition the claims schema bounds (``schema.Conditions``:
 #: ``concurrency``, ``run_index`` >= 1)

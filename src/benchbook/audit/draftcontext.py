@@ -60,6 +60,7 @@ from .draftmetric import VLLM_PROGRESS
 from .draftnames import (
     CPU,
     DECODING_PHRASE,
+    DISCRETE_GPU,
     DRAFT_COUNT,
     ENGINE_SPELLINGS,
     MODEL_FAMILIES,
@@ -86,6 +87,7 @@ from .draftnames import (
 from .draftprose import family, numbers
 from .draftwords import (
     NOT_A_PROMPT,
+    PROMPT_SET_SETTING,
     REQUEST_SETTINGS,
     config_settings,
     count,
@@ -149,10 +151,9 @@ _BACKEND_WORDS = re.compile(
     r"|(?:^|\n)\s*(?:#+\s*)?(?:ggml[-_ ]?)?(?P<t>cuda|vulkan|metal|rocm|hip|sycl|opencl)\s?:(?!\s*\d)"
     # Huawei's NPUs through CANN: named, or vLLM's plugin for them ("on Ascend NPU", "vllm-ascend")
     r"|(?<![\w-])(?P<a>Ascend[\s-]?NPUs?|vllm[-_]ascend)(?![\w-])"
-    # a chip's neural unit the run used ("test on Intel Ultra 9 185H's NPU", "the RK3588 NPU"; in
-    # capitals, the word's own spelling)
-    # (not one the post says it lacks: "CPU-only hardware, no GPU, no NPU")
-    r"|(?<![\w-])(?<!\bno\s)(?<!without\s)(?<!w/o\s)(?<!\bnot\s)(?-i:(?P<n>NPU))s?(?![\w-])",
+    # a chip's neural unit a run used ("test on Intel Ultra 9 185H's NPU", "ran on the NPU"; in
+    # capitals, the word's own spelling; a sentence denying it is none, ``_backends``)
+    r"|(?:['’]s\s+|\bon\s+(?:the\s+|its\s+|an?\s+)?)(?-i:(?P<n>NPU))(?![\w-])",
     re.IGNORECASE,
 )
 #: the backend of Huawei's Ascend NPUs (CANN), as the corpus names it ("Ascend NPU (vllm-ascend)" under vLLM)
@@ -183,11 +184,26 @@ _CHOSEN_BACKEND = re.compile(
 )
 
 
+#: words of a sentence saying a unit was not used ("does not use the NPU", "the 185H's NPU sits idle")
+NOT_USED = re.compile(r"(?i)\b(?:not|no|never|without|idle|disabled|unused|useless|nothing|lacks?)\b|n't\b")
+
+
+def _sentence_around(text: str, at: int) -> str:
+    """The sentence of ``text`` holding offset ``at`` (bounded by ". ", "! ", "? ", "; " or a line break)."""
+    lo = max(text.rfind(c, 0, at) for c in (". ", "! ", "? ", "; ", "\n"))
+    ends = [k for k in (text.find(c, at) for c in (". ", "! ", "? ", "; ", "\n")) if k >= 0]
+    return text[lo + 1 : min(ends) if ends else len(text)]
+
+
 def _backends(text: str, out: list[tuple[str, object]]) -> None:
     for m in _BACKEND_WORDS.finditer(text):
         if m.group("a"):
             out.append(("backend", ASCEND_NPU))
             continue
+        if m.group("n") and (
+            NOT_USED.search(sentence := _sentence_around(text, m.start("n"))) or DISCRETE_GPU.search(sentence)
+        ):
+            continue  # "llama.cpp does not use the NPU yet", an NPU listed beside a card: no run on it
         word = (
             m.group("f")
             or m.group("k")
@@ -1217,9 +1233,10 @@ def _distinct_of(path: str, values: list[object]) -> list[object]:
     return _distinct(values)
 
 
-#: the weights' bit width a quantisation's name writes ("MXFP4", "NVFP4", "Q4_K_M", "IQ3_M", "int4",
-#: "W4A16", "fp8", "bf16"): the digits after its kind
-_BIT_WIDTH = re.compile(r"(?i)^(?:mx|nv)?(?:fp|int|i?q|nf|w|bf|f)(\d{1,2})(?![\d.])")
+#: the weights' bit width a number format's name writes ("MXFP4", "NVFP4", "int4", "W4A16", "fp8",
+#: "bf16"): the digits after its kind; llama.cpp's types are none ("4bit" beside "Q4_K_M" is MLX's
+#: 4-bit conversion beside a GGUF, two formats)
+_BIT_WIDTH = re.compile(r"(?i)^(?:mx|nv)?(?:fp|int|nf|w|bf)(\d{1,2})(?![\d.])")
 
 
 def _bit_width(quant: object) -> int | None:
@@ -2015,11 +2032,18 @@ def _measured_prompts(lines: list[tuple[int, str]]) -> bool:
     """Whether every line of a block naming a prompt states a measurement too ("36.5 t/s (3k token
     prompt)"): its prompt is its own numbers', not the section's; a setup list's "Method: 256-token
     summarization output" beside "Model: X (~14 GB)" names the section's."""
-    # (sentence by sentence: "gsm8k, 8 prompts, 4x RTX 2080 Ti at TP 4, temperature 1.0. Plain
-    # baseline 27.95 ms/token decode." names the section's prompts in a sentence of settings)
-    sentences = [(n, s) for n, t in lines for s in re.split(r"(?<=[.!?;])\s+(?=[A-Z])", t)]
-    naming = [x for x in sentences if any(p == "prompt" for p, _ in _stated([x], "text")[1])]
-    return bool(naming) and all(_measures([x]) for x in naming)
+    naming = [x for x in lines if any(p == "prompt" for p, _ in _stated([x], "text")[1])]
+    return bool(naming) and all(_measures([x]) and not _set_sentence(x[1]) for x in naming)
+
+
+def _set_sentence(text: str) -> bool:
+    """Whether a sentence of ``text`` names a benchmark's prompt set among settings and states no
+    measurement ("gsm8k, 8 prompts, 4x RTX 2080 Ti at TP 4, temperature 1.0. Plain baseline 27.95
+    ms/token decode.": the section's prompts, beside the baseline's own sentence)."""
+    if not PROMPT_SET_SETTING.search(text):
+        return False
+    sentences = re.split(r"(?<=[.!?;])\s+(?=[A-Z])", text)
+    return any(PROMPT_SET_SETTING.search(s) and not _measures([(0, s)]) for s in sentences)
 
 
 #: the workload a line of a paragraph or list states for its own numbers (``_line_scopes``)

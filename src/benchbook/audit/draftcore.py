@@ -81,10 +81,9 @@ LABELS: dict[str, tuple[str, str]] = {
             "spec tokens",
             "speculative tokens",
             "draft length",
-            # a drafters' table's width, the tokens each draft step proposes ("| Drafter | Width |
-            # acc_len |")
+            # the tokens each draft step proposes ("| Draft width |"; a "Width" beside a drafter
+            # column too: ``drafttable``)
             "draft width",
-            "width",
             # a speculative table's K, the tokens drafted a step (vLLM's num_speculative_tokens,
             # the papers' K/γ: "| K | Eagle 1 | Eagle 3 |")
             "k",

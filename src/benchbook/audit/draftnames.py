@@ -496,9 +496,9 @@ _QUANT_WORD = re.compile(
     # (after a version and "_": "4.1_Q4_K_M的模型", the model's release glued to its type)
     # (its size word in lower case too: "Q4_k_m模型")
     rf"(?:(?<![\w.-])|(?<=[\s(]MTP-)|(?<=\d_))(?:UD-|smol-)?(?=T?I?Q\d_)(?i:{QUANT_TYPE})(?:-\d+(?:\.\d+)?bpw)?"
-    # (no part of a longer name: "Q4_K_M42 t/s" glued, read as the type and a number elsewhere; a file
-    # variant's "_MTP" after it is none: "Q8_0_MTP")
-    r"(?![A-Za-z0-9-]|_(?!MTP(?![A-Za-z0-9]))[A-Za-z0-9])"
+    # (no shorter type of a name glued to a number: "Q4_K_M42 t/s" is read as the type and a number
+    # elsewhere, never as "Q4_K" or "Q4"; a suffix after it is none of it: "Q8_0_MTP", "Q5_K_M_imatrix")
+    r"(?![A-Za-z0-9-]|_\d|_(?:[A-Z]+_)*[A-Z]+\d)"
     r"|(?<![\w.-])MXFP[468](?![\w-])"
     # Unsloth's dynamic quant written by its bits alone ("Qwen 3.6 35B A3B (UD-Q4)"): "UD-" says it is one
     r"|(?<![\w.-])UD-I?Q\d(?![\w.-])"
@@ -1030,7 +1030,11 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
     if "NPU" in text or "GPU" in text:
         for m in CPU.finditer(text):
-            if _CHIP_UNIT_AFTER.match(text, m.end()):
+            unit = _CHIP_UNIT_AFTER.match(text, m.end())
+            sentence = _sentence_of(text, m.start(), unit.end()) if unit is not None else ""
+            # (not one said unused, nor one listed beside a card: "an RTX 4060 Laptop GPU and an
+            # Intel Core Ultra 7 155H's NPU" names the machine's parts, not the run's)
+            if unit is not None and not _NOT_USED.search(sentence) and not DISCRETE_GPU.search(sentence):
                 # "Intel Ultra 9 185H's NPU", "Core Ultra 7 155H iGPU": the chip whose own unit ran it,
                 # the machine (a CPU named alone is none: beside a GPU it measures nothing)
                 out.append(Mention(m.start(), "hardware", cpu_name(m)))
@@ -1219,6 +1223,21 @@ CPU = re.compile(
     r"|(?:Ultra\s+)?(?P<mtl>1[2-8]5[HU]))(?![\w-])",
     re.IGNORECASE,
 )
+
+
+#: a discrete card's name in a sentence (``_CHIP_UNIT_AFTER``'s and the NPU backend's guard)
+DISCRETE_GPU = re.compile(r"\b(?:RTX|GTX|GeForce|Radeon\s+RX|Quadro|Tesla|[ABHL]\d{2,3}\b|Arc\s+[AB]\d{3})")
+#: words of a sentence saying a unit was not used ("the 155H iGPU is disabled", "sits idle")
+_NOT_USED = re.compile(r"(?i)\b(?:not|no|never|without|idle|disabled|unused|useless|nothing|lacks?)\b|n't\b")
+
+
+def _sentence_of(text: str, start: int, end: int) -> str:
+    """The sentence of ``text`` around ``start``..``end`` (bounded by ". ", "; ", "(", ")" or a line
+    break: a remark in parentheses is a sentence of its own)."""
+    stops = (". ", "! ", "? ", "; ", "\n", "(", ")")
+    lo = max(text.rfind(c, 0, start) for c in stops)
+    ends = [k for k in (text.find(c, end) for c in stops) if k >= 0]
+    return text[lo + 1 : min(ends) if ends else len(text)]
 
 
 #: a chip's own unit named after it: its NPU or integrated GPU ("'s NPU", " iGPU", "'s integrated GPU")

@@ -2022,10 +2022,13 @@ def _word_multiples(text: str, out: list[Number]) -> list[Number]:
 #: 初始延迟 (initial delay); shared with ``toollines.label_metric``
 TTFT_WORDS = (
     # (IPEX-LLM's benchmark csv: "1st token average latency(ms)")
-    r"ttft|\bftt\b|(?:first token|首字|首个?\s*token|最初のトークン|初トークン|첫 토큰)"
+    # (not the time after it: "2+ avg latency excluding first token(ms)")
+    r"ttft|\bftt\b|(?<!excluding )(?<!except )(?<!after )(?<!after the )(?<!without )(?<!w/o )"
+    r"(?:first token|首字|首个?\s*token|最初のトークン|初トークン|첫 토큰)"
     r"(?:\s*(?:latency|delay|time|延迟|遅延))?|time to first|初始延迟"
     # a statistic between ("1st token average latency(ms)", IPEX-LLM's benchmark csv)
-    r"|\b(?:first|1st)\s+token\s+(?:(?:average|avg|mean|median)\s+)?(?:latency|delay|time)"
+    r"|(?<!excluding )(?<!except )(?<!after )(?<!without )\b(?:first|1st)\s+token\s+"
+    r"(?:(?:average|avg|mean|median)\s+)?(?:latency|delay|time)"
 )
 
 #: the words naming a mean acceptance length (the tokens accepted per verify step), in a sentence

@@ -1358,7 +1358,7 @@ class Sentences(Sides):
                 and not self.same_sentence(same[0], line, sentence)
                 and not self.parallel_run(same[0], line)
                 and not self.field_again(same[0], line)
-                and not _run_line(self.post.line(line))
+                and not self.run_of_several(line)
             ):
                 placed.append((n, same[0]))  # the post repeats a number it stated: cite that claim
                 here.add(same[0])
@@ -1608,6 +1608,19 @@ class Sentences(Sides):
 
         return not all(stated_before(t, u) for t, u in here)
 
+    def run_of_several(self, line: int) -> bool:
+        """Whether ``line`` leads with one run's label and a line near it another run's ("- Run 1:
+        144.3 tok/s" … "- Run 3: 144.3 tok/s"): its number is that run's own measurement, never a
+        repetition of the same value stated before (the first run's, a table's mean); a lone "- Run
+        1: 75.5 tok/s" under a table of 75.5 restates it."""
+        k = _run_index(self.post.line(line))
+        if k is None:
+            return False
+        # (outside the text a line reads "": no label)
+        return any(
+            j != line and _run_index(self.post.line(j)) not in (None, k) for j in range(line - 4, line + 5)
+        )
+
     def field_again(self, cid: str, line: int) -> bool:
         """Whether ``line`` prints the field of claim ``cid``'s line again, a few lines on, as a
         tool's summary does for each run ("prompt eval count:    68 token(s)" in ``ollama run
@@ -1779,9 +1792,8 @@ def _drafting_count(remark: str) -> bool:
     )
 
 
-def _run_line(text: str) -> bool:
-    """Whether a line leads with one run's label ("- Run 3: 144.3 tok/s", "2nd try: 41 t/s":
-    ``draftcontext.run_label``): its number is that run's own measurement, never a repetition of the
-    same value stated before (the first run's, the table's mean)."""
+def _run_index(text: str) -> int | None:
+    """The run a line's leading label names ("- Run 3: 144.3 tok/s", "2nd try: 41 t/s":
+    ``draftcontext.run_label``), else None."""
     head = re.match(r"[^:：\n]{1,60}[:：]", text)
-    return head is not None and run_label(head.group(0)) is not None
+    return run_label(head.group(0)) if head is not None else None

@@ -377,6 +377,15 @@ _POWER_HEADER = re.compile(r"(?i)[\s*_`]*(?:power[ _-]?(?:limit|cap)|pl|tdp)(?:\
 _SETTING_HEADER = re.compile(r"^\s*-{0,2}[A-Za-z]+(?:[-_][A-Za-z]+)+\s*$")
 
 
+#: a column's header naming a quantity no phase's rate is: a count of parts or runs, a size, a
+#: setting, a ratio ("| Experts |", "| GPUs |", "| Max batch |", "| Block size |", "| Runs |",
+#: "| Speedup |"): under a heading naming a rate, the table mixes quantities
+_NOT_A_RATE_HEADER = re.compile(
+    r"(?i)\b(?:experts?|gpus?|cards?|nodes?|batch|block|size|layers?|params?|parameters|runs?|trials?|"
+    r"speed-?up|ratio|relative|accept\w*|latency|ttft|tpot|vram|memory|ram)\b"
+)
+
+
 def _phase_label(label: str) -> bool:
     """Whether a short label (five words at most) names a phase's rate, not its time or tokens
     ("C1 decode, greedy", "Prefill @10K"; not "Prefill time")."""
@@ -2016,7 +2025,13 @@ class Tables(Sides):
             lead_unit = "t/s"
         # (under a heading naming a phase's rate alone, "## Decode Throughput" over "| Concurrency |
         # Solo | Cluster TP=2 |", the columns compared are all of that rate, whatever they name)
-        phase_heading = implied and _phase_label(self.heading_text)
+        # (not a table mixing other quantities, "| Experts |", "| GPUs | Max batch |", "| Acceptance |":
+        # its columns are no rates all)
+        phase_heading = (
+            implied
+            and _phase_label(self.heading_text)
+            and not any(_ACCEPT_HEADER.search(h) or _NOT_A_RATE_HEADER.search(h) for h in header[1:])
+        )
         # a table whose columns state other metrics' units (a table of metrics as rows: "GSM8K" in %,
         # "tok/step" in tokens) and no rate: only its columns a phase's rate heads take the rate unit
         # (a column of multiples states no metric of its own: "| baseline | bf16 drafter | bf16 |" over
@@ -2139,8 +2154,12 @@ class Tables(Sides):
         # this box |": the columns are sources, not prompts)
         sides = side_builds(header)  # "| Before | After |", "PP-512 (PR)" beside "PP-512 (master)"
         header_versions = self.header_versions(header, kinds)
+        # (under a heading naming the rate, "## Prefill Throughput" over "| Solo | Cluster |", the
+        # columns are the set-ups compared: no prompts)
         lead_prompts = {
-            j: _lead_prompt(h) for j, h in enumerate(header) if kinds[j] == "lead" and j not in sides
+            j: _lead_prompt(h)
+            for j, h in enumerate(header)
+            if kinds[j] == "lead" and j not in sides and not (phase_heading and not _phase_label(h))
         }
         if None in lead_prompts.values():
             lead_prompts = {}
@@ -2207,6 +2226,9 @@ class Tables(Sides):
             )
             if kinds[j] == "lead" and caption_quantity is not None and unit == caption_quantity[1]:
                 metric = caption_quantity[0]  # "Here is TPOT(s):": the caption names the metric
+            elif kinds[j] == "lead" and phase_heading and not _phase_label(h) and unit is not None:
+                # "## Prefill Throughput" over "| Solo | Cluster |": the heading's phase names the metric
+                metric = label_metric(self.heading_text, unit) or metric
             if unit is not None and family(unit) == "time" and _per_token_cells(column):
                 metric = label_metric(f"{h} per token", unit)  # "| 1.2 秒/token |": a time per token
             if metric is None:
@@ -2343,6 +2365,7 @@ class Tables(Sides):
         row_sides = {j: side_builds([r[j] if j < len(r) else "" for r in body]) for j in range(width)}
         # a column of the prompt's size ("| ISL |", "| Input size in tokens |"): the rows' prompt
         prompt_sized = any(LABELS.get(label_key(h), ("", ""))[:2] == ("prompt", "tokens") for h in header)
+        drafters = any(_DRAFT_COLUMN.fullmatch(h or "") for h in header)  # "| Drafter |", "| Draft model |"
         spans = _spanned_labels(
             body, [j for j in range(width) if kinds[j] == "label" and j not in draft_columns]
         )
@@ -2439,6 +2462,10 @@ class Tables(Sides):
                     path = "other." + _key(header[j])
                 if batched_bench and label_key(header[j]) in _BATCHED_LABELS:
                     path, typ = _BATCHED_LABELS[label_key(header[j])], "int"
+                if label_key(header[j]) == "width" and drafters:
+                    # "| Drafter | Width |": the tokens each draft step proposes (a width elsewhere is a
+                    # beam's or a model's, kept as written)
+                    path, typ = "block_max", "int"
                 if typ == "kv":
                     if j in kv_types:
                         # "| KV cache | FP8 |": the cache's type, K and V, never the weights'

@@ -55,18 +55,18 @@ PROMPT_SETS = (
     r"mmlu(?:[- ]pro)?|hellaswag"
 )
 #: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
+#: a run's prompts named as a benchmark's in a setup sentence ("gsm8k, 8 prompts, 4x RTX 2080 Ti",
+#: "8 GSM8K prompts", "Dataset: GSM8K"): the prompt set (its name as written)
+PROMPT_SET_SETTING = re.compile(
+    rf"(?<![\w-])(?P<d>{PROMPT_SETS})(?:,\s*\d+|\s+\(\d+)\s+(?:prompts|questions|samples|requests)\b"
+    rf"|(?<![\w.])\d+\s+(?P<d2>{PROMPT_SETS})\s+(?:prompts|questions|samples)\b"
+    rf"|\b(?:dataset|prompt\s+set|benchmark)\s*[:：=]\s*(?P<d3>{PROMPT_SETS})(?![\w-])",
+    re.IGNORECASE,
+)
+#: words of training a model on data (a drafter "trained on ShareGPT": no prompts it ran)
+_TRAINING = re.compile(r"(?i)\b(?:train|fine[- ]?tun|distill|calibrat|pretrain)\w*")
 _SETTINGS: list[tuple[re.Pattern, str]] = [
-    # a run's prompts named as a benchmark's in a setup sentence ("gsm8k, 8 prompts, 4x RTX 2080 Ti",
-    # "8 GSM8K prompts", "Dataset: GSM8K"): the prompt set (its name as written)
-    (
-        re.compile(
-            rf"(?<![\w-])(?P<d>{PROMPT_SETS})(?:,\s*\d+|\s+\(\d+)\s+(?:prompts|questions|samples|requests)\b"
-            rf"|(?<![\w.])\d+\s+(?P<d2>{PROMPT_SETS})\s+(?:prompts|questions|samples)\b"
-            rf"|\b(?:dataset|prompt\s+set|benchmark)\s*[:：=]\s*(?P<d3>{PROMPT_SETS})(?![\w-])",
-            re.IGNORECASE,
-        ),
-        "prompt set",
-    ),
+    (PROMPT_SET_SETTING, "prompt set"),
     (REQUEST_RATE, "request_rate"),
     (
         re.compile(
@@ -380,12 +380,13 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "version",
     ),
-    # an engine's image or build by a name of its own, its release in parentheses ("Image:
-    # vllm-node-mxfp4 (0.1.dev12777)", "sglang-blackwell (v0.5.2)"): the release it runs
+    # an engine's container image by a name of its own, its release in parentheses ("Image:
+    # vllm-node-mxfp4 (0.1.dev12777)", "docker image sglang-blackwell (v0.5.2)"): the release it runs
+    # (after the word only: "vllm-flash-attn (2.6.2)", "sglang-router (v0.1.4)" are other packages)
     (
         re.compile(
-            rf"(?<![\w.-])(?:[\w.-]+/)*{_ENGINE_WORDS}(?:-[a-z][a-z0-9]*)+\s*\(\s*"
-            r"(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+|\.?dev\d+|rc\d+)?)\s*\)",
+            rf"\b(?:image|container|docker)\b[*_]*\s*(?:[:：=][*_]*\s*)?`?(?:[\w.-]+/)?{_ENGINE_WORDS}"
+            r"(?:-[a-z][a-z0-9]*)+`?\s*\(\s*(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+|\.?dev\d+|rc\d+)?)\s*\)",
             re.I,
         ),
         "version",
@@ -861,11 +862,11 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                 if generated is not None:
                     out.append(("tokens_generated", generated))
             elif kind == "prompt set":
-                if re.search(
-                    r"(?i)\b(?:train|fine[- ]?tun|distill|calibrat|pretrain)\w*(?:\s+\w+){0,2}\s+$",
-                    text[max(0, m.start() - 40) : m.start()],
-                ):
-                    continue  # "trained on ShareGPT samples": the drafter's training data, no prompts run
+                sentence = re.split(r"[.!?;\n]\s", text[max(0, m.start() - 80) : m.start()])[-1]
+                if _TRAINING.search(sentence):
+                    # "trained on ShareGPT samples", "EAGLE3, trained by us (dataset: ShareGPT)": the
+                    # drafter's training data, no prompts run
+                    continue
                 out.append(("prompt", m.group("d") or m.group("d2") or m.group("d3")))
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
