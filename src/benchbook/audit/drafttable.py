@@ -2645,8 +2645,8 @@ class Tables(Sides):
                         if "decoding" not in cond:
                             # a draft model drafts; the model's own heads ("| Drafter |" over "mtp")
                             # draft from the model itself (``header_decoding``)
-                            own = header_decoding(value) == "draft-self"
-                            set_path(cond, "decoding", "draft-self" if own else "speculative")
+                            heads = header_decoding(value) == "draft-self"
+                            set_path(cond, "decoding", "draft-self" if heads else "speculative")
                 elif path == "quant" and isinstance(value, str) and (named := _MODEL_PREFIX.match(value)):
                     # "| Квантование |" over "GLM-4.7-QuantTrio-Int4": the quant after the model's name
                     value = value[named.end() :]
