@@ -65,6 +65,7 @@ from .draftnames import (
     ENGINE_SPELLINGS,
     MODEL_FAMILIES,
     MTP_IN_NAME,
+    UNUSED_UNIT,
     Mention,
     builds_engine,
     clause_bounds,
@@ -81,6 +82,7 @@ from .draftnames import (
     ollama_model,
     placement,
     repository_engine,
+    sentence_of,
     side_builds,
     supposed_spans,
 )
@@ -184,24 +186,14 @@ _CHOSEN_BACKEND = re.compile(
 )
 
 
-#: words of a sentence saying a unit was not used ("does not use the NPU", "the 185H's NPU sits idle")
-NOT_USED = re.compile(r"(?i)\b(?:not|no|never|without|idle|disabled|unused|useless|nothing|lacks?)\b|n't\b")
-
-
-def _sentence_around(text: str, at: int) -> str:
-    """The sentence of ``text`` holding offset ``at`` (bounded by ". ", "! ", "? ", "; " or a line break)."""
-    lo = max(text.rfind(c, 0, at) for c in (". ", "! ", "? ", "; ", "\n"))
-    ends = [k for k in (text.find(c, at) for c in (". ", "! ", "? ", "; ", "\n")) if k >= 0]
-    return text[lo + 1 : min(ends) if ends else len(text)]
-
-
 def _backends(text: str, out: list[tuple[str, object]]) -> None:
     for m in _BACKEND_WORDS.finditer(text):
         if m.group("a"):
             out.append(("backend", ASCEND_NPU))
             continue
         if m.group("n") and (
-            NOT_USED.search(sentence := _sentence_around(text, m.start("n"))) or DISCRETE_GPU.search(sentence)
+            UNUSED_UNIT.search(sentence := sentence_of(text, m.start("n"), m.end("n")))
+            or DISCRETE_GPU.search(sentence)
         ):
             continue  # "llama.cpp does not use the NPU yet", an NPU listed beside a card: no run on it
         word = (
@@ -1227,7 +1219,7 @@ def _distinct_of(path: str, values: list[object]) -> list[object]:
         bits = re.compile(r"(?i)^(\d{1,2})[\s-]?bits?$")
         values = [bits.sub(r"\1bit", v) if isinstance(v, str) else v for v in values]
         # "native MXFP4 quantization" and "At 4-bit precision": the bit width of the format named
-        # is no other quantisation (a "4bit" beside "Q4_K_M", "int4", "NVFP4" alike)
+        # is no other quantisation ("int4", "NVFP4" alike; not a GGUF type's, ``_BIT_WIDTH``)
         widths = {_bit_width(v) for v in values if not (isinstance(v, str) and bits.match(v))}
         values = [v for v in values if not (isinstance(v, str) and bits.match(v) and int(v[:-3]) in widths)]
     return _distinct(values)

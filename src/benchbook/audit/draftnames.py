@@ -1031,10 +1031,10 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     if "NPU" in text or "GPU" in text:
         for m in CPU.finditer(text):
             unit = _CHIP_UNIT_AFTER.match(text, m.end())
-            sentence = _sentence_of(text, m.start(), unit.end()) if unit is not None else ""
+            sentence = sentence_of(text, m.start(), unit.end()) if unit is not None else ""
             # (not one said unused, nor one listed beside a card: "an RTX 4060 Laptop GPU and an
             # Intel Core Ultra 7 155H's NPU" names the machine's parts, not the run's)
-            if unit is not None and not _NOT_USED.search(sentence) and not DISCRETE_GPU.search(sentence):
+            if unit is not None and not UNUSED_UNIT.search(sentence) and not DISCRETE_GPU.search(sentence):
                 # "Intel Ultra 9 185H's NPU", "Core Ultra 7 155H iGPU": the chip whose own unit ran it,
                 # the machine (a CPU named alone is none: beside a GPU it measures nothing)
                 out.append(Mention(m.start(), "hardware", cpu_name(m)))
@@ -1227,11 +1227,13 @@ CPU = re.compile(
 
 #: a discrete card's name in a sentence (``_CHIP_UNIT_AFTER``'s and the NPU backend's guard)
 DISCRETE_GPU = re.compile(r"\b(?:RTX|GTX|GeForce|Radeon\s+RX|Quadro|Tesla|[ABHL]\d{2,3}\b|Arc\s+[AB]\d{3})")
-#: words of a sentence saying a unit was not used ("the 155H iGPU is disabled", "sits idle")
-_NOT_USED = re.compile(r"(?i)\b(?:not|no|never|without|idle|disabled|unused|useless|nothing|lacks?)\b|n't\b")
+#: words of a sentence saying a unit was not used ("the 155H iGPU is disabled", "does not use the NPU")
+UNUSED_UNIT = re.compile(
+    r"(?i)\b(?:not|no|never|without|idle|disabled|unused|useless|nothing|lacks?)\b|n't\b"
+)
 
 
-def _sentence_of(text: str, start: int, end: int) -> str:
+def sentence_of(text: str, start: int, end: int) -> str:
     """The sentence of ``text`` around ``start``..``end`` (bounded by ". ", "; ", "(", ")" or a line
     break: a remark in parentheses is a sentence of its own)."""
     stops = (". ", "! ", "? ", "; ", "\n", "(", ")")
