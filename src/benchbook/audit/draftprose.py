@@ -1300,6 +1300,16 @@ def scaled(digits: str, letter: str) -> tuple[str, int]:
     return f"{value:f}".split(".")[0] if value == value.to_integral() else f"{value:f}", frac - power
 
 
+def _scaled_number(m: re.Match, digits: str, letter: str, unit: re.Match) -> Number:
+    """The ``Number`` of ``_NUMBER``'s match ``m`` written with a scale's letter or sign and then a
+    unit (``unit``'s group "u", ending the number): "10k tok/s", "207万トークン" (``scaled``)."""
+    value, decimals = scaled(digits, letter)
+    written = unit.group("u")
+    return Number(
+        value, _unit(written), _about(m), m.start(), unit.end(), unit_written=written, decimals=decimals
+    )
+
+
 #: a unit written per token ("45 ms/token", "1.2 秒/token", "3 ms per tok"): a time per token
 PER_TOKEN_UNIT = re.compile(r"/\s*tok|per\s+tok", re.IGNORECASE)
 
@@ -1407,18 +1417,7 @@ def numbers(text: str) -> list[Number]:
             if thousands is not None and (family(unit) in _SCALED_FAMILIES or counted):
                 # "10k tok/s", "12k req/s", "850k IOPS": thousands (millions) of a unit, with the
                 # precision written (``scaled``: "1.5k" stands for 1450–1550)
-                value, decimals = scaled(thousands.group("n"), thousands.group("k"))
-                out.append(
-                    Number(
-                        value,
-                        unit,
-                        _about(m),
-                        m.start(),
-                        after_unit.end(),  # type: ignore[union-attr]
-                        unit_written=after_unit.group("u"),  # type: ignore[union-attr]
-                        decimals=decimals,
-                    )
-                )
+                out.append(_scaled_number(m, thousands.group("n"), thousands.group("k"), after_unit))  # type: ignore[arg-type]
                 pos = after_unit.end()  # type: ignore[union-attr]
                 continue
             if thousands is not None and after_unit is not None:
@@ -1455,18 +1454,7 @@ def numbers(text: str) -> list[Number]:
             if family(unit) in _SCALED_FAMILIES or family(unit) == "tokens" and not context:
                 # "207万トークン" (Japanese and Chinese count in ten-thousands: 2,070,000 tokens), "1.2万
                 # tokens/s"; "3万token的上下文" is a context's size, a setting: listed below
-                value, decimals = scaled(number_text(m.group("a")), myriad.group("k"))
-                out.append(
-                    Number(
-                        value,
-                        unit,
-                        _about(m),
-                        m.start(),
-                        myriad.end(),
-                        unit_written=myriad.group("u"),
-                        decimals=decimals,
-                    )
-                )
+                out.append(_scaled_number(m, number_text(m.group("a")), myriad.group("k"), myriad))
                 pos = myriad.end()
                 continue
         ua, ub = _unit(m.group("ua")), _unit(m.group("unit"))
