@@ -258,7 +258,8 @@ def same_condition(want: object, got: object, field: str = "") -> bool:
     """Whether a drafted condition value ``got`` states the expected ``want``.  Numbers and flags
     compare equal; names compare by their words (``_name_tokens``): the drafted value must hold
     every word of the expected one outside parentheses and no word the expected one lacks, apart
-    from the vendor's name (``VENDOR_WORDS``).  So "RTX 4090" states "NVIDIA GeForce RTX 4090",
+    from the vendor's name (``VENDOR_WORDS``) and, for a ``hardware``, a memory size ("H100 80GB" states
+    "H100").  So "RTX 4090" states "NVIDIA GeForce RTX 4090",
     "M2" states "Apple M2 (Mac Mini)" and "qwen3.5 0.8b" states "Qwen3.5-0.8B", while "RTX 4060"
     does not state "RTX 4060 Ti", "0.8B" does not state "Qwen3.5-0.8B" and "Q4_K_XL" does not state
     "UD-Q4_K_XL"; words in parentheses qualify a drafted name as an expected one ("Apple M1 Ultra
@@ -281,6 +282,10 @@ def same_condition(want: object, got: object, field: str = "") -> bool:
     required = _name_tokens(re.sub(r"\([^)]*\)", " ", want)) - VENDOR_WORDS
     # words in parentheses qualify a name on either side ("Apple M1 Ultra (Mac Studio)")
     named = _name_tokens(re.sub(r"\([^)]*\)", " ", got)) or have
+    if field == "hardware":
+        # and so does a card's memory the expected name leaves out ("NVIDIA H100 80GB" states
+        # "NVIDIA H100"; "NVIDIA A100 40GB" never states "NVIDIA A100 80GB": its 80gb is required)
+        named = {w for w in named if not re.fullmatch(r"\d+(?:\.\d+)?gi?b", w)}
     return bool(have) and required <= have and named <= _name_tokens(want) | VENDOR_WORDS
 
 

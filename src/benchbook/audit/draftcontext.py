@@ -88,6 +88,7 @@ from .draftnames import (
 )
 from .draftprose import family, numbers
 from .draftwords import (
+    DRAFT_MODEL_CJK,
     NOT_A_PROMPT,
     PROMPT_SET_SETTING,
     REQUEST_SETTINGS,
@@ -340,7 +341,11 @@ _PROMPT_QUOTED = re.compile(
 )
 #: words before "prompt" that end in a word of the sentence around it, not of a prompt's name ("I
 #: used the prompt", "we gave it a prompt"): the prompt is named elsewhere, if at all
-_PROMPT_LEAD_END = re.compile(r"(?:^|\s)(?:the|a|an|it|this|that|same|its|his|her|my|our|their|your)$", re.I)
+_PROMPT_LEAD_END = re.compile(
+    # (or a preposition: "Tokens per Prompt" counts a prompt's tokens, names none)
+    r"(?:^|\s)(?:the|a|an|it|this|that|same|its|his|her|my|our|their|your|per|each|every|of|for)$",
+    re.I,
+)
 #: a prompt named by its size alone before the word "prompt" ("the long prompt", "Short Prompt")
 _SIZED_PROMPT = re.compile(r"(?:long|longer|short|shorter|medium)", re.IGNORECASE)
 
@@ -2286,7 +2291,7 @@ _PLATFORM_CHIPS = {
 
 
 #: a table header naming the draft model's column ("Draft model", "Draft", "draft (quant)")
-_DRAFT_COLUMN = re.compile(r"^\W*draft(?:\s+model)?\b", re.IGNORECASE)
+_DRAFT_COLUMN = re.compile(rf"^\W*(?:draft(?:\s+model)?\b|{DRAFT_MODEL_CJK})", re.IGNORECASE)
 
 
 def _ruled(post: Post, before: int, first: int) -> bool:
@@ -2490,9 +2495,11 @@ class Context:
                 }
                 # llama-bench's "deepseek4 ?B Q8_0": an architecture of unknown size, no model's name
                 # (``model_cell``), which would hide the title's or the command's
+                # (and a draft model's row: "| **Draft Model** | meta-llama/Llama-3.2-1B | N/A |")
                 table_lines = [
                     (n, _UNSIZED_ARCH.sub(" ", " ".join(c for j, c in enumerate(r) if j not in drafts)))
                     for n, r in zip(block.row_lines, block.rows, strict=False)
+                    if not (r and _DRAFT_COLUMN.search(r[0].strip("*_` ")))
                 ]
                 commands, names = _stated(table_lines or lines, "text")
                 if _setup_table(block) or stack[-1].setup and not _legend_table(block):
@@ -3113,6 +3120,63 @@ def _fuller_of(
     return fuller
 
 
+#: the words a card's name may add and stay that card (``_fuller_machine_of``): its memory ("80GB"),
+#: its form factor ("PCIe", "SXM5", "NVL") and the maker's and line's names ("NVIDIA", "GeForce");
+#: never "Ti", "Super", "Max", "D" (another product)
+_SAME_CARD_WORD = re.compile(
+    r"\d+(?:\.\d+)?\s?(?:gb|gib)|pcie|sxm\d?|nvl|nvidia|geforce|tesla|amd|radeon|intel"
+)
+
+
+def _fuller_machine_of(named: list[object]) -> Callable[[object], object]:
+    """``fuller(machine)``: the one machine among ``named`` (the post's) that is ``machine`` said
+    in full, its added words only memory, form factor and maker (``_SAME_CARD_WORD``: "NVIDIA H100"
+    -> "NVIDIA H100 94GB NVL" where the setup names "H100 NVL 94GB×4"), written with the count every
+    mention of that fuller name gives ("4x NVIDIA H100" of "H100×4" and of a column's "H100" where
+    the post names the machine "H100 NVL 94GB×4" only); ``machine`` itself where none, several or
+    mentions of several counts do ("RTX 4060" beside "RTX 4060 Ti" stays: another card)."""
+    counted: dict[object, set[str]] = {}  # a name without its count -> the counts it is written with
+    spelled: dict[object, str] = {}
+    for v in named:
+        if not isinstance(v, str):
+            continue
+        m = re.match(r"(\d+x)\s+(.*)", v)
+        bare = m.group(2) if m else v
+        counted.setdefault(_key(bare), set()).add(m.group(1) if m else "")
+        spelled.setdefault(_key(bare), bare)
+    found: dict[str, object] = {}
+
+    def fuller(machine: object) -> object:
+        if not isinstance(machine, str):
+            return machine
+        if machine not in found:
+            m = re.match(r"(\d+x)\s+(.*)", machine)
+            count, bare = (m.group(1), m.group(2)) if m else ("", machine)
+            mine = set(str(_key(bare)).split())
+            wider = [
+                k
+                for k in counted
+                if mine < set(str(k).split())
+                and all(_SAME_CARD_WORD.fullmatch(w) for w in set(str(k).split()) - mine)
+            ]
+            found[machine] = machine
+            # (names said fuller and fuller, "H100 NVL×4" in the title and "H100 NVL 94GB×4" in the
+            # setup: the fullest, where it holds every other)
+            full = max(wider, key=lambda k: len(str(k).split()), default=None)
+            counts = set().union(*(counted[k] for k in wider)) if wider else set()
+            if (
+                full is not None
+                and all(set(str(k).split()) <= set(str(full).split()) for k in wider)
+                and len(counts) == 1
+            ):
+                (theirs,) = counts
+                if theirs == count or not count:
+                    found[machine] = f"{theirs} {spelled[full]}".strip()
+        return found[machine]
+
+    return fuller
+
+
 def _fuller_quant_of(named: list[object]) -> Callable[[object], object]:
     """``fuller(quant)``: the one quantisation among ``named`` (the post's) that ``quant`` writes
     short: without Unsloth's "UD-" prefix ("Q4_K_XL" where a model row says "MTP-UD-Q4_K_XL") or
@@ -3293,6 +3357,9 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
     fuller_quant = _fuller_quant_of(
         [*(v for d in (root.head, root.body, root.weak, root.declared) for v in d.get("quant", []))]
     )
+    fuller_machine = _fuller_machine_of(
+        [*(v for d in (root.head, root.body, root.weak, root.declared) for v in d.get("hardware", []))]
+    )
     for e in [*entries, *groups]:
         own = e.fields.get("conditions") or {}
         if isinstance(own.get("model"), str):
@@ -3341,6 +3408,8 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
             cond["quant"] = fuller_quant(cond["quant"])
         if isinstance(cond.get("hardware"), str) and cond["hardware"] in ctx.chips:
             cond["hardware"] = ctx.chips[cond["hardware"]]  # "Strix Halo": the "Radeon 8060S" named
+        if isinstance(cond.get("hardware"), str):
+            cond["hardware"] = fuller_machine(cond["hardware"])
         if (
             drafting is not None
             and g.line in baselined
@@ -3497,6 +3566,8 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
             cond["quant"] = fuller_quant(cond["quant"])
         if isinstance(cond.get("hardware"), str) and cond["hardware"] in ctx.chips:
             cond["hardware"] = ctx.chips[cond["hardware"]]  # "Strix Halo": the "Radeon 8060S" named
+        if isinstance(cond.get("hardware"), str):
+            cond["hardware"] = fuller_machine(cond["hardware"])
         if "conditions" in e.fields:
             e.fields["conditions"] = cond
         elif cond:
@@ -3889,7 +3960,16 @@ def _fuller_machine(setup: object, own: object) -> bool:
         _fuller(setup, own)
         and not re.match(r"\d+x\s", str(setup))
         and not re.search(r"\+|\band\b", str(setup))
+        # (not another product of the line: "RTX 4060 Ti" is no "RTX 4060" said in full, "M3 Max"
+        # no "M3")
+        and not (set(str(_key(setup)).split()) - set(str(_key(own)).split())) & _OTHER_PRODUCT
     )
+
+
+#: the words that make a card or chip another product of its line ("Ti", "Super", "XTX", "Max")
+_OTHER_PRODUCT = frozenset(
+    {"ti", "super", "xt", "xtx", "max", "pro", "ultra", "plus", "mobile", "laptop", "d"}
+)
 
 
 def _fill(cond: dict, context: dict[str, object], taken) -> None:

@@ -57,6 +57,7 @@ _STREAMS = re.compile(
     r"\bbatch(?:[ _-]?size)?\s*(?:=|:|of)?\s*(?P<b>\d+)\b|"
     r"\bconcurrency\s*(?:=|:|of)?\s*(?P<c>\d+)\b|(?<![\w.])[cC](?P<d>\d{1,4})\b|"
     r"(?P<e>\d+)\s*(?:параллельн\w*|одновременн\w*)\s+запрос|并发\s*(?:数)?\s*(?P<f>\d+)|(?P<g>\d+)\s*并发|"
+    r"同時(?:実行|リクエスト|接続)?数?\s*(?P<j>\d+)|"
     r"\b(?:at|with|при)\s+(?P<h>\d+)\s+(?:concurrent\s+|parallel\s+)?(?:requests|запрос\w*)|"
     # SGLang's scheduler line: "#running-req: 8" (the requests its decode batch ran)
     r"#running-req:\s*(?P<i>\d+)",
@@ -122,6 +123,7 @@ def _words(e: Entry) -> tuple[str, str]:
     if stated is None and e.fields.get("range"):
         stated = f"{e.fields['range'][0]}–{e.fields['range'][1]}"
     last = 0
+    lead = ""  # the words before a list of sides' "name = value" ("同時32の出力スループット:")
     found = numbers(quote)
     for k, n in enumerate(found):
         if n.text == str(stated) and _in_list(quote, found, k) is not None:
@@ -137,10 +139,25 @@ def _words(e: Entry) -> tuple[str, str]:
                 # a tool's aligned line ("148 ms total   82.1 tok/s"): the word right after the number
                 # before, a column's gap after it, names that number, not this one
                 label = re.sub(r"^[^\S\n]*[^\W\d]+(?=[^\S\n]{2,})", "", label)
+            if lead and _SIDE_ONLY.fullmatch(quote[last : n.start]):
+                # "…スループット:H100×4 = 5414 tok/s, A100×4 = 3723 tok/s": the second side's label is
+                # the list's lead and its own name
+                label = lead + label
             return label, after
         if n.unit is not None:
+            side = _SIDE_LEAD.search(quote, last, n.start)
+            if side is not None and side.start() == last or side is not None and not last:
+                lead = side.group("lead")
+            elif not _SIDE_ONLY.fullmatch(quote[last : n.start]):
+                lead = ""
             last = n.end
     return quote, ""
+
+
+#: the label of the first side of a list "label: A = 5414 tok/s, B = 3723 tok/s" (its lead, to the
+#: colon, and the side's name before "=") and of the sides after it (", B = ")
+_SIDE_LEAD = re.compile(r"(?P<lead>[^,;，；]*[:：])\s*[^\s=:,;，；]+(?:\s[^\s=:,;，；]+)?\s*=\s*$")
+_SIDE_ONLY = re.compile(r"\s*[,，、]\s*[^\s=:,;，；]+(?:\s[^\s=:,;，；]+)?\s*=\s*")
 
 
 #: labels joined by a slash before values joined by a slash: "wall/decode: 101.39 / 102.33 tok/s"

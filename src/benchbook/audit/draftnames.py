@@ -126,9 +126,10 @@ _HARDWARE = re.compile(
     r"|OnePlus\s\d{1,2}(?:\s?(?:Pro|R|T))?)(?![\w.-])"
     # AWS's own accelerators ("AWS Trainium", "Trainium2", "Inferentia2")
     r"|(?:AWS\s+)?(?P<aws>Trainium\d?|Inferentia\d?)(?![\w.-])"
-    # Tenstorrent's machines and cards ("QuietBox", "TT-LoudBox", "Wormhole n300", "Blackhole p150a")
+    # Tenstorrent's machines and cards ("QuietBox", "TT-LoudBox", "Wormhole n300", "Blackhole p150a";
+    # a family after the maker's name: "Tenstorrent Wormhole hardware")
     r"|(?:Tenstorrent\s+)?(?P<tt>(?:TT-)?(?:QuietBox|LoudBox)|Wormhole\s[nN]\d{3}[sd]?|Blackhole\s[pP]\d{3}[ab]?"
-    r"|(?<=Tenstorrent\s)Galaxy)(?![\w.-])"
+    r"|(?<=Tenstorrent\s)(?:Galaxy|Wormhole|Blackhole|Grayskull))(?![\w.-])"
     # a MacBook by its screen size, no chip named ("macbook pro 14", "MacBook Air 13-inch")
     r"|(?P<mbook>MacBook\s(?:Pro|Air)\s1[3-6])(?:-?inch\b|″|\")?(?![\w.-])"
     # Apple's phones and tablets ("iPhone 15 Pro", "iPhone 16 Pro Max", "iPad M4", "iPad Pro (M4)")
@@ -326,8 +327,9 @@ _MODEL = re.compile(
     # (a GGUF file after any folders of its path: "C:/models/x.gguf", "https://huggingface.co/o/r/blob/
     # main/x.gguf", a repository's file "unsloth/gemma-3-1b-it-GGUF:gemma-3-1b-it-Q4_K_M.gguf"; a
     # model's name after one folder only, "Qwen/Qwen3-8B", never a URL's slug; not after a colon
-    # either, and each part's end one "/" or ":", so a run of "a:b/" is tried once, in one way)
-    r"(?<![\w./:-])(?:[\w.-]+/)?(?P<name>(?:[\w.-]*[/:])*[\w.+-]+\.gguf|(?i:"
+    # either, and each part's end one "/" or ":", so a run of "a:b/" is tried once, in one way; a
+    # model's label before its colon is no such part: "モデル:Qwen/Qwen2.5-7B-Instruct", "Model:Qwen3-8B")
+    r"(?:(?<![\w./:-])|(?<=(?i:model):)|(?<=モデル:)|(?<=模型:))(?:[\w.-]+/)?(?P<name>(?:[\w.-]*[/:])*[\w.+-]+\.gguf|(?i:"
     + MODEL_FAMILIES
     # Gemma's effective sizes ("gemma-4-E2B-it", "gemma-3n-E4B")
     + r")[\w.]*(?:-[\w.]+)*-[Ee]?\d+(?:\.\d+)?[BbMm](?:-[\w.]+)*"
@@ -1580,9 +1582,20 @@ _HEADER_SPEC = re.compile(
 )
 
 
+#: speculative decoding negated in Chinese, Japanese or Korean ("无推测解码", "不使用投机解码",
+#: "投機的デコードなし", "추측 디코딩 없음"): plain decoding
+_CJK_NO_SPEC = re.compile(
+    r"(?:无|無|不使用|不用|没有|沒有|未使用|未启用|关闭|關閉|禁用)\s*(?:推测|推測|投机|投機)"
+    r"|(?:推测|推測|投机|投機|スペキュレーティブ|추측|투기)[^|\n]{0,10}?(?:なし|無し|オフ|없음|없이|미사용|끔)"
+)
+
+
 def header_decoding(header: str) -> str | None:
-    """The decoding a rate column's header names (``_HEADER_PLAIN``, ``_HEADER_SPEC``, ``DECODING_PHRASE``):
-    "plain", "speculative", "draft-self"; None when it names none or both ("Baseline vs spec")."""
+    """The decoding a rate column's header names (``_HEADER_PLAIN``, ``_HEADER_SPEC``, ``DECODING_PHRASE``,
+    ``_CJK_NO_SPEC``: "无推测解码" is plain): "plain", "speculative", "draft-self"; None when it
+    names none or both ("Baseline vs spec")."""
+    if _CJK_NO_SPEC.search(header):
+        return "plain"
     words: set[str] = {str(m.value) for m in mentions(header) if m.path == "decoding"}
     if _HEADER_PLAIN.search(header):
         words.add("plain")

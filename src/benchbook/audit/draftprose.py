@@ -137,6 +137,8 @@ UNITS: dict[str, str] = {
     "s/tok": "s",
     "sec/token": "s",
     "sec/tok": "s",
+    "secs/token": "s",
+    "secs/tok": "s",
     # (in Chinese and Japanese posts: "1.2 秒/token", "35 毫秒/token")
     "秒/token": "s",
     "秒/tok": "s",
@@ -312,7 +314,8 @@ _UNIT = (
 #: a hyphen joining a number to a time word it qualifies ("15-minute engine rebuilds", "a 2-hour
 #: run", "30-second warm-up"): the number in that unit; a range ("15-20 minutes") keeps its hyphen
 _HYPHENED = r"[-\u2010\u2011](?=(?:minute|hour|second)s?\b)"
-_RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|hasta|(?<=\s)auf(?=\s)|(?<=\s)a(?=\s)|до)\s*"
+# (Chinese "to": "1.5 倍至 3 倍", "10到15秒"; not Japanese "から", also "from A" of a change "AからBに")
+_RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|hasta|(?<=\s)auf(?=\s)|(?<=\s)a(?=\s)|до|至|到)\s*"
 _NUMBER = re.compile(
     # (a sign of approximation glued to a word before it, "Q4_K_M~40 GB" of a table copied without its
     # cell borders, is one too: only a word must stand apart)
@@ -552,7 +555,7 @@ def _change_follows(text: str, end: int, low: str, high: str) -> bool:
 _COUNTS_AFTER = re.compile(r"\s*(?:/\s*\d|(?:[\w-]{1,16}\s+){0,2}accepted\b|of\s+\d)", re.IGNORECASE)
 #: the word before a pair that makes it "from A to B", not a range (the last five characters)
 _WINDOW = 256  # characters before a number the reader looks at
-_FROM = re.compile(r"(?:^|\W)(?:from|von|de|desde)$", re.I)
+_FROM = re.compile(r"(?:^|\W)(?:from|von|de|desde)$|[从從]$", re.I)
 #: a noun of a change or an amount before "de" ("um ganho de 2% a 3%", "una mejora de 2 a 3%"): "a
 #: gain of A to B", a range, not "from A to B"
 _AMOUNT_OF = re.compile(
@@ -791,7 +794,9 @@ _AGAINST = re.compile(
 #: between a number with no unit and the other side's number with one, the other side named in a few
 #: words ("115.5 vs oMLX's 231.7 tok/s", "RTX 5090 356 vs M3 Ultra 192 tok/s"): one unit for both
 _VS_NAMED = re.compile(
-    r"\s*(?:vs\.?|versus|statt|anstatt|instead\s+of|rather\s+than)\s+(?:[^\s\d.!?;:,()]\S*\s+){0,3}",
+    # (a remark naming the first side before it: "37 (yours) vs 34 tokens / sec")
+    r"\s*(?:\([^()\d\n]{1,30}\)\s*)?"
+    r"(?:vs\.?|versus|statt|anstatt|instead\s+of|rather\s+than)\s+(?:[^\s\d.!?;:,()]\S*\s+){0,3}",
     re.IGNORECASE,
 )
 #: a sentence naming one thing and its number after the sentence that gave the unit ("Llama.cpp
@@ -934,6 +939,8 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
             and a.range is None
             and family(b.unit) in ("rate", "time", "size")
             and _VS_NAMED.fullmatch(text[a.end : b.start])
+            # (not a count of what is named before it: "H100 NVL 94GB×4 vs A100 80GB×4", four cards)
+            and not re.search(r"[\w)]\s?[×xX*]\s?$", text[max(0, a.start - 4) : a.start])
         ):
             out[i] = replace(a, unit=b.unit)  # "356 vs M3 Ultra 192 tok/s": the unit of both sides
             paired = b.unit

@@ -81,7 +81,7 @@ from .draftprose import (
     unit_of,
 )
 from .draftsides import Sides
-from .draftwords import NOT_A_PROMPT, count, settings_in_words
+from .draftwords import DRAFT_MODEL_CJK, NOT_A_PROMPT, count, settings_in_words
 from .post import Block
 from .toollines import PLURAL, label_metric, label_unit, stat_name
 from .units import UnitError, factor
@@ -166,6 +166,8 @@ _RELATING_HEADER = re.compile(
     r"\bvs\.?\b|\b(?:versus|spee?d-?up|slow-?down|gain|change|delta|diff|ratio|relative|improvement|uplift|"
     r"faster|slower|boost|loss|regression|beschleunigung|ускорени|прирост)|Δ|(?<!\.)\bx\b|×|"
     r"倍率|改善|高速化|加速比|提升|差异|差距|배율|향상|차이|"
+    # a header ending in "比" or "比率" (a ratio: "req/s比", "速度比"; not "比例", a share, nor "比较")
+    r"比率?(?=\s*(?:[(（]|$))|"
     # one column's numbers over another's ("E1 over vanilla", "E3 over E1": a spreadsheet's ratio column)
     r"\S\s+over\s+\S",
     re.IGNORECASE,
@@ -1533,7 +1535,8 @@ def _no_draft(cell: str) -> bool:
 #: a label column naming each row's draft model ("Draft", "Draft model", "Spec Dec (B)": a size in
 #: billions) or its weights ("Draft quant", "Spec Quant")
 _DRAFT_COLUMN = re.compile(
-    r"(?i)\W*(?:draft(?:er)?(?:\s+model)?|spec(?:ulative)?[\s_-]*dec(?:oding)?(?:\s+model)?)\W*(?:\(\s*B\s*\))?\W*"
+    r"(?i)\W*(?:draft(?:er)?(?:\s+model)?|spec(?:ulative)?[\s_-]*dec(?:oding)?(?:\s+model)?"
+    rf"|{DRAFT_MODEL_CJK})\W*(?:\(\s*B\s*\))?\W*"
 )
 _BITS = re.compile(r"[\s*_`]*[2-8][\s*_`]*")
 _BARE = re.compile(r"\s*\d+(?:\.\d+)?\s*")
@@ -2211,6 +2214,15 @@ class Tables(Sides):
                 # "| PP speedup |" over "1.15x (+15.0%)", "| TG delta |" over "+0.3%": the phase its
                 # header names is what it relates, not its unit; its cells' multiples or changes are
                 unit = cell_units.pop()
+            elif (
+                unit not in ("x", "%", None)
+                and cell_units == {"x"}
+                and all(_cell_unit(c) == "x" for c in column if numbers(c))
+                and _RELATING_HEADER.search(_WRITTEN_UNIT.sub(" ", h))
+            ):
+                # "| req/s比 |", "| tok/s ratio |" over "1.41×" beside the two machines' req/s columns:
+                # the header names the quantity it relates, its cells write multiples
+                unit = "x"
             if unit is None and (_metric_header(h) or j in prompt_rates):
                 unit = "t/s"
             metric = (
@@ -2366,6 +2378,10 @@ class Tables(Sides):
         # a column of the prompt's size ("| ISL |", "| Input size in tokens |"): the rows' prompt
         prompt_sized = any(LABELS.get(label_key(h), ("", ""))[:2] == ("prompt", "tokens") for h in header)
         drafters = any(_DRAFT_COLUMN.fullmatch(h or "") for h in header)  # "| Drafter |", "| Draft model |"
+        # value columns naming their decoding ("| No spec | Spec |", "| 无推测解码 | 有推测解码 |")
+        decoded_columns = any(
+            kinds[j] in ("value", "lead") and header_decoding(h) is not None for j, h in enumerate(header)
+        )
         spans = _spanned_labels(
             body, [j for j in range(width) if kinds[j] == "label" and j not in draft_columns]
         )
@@ -2625,6 +2641,12 @@ class Tables(Sides):
                         # "| Model |" over "BF16 (baseline)" beside "This Model": the weights' type of
                         # the card's model, no model's name
                         path, value = "quant", bare
+                elif (
+                    path == "prompt"
+                    and isinstance(value, str)
+                    and re.fullmatch(r"[\"“「『'‘].+[\"”」』'’]", value)
+                ):
+                    value = value[1:-1].strip()  # "| “解释勾股定理” |": the prompt, its quotes apart
                 elif path in ("other.draft_model", "other.draft") and isinstance(value, str):
                     drafted = re.fullmatch(r"\s*([1-9]|1\d)\s*", value)
                     if _no_draft(value):
@@ -2642,9 +2664,10 @@ class Tables(Sides):
                         value, quant = model_cell(re.sub(r"\s*[(（]([^()（）]*)[)）]\s*$", r" \1", value))
                         if quant:
                             set_path(cond, "other.draft_quant", quant)
-                        if "decoding" not in cond:
+                        if "decoding" not in cond and not decoded_columns:
                             # a draft model drafts; the model's own heads ("| Drafter |" over "mtp")
-                            # draft from the model itself (``header_decoding``)
+                            # draft from the model itself (``header_decoding``); where value columns
+                            # name their decoding ("| 无推测解码 | 有推测解码 |"), each column's holds
                             heads = header_decoding(value) == "draft-self"
                             set_path(cond, "decoding", "draft-self" if heads else "speculative")
                 elif path == "quant" and isinstance(value, str) and (named := _MODEL_PREFIX.match(value)):
@@ -3416,6 +3439,16 @@ class Tables(Sides):
                 if phase is not None:
                     # "| PP speedup |", "| TG delta |" beside both phases' columns: its phase's columns
                     mine = [c for c in mine if _phase_of(header[col_of[c]]) == phase] or mine
+                own = _header_unit(header[j])
+                if own not in (None, "x", "%") and own.lower() in header[j].lower():
+                    # "| req/s比 |" over "1.41×" beside req/s and tok/s columns: the quantity its
+                    # header writes, whatever family the other relating columns relate
+                    every = [cells[r, k] for k in sorted(groups) if (r, k) in cells]
+                    mine = (
+                        [c for c in mine if _header_unit(header[col_of[c]]) == own]
+                        or [c for c in every if _header_unit(header[col_of[c]]) == own]
+                        or mine
+                    )
                 same = [c for c in mine if fam.get(col_of[c]) == fam.get(col_of[mine[0]])] if mine else []
                 if len(same) == 1 and len((pieces or {}).get((r, col_of[same[0]]), [])) >= 2:
                     same = (pieces or {})[r, col_of[same[0]]]  # "Ollama 28 tok/s · vLLM 32 tok/s": its two

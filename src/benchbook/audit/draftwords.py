@@ -16,6 +16,11 @@ import re
 from .draftcommand import HEX_COMMIT
 from .draftnames import ENGINE_SPELLINGS, engine_of_cell
 
+#: a draft model's name in the languages the drafter reads, for a table's column or row label
+#: ("草稿模型", "ドラフトモデル", "드래프트 모델"; English "draft model" each reader spells its own way)
+DRAFT_MODEL_CJK = r"草稿模型|草稿|推测模型|ドラフト(?:モデル)?|드래프트(?:\s*모델)?"
+
+
 #: a token count, its thousands grouped by commas or not ("32,768 tokens", "32768", "32K", "1.5K")
 _K = r"(?P<n>\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
 #: an engine's name in any spelling ``draftnames`` knows (``ENGINE_SPELLINGS``)
@@ -287,7 +292,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     # requests at once in words: "concurrency = 4", "at concurrency 16", "10 concurrency", "8 concurrent
     # request streams", "128 concurrent requests", "8-stream throughput", "four concurrent requests",
     # "16 parallel requests", "8 simultaneous users", "32 requests in parallel", "并发 8", "8 并发",
-    # "并发数为 8" (not a range's end: "1-8 concurrent")
+    # "并发数为 8", "同時32" (not a range's end: "1-8 concurrent")
     (
         re.compile(
             r"\bconcurrency(?:\s+level)?\s*(?:=|:|of)?\s*(?P<n>\d{1,4})(?![\d.%]|\s?[–-]\s?\d)"
@@ -296,6 +301,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"|(?:requests?|users?|clients?|streams?|sequences?)\s+(?:in\s+parallel|at\s+once|simultaneously)\b)"
             r"|(?<![\w.–-])(?P<s>\d{1,4})-(?:streams?|users?|clients?)\b"
             r"|并发(?:数|请求数|请求|用户数)?\s*(?:为|是|=|:|：)?\s*(?P<z>\d{1,4})(?!\d)|(?<![\d.])(?P<y>\d{1,4})\s*(?:路)?并发"
+            # Japanese "同時32の…" (32 at once), "同時実行数 8", "同時リクエスト数: 8"
+            r"|同時(?:実行|リクエスト|接続)?数?\s*(?:=|:|：|は)?\s*(?P<j>\d{1,4})(?![\d.,]|\s?[–-]\s?\d)"
             # a header's count in parentheses ("Throughput (50 req)", "TTFT p50 (10 users)"), "c=8"
             r"|\(\s*(?P<p>\d{1,4})\s*(?:reqs?|requests|users|concurrent)\s*\)|(?<![\w.])c\s*=\s*(?P<c>\d{1,4})(?!\d)",
             re.I,
@@ -888,7 +895,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                 side = (m.group("s") or m.group("c")).lower()
                 out.append((f"type_{side}", t))
             elif kind == "concurrent":
-                told = next(g for g in m.group("n", "m", "s", "z", "y", "p", "c") if g)
+                told = next(g for g in m.group("n", "m", "s", "z", "y", "j", "p", "c") if g)
                 n = _COUNT_OF[told.lower()] if told.lower() in _COUNT_OF else int(told)
                 if n >= 1:
                     out.append(("concurrency", n))

@@ -748,8 +748,8 @@ def _inline_pieces(tok, start: int) -> list[tuple[int, str]]:
             cur.append(ch.content)
         elif ch.type == "code_inline":
             cur.append(f"`{ch.content}`")  # a command line written inline stays one span
-        elif ch.type == "image":
-            cur.append(ch.content)
+        # (an image's alt text is no text of the post: "![gpt-oss-120b-h100](…/gpt-oss-120b-h100.png)",
+        # a chart's file name, names no model its numbers ran on)
     pieces.append((line, "".join(cur)))
     return [(n, t) for n, t in pieces if t.strip()]
 
