@@ -189,8 +189,10 @@ def test_speculative_decoding_negated_in_cjk_headers(tmp_path):
     ]
     post = (
         "# LM Studio 0.3.10\n\nLM Studio + MLX 引擎 (Apple M3 Pro, 36GB RAM)\n\n"
-        "| 提示 | 主模型 | 草稿模型 | 无推测解码 | 有推测解码 | tok/秒 速度提升 |\n|---|---|---|---|---|---|\n"
-        "| “解释勾股定理” | Qwen2.5-32B-Instruct-MLX-4bit | Qwen2.5-0.5B-Instruct-4bit | 7.30 tok/秒 | 17.74 tok/秒 | 2.43 倍 |\n"
+        "| 提示 | 主模型 | 草稿模型 | 无推测解码 | 有推测解码 | tok/秒 速度提升 |\n"
+        "|---|---|---|---|---|---|\n"
+        "| “解释勾股定理” | Qwen2.5-32B-Instruct-MLX-4bit | Qwen2.5-0.5B-Instruct-4bit "
+        "| 7.30 tok/秒 | 17.74 tok/秒 | 2.43 倍 |\n"
     )
     cf = _drafted(post, tmp_path)
     got = {c.value: _cond(cf, c) for c in cf.claims}
