@@ -215,3 +215,15 @@ def test_chinese_ranges_and_more_units():
     assert read("速度从7.3到17.7 tok/s") == [("7.3", "tok/s"), ("17.7", "tok/s")]
     assert read("I'm getting 37 (yours) vs 34 tokens / sec generation.") == [("37", "tok/s"), ("34", "tok/s")]
     assert read("(5 to 6 secs/token)") == [("5–6", "s")]
+
+
+def test_an_acceptance_fraction_after_a_verb_in_the_present(tmp_path):
+    """ "the acceptance drops to 0.69 avg" (h603): an acceptance rate as a fraction, as "dropped to"
+    is; "the speed drops to 0.69" names no acceptance (listed)."""
+    cf = _drafted("# MTP n-max 4\n\nThe acceptance drops to 0.69 avg but the gain is real.\n", tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("acceptance_rate", 0.69, "ratio")]
+    other = tmp_path / "speed"
+    other.mkdir()
+    cf = _drafted("# MTP n-max 4\n\nThe speed drops to 0.69 on long prompts.\n", other)
+    assert cf.claims == []
+    assert [u.number for u in cf.draft.unplaced] == ["0.69"]

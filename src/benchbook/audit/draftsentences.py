@@ -421,8 +421,10 @@ def _headed_units(text: str, found: list[Number]) -> list[Number]:
 #: "accept rate: 0.64"
 _ACCEPT_BEFORE = re.compile(
     r"accept\w*(?:[\s:=\"]+(?:rate|ratio|aggregate|avg|average|mean|median|overall|was|is|of|at|around|about"
-    # a verb of its change before it ("acceptance dropped to ~0.45", "rose to 0.8")
-    r"|(?:dropped|fell|rose|climbed|improved|went(?:\s+(?:up|down))?)\s+to|reached|hit))*[\s:=\"~≈]*$",
+    # a verb of its change before it, past or present ("acceptance dropped to ~0.45", "rose to 0.8",
+    # "the acceptance drops to 0.69 avg")
+    r"|(?:drop(?:ped|s)|f(?:ell|alls)|r(?:ose|ises)|climb(?:ed|s)|improv(?:ed|es)|(?:in|de)creas(?:ed|es)"
+    r"|(?:went|goes)(?:\s+(?:up|down))?)\s+to|reach(?:ed|es)|hits?))*[\s:=\"~≈]*$",
     re.IGNORECASE,
 )
 #: ... or right after it, or after a list of labelled fractions: "0.79 aggregate acceptance",
