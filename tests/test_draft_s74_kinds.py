@@ -227,3 +227,15 @@ def test_an_acceptance_fraction_after_a_verb_in_the_present(tmp_path):
     cf = _drafted("# MTP n-max 4\n\nThe speed drops to 0.69 on long prompts.\n", other)
     assert cf.claims == []
     assert [u.number for u in cf.draft.unplaced] == ["0.69"]
+
+
+def test_an_engines_kernels_beside_another_engine():
+    """ "ExLlamaV2 kernels were introduced into AutoAWQ" (h417): the kernels are a part AutoAWQ runs,
+    the engine is AutoAWQ; with no other engine named, "the llama.cpp kernels" are llama.cpp's."""
+    assert [
+        (m.path, m.value) for m in mentions("Recently, ExLlamaV2 kernels were introduced into AutoAWQ.")
+    ] == [("engine", "AutoAWQ")]
+    assert [(m.path, m.value) for m in mentions("I tried the new llama.cpp kernels on my 3090")] == [
+        ("engine", "llama.cpp"),
+        ("hardware", "NVIDIA GeForce RTX 3090"),
+    ]

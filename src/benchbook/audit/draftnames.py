@@ -792,6 +792,9 @@ def hardware_name(m: re.Match) -> str:
 _TOOL_OF = re.compile(
     r"['’]s\s+(?:own\s+)?`?[\w./-]*(?:bench\w*|\.py\b|script|tool|client|dataset)", re.IGNORECASE
 )
+#: an engine's kernels after its name: a part another engine named beside it runs ("ExLlamaV2
+#: kernels were introduced into AutoAWQ"), not the engine run
+_KERNELS_OF = re.compile(r"(?:['’]s)?\s+kernels?\b", re.IGNORECASE)
 
 
 #: a count of devices written right after a device's name: "* 8", "x2", "×4" (not "x 1.5", "* 8B")
@@ -894,10 +897,14 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if told is not None and not re.match(r"\d+x ", name) and told != "1":
             name = f"{told}x {name}"
         out.append(Mention(m.start(), "hardware", name, m.end()))
+    kernels: list[Mention] = []
     for m in _ENGINE.finditer(text):
         if _TOOL_OF.match(text, m.end()):
             continue  # "vLLM's `benchmark_serving.py`": a client the project ships, not the engine run
-        out.append(Mention(m.start(), "engine", engine_spelled(m.group(1))))
+        engine = Mention(m.start(), "engine", engine_spelled(m.group(1)))
+        (kernels if _KERNELS_OF.match(text, m.end()) else out).append(engine)
+    if kernels and not any(x.path == "engine" for x in out):
+        out += kernels  # "the llama.cpp kernels": no other engine named, the engine they are of
     for m in _BUILD.finditer(text):
         build = next(g for g in m.groups() if g)
         if re.search(r"-(?:bin-)?(?:win-)?cu(?:da)?[-\d]", build, re.IGNORECASE):
