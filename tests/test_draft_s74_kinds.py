@@ -239,3 +239,58 @@ def test_an_engines_kernels_beside_another_engine():
         ("engine", "llama.cpp"),
         ("hardware", "NVIDIA GeForce RTX 3090"),
     ]
+
+
+def test_the_breakers_cases(tmp_path):
+    """A breaker's inputs against this session's rules, each with its right reading."""
+    read = [(n.text, n.unit) for n in numbers("MLX 30 vs llama.cpp 45 tok/s")]
+    assert read == [("30", "tok/s"), ("45", "tok/s")]  # a word ending in x is no count's sign
+    assert [(n.text, n.unit) for n in numbers("M2 Max 60 vs M4 Max 85 tok/s")] == [
+        ("60", "tok/s"),
+        ("85", "tok/s"),
+    ]
+    # a setting's remark is no side's name; "由 A 到 B" is a change (from A to B), no range
+    assert [(n.text, n.unit) for n in numbers("concurrency 16 (default) vs 45 tok/s")] == [
+        ("16", None),
+        ("45", "tok/s"),
+    ]
+    assert [(n.text, n.unit) for n in numbers("由 800 到 1200 tok/s")] == [
+        ("800", "tok/s"),
+        ("1200", "tok/s"),
+    ]
+    # both decodings named: the negation is one side's
+    assert header_decoding("推测解码 vs 无推测解码 加速比") == "speculative"
+    # "同時2モデルをロード" (two models loaded at once) sets no concurrency
+    cf = _drafted("# MLX\n\n同時2モデルをロードした状態で 80 tok/s\n", tmp_path)
+    assert [(c.metric, _cond(cf, c).get("concurrency")) for c in cf.claims] == [("decode_tps", None)]
+    # a scaling table's one-card row stays one card beside the cluster the setup names
+    out = tmp_path / "scaling"
+    out.mkdir()
+    cf = _drafted(
+        "# Scaling\n\n## Setup\n\n- GPU: 8x H100 80GB SXM\n\n"
+        "| GPUs | tok/s |\n|---|---|\n| 1x H100 | 1500 |\n| 2x H100 | 2800 |\n| 8x H100 | 9000 |\n",
+        out,
+    )
+    assert {c.value: _cond(cf, c)["hardware"] for c in cf.claims} == {
+        1500: "NVIDIA H100 80GB SXM",
+        2800: "2x NVIDIA H100 80GB SXM",
+        9000: "8x NVIDIA H100 80GB SXM",
+    }
+    # "占比" is a share, no ratio; a "提示" column of notes is no prompt
+    out = tmp_path / "share"
+    out.mkdir()
+    cf = _drafted(
+        "# 显存\n\n| 模型 | 显存占比 | 提示 |\n|---|---|---|\n| Qwen3-8B | 22% | 需要 8GB 显存 |\n", out
+    )
+    (c,) = [c for c in cf.claims if c.unit == "%"]
+    assert (c.metric, _cond(cf, c).get("prompt")) == ("share", None)
+    # an image's alt text in words is read, a file's name is not
+    out = tmp_path / "alt"
+    out.mkdir()
+    cf = _drafted("# Bench\n\n![Llama 3 8B Q4_K_M on RTX 4090](chart.png)\n\nDecode: 128 tok/s\n", out)
+    got = _cond(cf, cf.claims[0])
+    assert (got["model"], got["quant"], got["hardware"]) == (
+        "Llama 3 8B",
+        "Q4_K_M",
+        "NVIDIA GeForce RTX 4090",
+    )

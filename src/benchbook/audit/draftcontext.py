@@ -3128,22 +3128,28 @@ _SAME_CARD_WORD = re.compile(
 )
 
 
-def _fuller_machine_of(named: list[object]) -> Callable[[object], object]:
-    """``fuller(machine)``: the one machine among ``named`` (the post's) that is ``machine`` said
-    in full, its added words only memory, form factor and maker (``_SAME_CARD_WORD``: "NVIDIA H100"
-    -> "NVIDIA H100 94GB NVL" where the setup names "H100 NVL 94GB×4"), written with the count every
-    mention of that fuller name gives ("4x NVIDIA H100" of "H100×4" and of a column's "H100" where
-    the post names the machine "H100 NVL 94GB×4" only); ``machine`` itself where none, several or
-    mentions of several counts do ("RTX 4060" beside "RTX 4060 Ti" stays: another card)."""
-    counted: dict[object, set[str]] = {}  # a name without its count -> the counts it is written with
+def _fuller_machine_of(named: list[object], mentioned: list[object], text: str) -> Callable[[object], object]:
+    """``fuller(machine)``: the one machine among ``named`` (the post's title's and setup's) that is
+    ``machine`` said in full, its added words only memory, form factor and maker
+    (``_SAME_CARD_WORD``: "NVIDIA H100" -> "NVIDIA H100 94GB NVL" where the setup names "H100 NVL
+    94GB×4"), with its own count, or where it has none the one count the post writes that machine
+    with (``mentioned``: every mention, short or full, "H100×4" and "H100 NVL 94GB×4" -> "4x" for a
+    column's "H100"), none where it writes several ("8x H100 80GB" beside a "2x H100" row) or
+    ``text`` names one device alone ("1x H100", "one H100", "single-GPU": ``_ONE_DEVICE``);
+    ``machine`` itself where none or several fuller
+    names are, or where the added words make another product ("RTX 4060" beside "RTX 4060 Ti")."""
     spelled: dict[object, str] = {}
     for v in named:
-        if not isinstance(v, str):
-            continue
-        m = re.match(r"(\d+x)\s+(.*)", v)
-        bare = m.group(2) if m else v
-        counted.setdefault(_key(bare), set()).add(m.group(1) if m else "")
-        spelled.setdefault(_key(bare), bare)
+        if isinstance(v, str):
+            m = re.match(r"(\d+x)\s+(.*)", v)
+            bare = m.group(2) if m else v
+            spelled.setdefault(_key(bare), bare)
+    counted: dict[object, set[str]] = {}  # a name without its count -> the counts it is written with
+    for v in mentioned:
+        if isinstance(v, str):
+            m = re.match(r"(\d+x)\s+(.*)", v)
+            counted.setdefault(_key(m.group(2) if m else v), set()).add(m.group(1) if m else "")
+    alone = _ONE_DEVICE.search(text) is not None
     found: dict[str, object] = {}
 
     def fuller(machine: object) -> object:
@@ -3155,7 +3161,7 @@ def _fuller_machine_of(named: list[object]) -> Callable[[object], object]:
             mine = set(str(_key(bare)).split())
             wider = [
                 k
-                for k in counted
+                for k in spelled
                 if mine < set(str(k).split())
                 and all(_SAME_CARD_WORD.fullmatch(w) for w in set(str(k).split()) - mine)
             ]
@@ -3163,18 +3169,25 @@ def _fuller_machine_of(named: list[object]) -> Callable[[object], object]:
             # (names said fuller and fuller, "H100 NVL×4" in the title and "H100 NVL 94GB×4" in the
             # setup: the fullest, where it holds every other)
             full = max(wider, key=lambda k: len(str(k).split()), default=None)
-            counts = set().union(*(counted[k] for k in wider)) if wider else set()
-            if (
-                full is not None
-                and all(set(str(k).split()) <= set(str(full).split()) for k in wider)
-                and len(counts) == 1
-            ):
-                (theirs,) = counts
-                if theirs == count or not count:
-                    found[machine] = f"{theirs} {spelled[full]}".strip()
+            if full is None or not all(set(str(k).split()) <= set(str(full).split()) for k in wider):
+                return found[machine]
+            # the counts of every mention of that machine, short or full ("" where none is written)
+            chain = [k for k in counted if mine <= set(str(k).split()) <= set(str(full).split())]
+            counts = set().union(*(counted[k] for k in chain)) - {""}
+            # (a claim's own count stays: "2x H100" beside the setup's "8x H100 80GB SXM" is two of
+            # that card)
+            theirs = count or (counts.pop() if len(counts) == 1 and not alone else "")
+            found[machine] = f"{theirs} {spelled[full]}".strip()
         return found[machine]
 
     return fuller
+
+
+#: a run on one device of a post's machine: "1x H100", "one H100", "a single GPU", "single-GPU"
+_ONE_DEVICE = re.compile(
+    r"(?i)\b(?:1\s?[x×]\s?[A-Z]{1,4}\s?\d|one\s+(?:GPU|card|[A-Z]{1,4}\s?\d)|single[\s-](?:GPU|card|device)"
+    r"|a\s+single\s+(?:[A-Z]{1,4}\s?\d|GPU|card))"
+)
 
 
 def _fuller_quant_of(named: list[object]) -> Callable[[object], object]:
@@ -3357,8 +3370,22 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
     fuller_quant = _fuller_quant_of(
         [*(v for d in (root.head, root.body, root.weak, root.declared) for v in d.get("quant", []))]
     )
+    # (the machines the title, the setup and the text before the post's first rule name, and the
+    # counts every mention writes: a thread's later messages name other people's machines, "my
+    # device is: AGX ORIN 32G", and a quoted one someone else's)
+    first = post.rules[0] if post.rules else len(post.text.splitlines()) + 1
+    opening = [
+        m.value
+        for n in range(1, min(first, 2000))
+        for sentence in re.split(r"(?<=[.!?])\s+", post.line(n))
+        if origin_of(sentence) is None
+        for m in mentions(sentence)
+        if m.path == "hardware"
+    ]
     fuller_machine = _fuller_machine_of(
-        [*(v for d in (root.head, root.body, root.weak, root.declared) for v in d.get("hardware", []))]
+        [*(v for d in (root.head, root.declared) for v in d.get("hardware", [])), *opening],
+        [*(v for d in (root.head, root.body, root.weak, root.declared) for v in d.get("hardware", []))],
+        post.text,
     )
     for e in [*entries, *groups]:
         own = e.fields.get("conditions") or {}

@@ -95,8 +95,9 @@ LABELS: dict[str, tuple[str, str]] = {
         ("prompt", "task", "workload", "scenario", "use case", "task type")
         # the question asked of a chat model in each row ("| Model | Question | Threads |")
         + ("question", "query", "user prompt", "input prompt", "问题", "提问", "質問")
-        # the prompt itself ("| 提示 | 主模型 |" over "“用 Python 编写一个快速排序算法。”")
-        + ("提示", "提示词", "プロンプト", "프롬프트", "промпт", "запрос")
+        # the prompt itself ("| 提示词 |", "| プロンプト |"; a bare "| 提示 |" is as often a tip, read as a
+        # prompt where its cells are quoted: ``drafttable``)
+        + ("提示词", "プロンプト", "프롬프트", "промпт")
         # in other languages ("| 场景 | vLLM(FP8) |": the scenario each row ran)
         + (
             "场景",

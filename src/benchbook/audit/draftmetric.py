@@ -57,7 +57,7 @@ _STREAMS = re.compile(
     r"\bbatch(?:[ _-]?size)?\s*(?:=|:|of)?\s*(?P<b>\d+)\b|"
     r"\bconcurrency\s*(?:=|:|of)?\s*(?P<c>\d+)\b|(?<![\w.])[cC](?P<d>\d{1,4})\b|"
     r"(?P<e>\d+)\s*(?:параллельн\w*|одновременн\w*)\s+запрос|并发\s*(?:数)?\s*(?P<f>\d+)|(?P<g>\d+)\s*并发|"
-    r"同時(?:実行|リクエスト|接続)?数?\s*(?P<j>\d+)|"
+    r"同時(?:実行|リクエスト|接続|ユーザー)数?\s*(?P<j>\d+)|同時\s?(?P<k>\d+)\s*(?=の|並列|リクエスト|ユーザー|接続|件)|"
     r"\b(?:at|with|при)\s+(?P<h>\d+)\s+(?:concurrent\s+|parallel\s+)?(?:requests|запрос\w*)|"
     # SGLang's scheduler line: "#running-req: 8" (the requests its decode batch ran)
     r"#running-req:\s*(?P<i>\d+)",

@@ -1595,14 +1595,18 @@ _CJK_NO_SPEC = re.compile(
     r"(?:无|無|不使用|不用|没有|沒有|未使用|未启用|关闭|關閉|禁用)\s*(?:推测|推測|投机|投機)"
     r"|(?:推测|推測|投机|投機|スペキュレーティブ|추측|투기)[^|\n]{0,10}?(?:なし|無し|オフ|없음|없이|미사용|끔)"
 )
+_CJK_SPEC = re.compile(r"推测|推測|投机|投機|スペキュレーティブ|추측|투기|(?i:\bspec)")
 
 
 def header_decoding(header: str) -> str | None:
     """The decoding a rate column's header names (``_HEADER_PLAIN``, ``_HEADER_SPEC``, ``DECODING_PHRASE``,
     ``_CJK_NO_SPEC``: "无推测解码" is plain): "plain", "speculative", "draft-self"; None when it
     names none or both ("Baseline vs spec")."""
-    if _CJK_NO_SPEC.search(header):
-        return "plain"
+    negated = _CJK_NO_SPEC.search(header)
+    if negated is not None and not _CJK_SPEC.search(
+        header[: negated.start()] + " " + header[negated.end() :]
+    ):
+        return "plain"  # (not "推测解码 vs 无推测解码 加速比": both sides, the rest of the header decides)
     words: set[str] = {str(m.value) for m in mentions(header) if m.path == "decoding"}
     if _HEADER_PLAIN.search(header):
         words.add("plain")

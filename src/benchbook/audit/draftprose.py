@@ -555,7 +555,7 @@ def _change_follows(text: str, end: int, low: str, high: str) -> bool:
 _COUNTS_AFTER = re.compile(r"\s*(?:/\s*\d|(?:[\w-]{1,16}\s+){0,2}accepted\b|of\s+\d)", re.IGNORECASE)
 #: the word before a pair that makes it "from A to B", not a range (the last five characters)
 _WINDOW = 256  # characters before a number the reader looks at
-_FROM = re.compile(r"(?:^|\W)(?:from|von|de|desde)$|[从從]$", re.I)
+_FROM = re.compile(r"(?:^|\W)(?:from|von|de|desde)$|[从從由]$", re.I)
 #: a noun of a change or an amount before "de" ("um ganho de 2% a 3%", "una mejora de 2 a 3%"): "a
 #: gain of A to B", a range, not "from A to B"
 _AMOUNT_OF = re.compile(
@@ -794,8 +794,9 @@ _AGAINST = re.compile(
 #: between a number with no unit and the other side's number with one, the other side named in a few
 #: words ("115.5 vs oMLX's 231.7 tok/s", "RTX 5090 356 vs M3 Ultra 192 tok/s"): one unit for both
 _VS_NAMED = re.compile(
-    # (a remark naming the first side before it: "37 (yours) vs 34 tokens / sec")
-    r"\s*(?:\([^()\d\n]{1,30}\)\s*)?"
+    # (a word naming the first side before it: "37 (yours) vs 34 tokens / sec"; not a setting's
+    # remark, "concurrency 16 (default) vs 45 tok/s")
+    r"\s*(?:\((?:yours|mine|ours|theirs|his|hers|old|new|before|after|baseline|stock|patched)\)\s*)?"
     r"(?:vs\.?|versus|statt|anstatt|instead\s+of|rather\s+than)\s+(?:[^\s\d.!?;:,()]\S*\s+){0,3}",
     re.IGNORECASE,
 )
@@ -939,8 +940,11 @@ def _carried(text: str, found: list[Number]) -> list[Number]:
             and a.range is None
             and family(b.unit) in ("rate", "time", "size")
             and _VS_NAMED.fullmatch(text[a.end : b.start])
-            # (not a count of what is named before it: "H100 NVL 94GB×4 vs A100 80GB×4", four cards)
-            and not re.search(r"[\w)]\s?[×xX*]\s?$", text[max(0, a.start - 4) : a.start])
+            # (not a count of what is named before it: "H100 NVL 94GB×4 vs A100 80GB×4", four cards;
+            # a word ending in x is no count's sign: "MLX 30 vs llama.cpp 45 tok/s", "M2 Max 60 vs …")
+            and not re.search(
+                r"(?:[\w)]\s?[×*]|(?:\d|[GMT]i?B)\s?[xX])\s?$", text[max(0, a.start - 5) : a.start]
+            )
         ):
             out[i] = replace(a, unit=b.unit)  # "356 vs M3 Ultra 192 tok/s": the unit of both sides
             paired = b.unit

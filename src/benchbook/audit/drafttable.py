@@ -166,8 +166,9 @@ _RELATING_HEADER = re.compile(
     r"\bvs\.?\b|\b(?:versus|spee?d-?up|slow-?down|gain|change|delta|diff|ratio|relative|improvement|uplift|"
     r"faster|slower|boost|loss|regression|beschleunigung|ускорени|прирост)|Δ|(?<!\.)\bx\b|×|"
     r"倍率|改善|高速化|加速比|提升|差异|差距|배율|향상|차이|"
-    # a header ending in "比" or "比率" (a ratio: "req/s比", "速度比"; not "比例", a share, nor "比较")
-    r"比率?(?=\s*(?:[(（]|$))|"
+    # a header ending in "比" or "比率" (a ratio: "req/s比", "速度比"; not "比例" nor "占比", a share,
+    # nor "比较")
+    r"(?<!占)比率?(?=\s*(?:[(（]|$))|"
     # one column's numbers over another's ("E1 over vanilla", "E3 over E1": a spreadsheet's ratio column)
     r"\S\s+over\s+\S",
     re.IGNORECASE,
@@ -1532,6 +1533,12 @@ def _no_draft(cell: str) -> bool:
     )
 
 
+#: a cell written in quotes ("“解释勾股定理”", "'Write a haiku'"): a prompt's text as typed
+_QUOTED = re.compile(r"[\"“「『'‘].+[\"”」』'’]")
+#: a column headed "提示" (Chinese for a hint as often as a prompt): the prompt where its cells are quoted
+_HINT_OR_PROMPT = re.compile(r"提示")
+
+
 #: a label column naming each row's draft model ("Draft", "Draft model", "Spec Dec (B)": a size in
 #: billions) or its weights ("Draft quant", "Spec Quant")
 _DRAFT_COLUMN = re.compile(
@@ -2470,6 +2477,12 @@ class Tables(Sides):
                     set_path(cond, "other." + _key(header[j]), cell.strip().strip("*_` "))
                     continue
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
+                if (
+                    not path
+                    and _HINT_OR_PROMPT.fullmatch(_unmarked(header[j]).strip())
+                    and _QUOTED.fullmatch(cell.strip())
+                ):
+                    path, typ = "prompt", "str"  # "| 提示 |" over "“解释勾股定理”": the prompt (quoted)
                 if path == "prompt" and typ == "str" and re.fullmatch(r"[\s*_#]*\d{1,3}[\s*_]*", cell):
                     path = "other." + _key(header[j])  # "| Question |" over "1", "2": the question's number
                 elif path == "prompt" and typ == "str" and prompt_sized:
@@ -2641,11 +2654,7 @@ class Tables(Sides):
                         # "| Model |" over "BF16 (baseline)" beside "This Model": the weights' type of
                         # the card's model, no model's name
                         path, value = "quant", bare
-                elif (
-                    path == "prompt"
-                    and isinstance(value, str)
-                    and re.fullmatch(r"[\"“「『'‘].+[\"”」』'’]", value)
-                ):
+                elif path == "prompt" and isinstance(value, str) and _QUOTED.fullmatch(value):
                     value = value[1:-1].strip()  # "| “解释勾股定理” |": the prompt, its quotes apart
                 elif path in ("other.draft_model", "other.draft") and isinstance(value, str):
                     drafted = re.fullmatch(r"\s*([1-9]|1\d)\s*", value)

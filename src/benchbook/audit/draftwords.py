@@ -301,8 +301,10 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"|(?:requests?|users?|clients?|streams?|sequences?)\s+(?:in\s+parallel|at\s+once|simultaneously)\b)"
             r"|(?<![\w.–-])(?P<s>\d{1,4})-(?:streams?|users?|clients?)\b"
             r"|并发(?:数|请求数|请求|用户数)?\s*(?:为|是|=|:|：)?\s*(?P<z>\d{1,4})(?!\d)|(?<![\d.])(?P<y>\d{1,4})\s*(?:路)?并发"
-            # Japanese "同時32の…" (32 at once), "同時実行数 8", "同時リクエスト数: 8"
-            r"|同時(?:実行|リクエスト|接続)?数?\s*(?:=|:|：|は)?\s*(?P<j>\d{1,4})(?![\d.,]|\s?[–-]\s?\d)"
+            # Japanese "同時32の…" (32 at once), "同時実行数 8", "同時リクエスト数: 8" (not "同時2モデルを
+            # ロード", two models loaded at once)
+            r"|同時(?:実行|リクエスト|接続|ユーザー)数?\s*(?:=|:|：|は)?\s*(?P<j>\d{1,4})(?![\d.,]|\s?[–-]\s?\d)"
+            r"|同時\s?(?P<jj>\d{1,4})\s*(?=の|並列|リクエスト|ユーザー|接続|件)"
             # a header's count in parentheses ("Throughput (50 req)", "TTFT p50 (10 users)"), "c=8"
             r"|\(\s*(?P<p>\d{1,4})\s*(?:reqs?|requests|users|concurrent)\s*\)|(?<![\w.])c\s*=\s*(?P<c>\d{1,4})(?!\d)",
             re.I,
@@ -895,7 +897,7 @@ def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
                 side = (m.group("s") or m.group("c")).lower()
                 out.append((f"type_{side}", t))
             elif kind == "concurrent":
-                told = next(g for g in m.group("n", "m", "s", "z", "y", "j", "p", "c") if g)
+                told = next(g for g in m.group("n", "m", "s", "z", "y", "j", "jj", "p", "c") if g)
                 n = _COUNT_OF[told.lower()] if told.lower() in _COUNT_OF else int(told)
                 if n >= 1:
                     out.append(("concurrency", n))

@@ -748,8 +748,11 @@ def _inline_pieces(tok, start: int) -> list[tuple[int, str]]:
             cur.append(ch.content)
         elif ch.type == "code_inline":
             cur.append(f"`{ch.content}`")  # a command line written inline stays one span
-        # (an image's alt text is no text of the post: "![gpt-oss-120b-h100](…/gpt-oss-120b-h100.png)",
-        # a chart's file name, names no model its numbers ran on)
+        elif ch.type == "image" and re.search(r"\s", ch.content.strip()):
+            # an image's alt text written as words ("![Llama 3 8B Q4_K_M on RTX 4090](chart.png)"); one
+            # that is a file's name is none ("![gpt-oss-120b-h100](…/gpt-oss-120b-h100.png)": the chart's
+            # slug names no model its numbers ran on)
+            cur.append(ch.content)
     pieces.append((line, "".join(cur)))
     return [(n, t) for n, t in pieces if t.strip()]
 
