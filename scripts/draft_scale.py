@@ -62,6 +62,13 @@ INPUTS: dict[str, tuple[str, str, tuple[int, ...], bool]] = {
         (2_500, 5_000, 10_000),
         False,
     ),
+    "labelled-pairs": (
+        "one line of k 'label: A = x tok/s, B = y tok/s' pairs (session 74's breaker)",
+        "'# long\\n\\nRTX 4090 で vLLM。' + ' '.join(f'同時{i}の出力: H{i} = {100 + i}.5 tok/s, "
+        "B{i} = {3000 + i}.5 tok/s' for i in range(k)) + '\\n'",
+        (200, 400, 800),
+        False,
+    ),
     "post": (
         "draft_measure's 10 MB post, cut at k bytes",
         f"({_PARA!r} * (k // {len(_PARA)} + 1))[:k]",

@@ -36,6 +36,7 @@ Where it sits: ``draft._Drafter.run`` calls them after ``fill``; it reads and ch
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -108,6 +109,13 @@ def _streams(words: str, row: bool = False) -> int | None:
     return max(counts) if counts else None
 
 
+@functools.lru_cache(maxsize=16)
+def _numbers_of(quote: str) -> tuple:
+    """``numbers(quote)``, kept for the claims of one line (each claim of a long line read all of
+    it again: quadratic)."""
+    return tuple(numbers(quote))
+
+
 def _words(e: Entry) -> tuple[str, str]:
     """The words labelling a claim, and those right after its number: a table cell's header as its
     quote gives it ("Throughput: 58.25 tok/s — | row |" -> "Throughput: 58.25 tok/s") and its row;
@@ -124,7 +132,7 @@ def _words(e: Entry) -> tuple[str, str]:
         stated = f"{e.fields['range'][0]}–{e.fields['range'][1]}"
     last = 0
     lead = ""  # the words before a list of sides' "name = value" ("同時32の出力スループット:")
-    found = numbers(quote)
+    found = _numbers_of(quote)
     for k, n in enumerate(found):
         if n.text == str(stated) and _in_list(quote, found, k) is not None:
             return _in_list(quote, found, k) or "", ""

@@ -466,6 +466,10 @@ def _accept_length(text: str, n: Number) -> bool:
     return "." in n.text and all(1 < v <= 16 for v in lows) and _ACCEPT_BEFORE.search(before) is not None
 
 
+#: how far (characters) after a list item's label a number may stand for the label to name it
+_ITEM_REACH = 600
+
+
 def _acceptance_fraction(text: str, n: Number) -> bool:
     """Whether ``n``, a number written with no unit, is an acceptance rate as a fraction: a decimal
     in [0, 1] (``0.73``, not ``1``) beside an acceptance word (``_ACCEPT_BEFORE``, ``_ACCEPT_AFTER``)
@@ -1081,6 +1085,7 @@ class Sentences(Sides):
 
         paired = paired_names(scanned, raw) if "&" in scanned or " and " in scanned else {}
         origins: dict[int, str | None] = {}
+        joined: dict[int, bool] = {}  # a sentence's start -> whether it lists sides "respectively"
         prev_end = 0
         for n in found:
             # the words since the last number with a unit, within a window: splitting all of them
@@ -1228,6 +1233,9 @@ class Sentences(Sides):
                     if (
                         item_head is not None
                         and item_head.end() <= n.start
+                        # (a label within reach: one a whole line of numbers earlier labels none of
+                        # them, and searching back to it for each was quadratic)
+                        and n.start - item_head.end() <= _ITEM_REACH
                         # (no label or phase word of its own between: "Avg prompt throughput: 12.3
                         # tokens/s, Avg generation throughput: 45.6", "while generation is … 40 tok/s")
                         and not _OWN_PHASE.search(scanned, item_head.end(), n.start)
@@ -1383,7 +1391,9 @@ class Sentences(Sides):
                 cond = {k: v for k, v in cond.items() if k != "block_max"} | {"decoding": "plain"}
             if origin:
                 cond = others_conditions(cond, sentence, n.start - s0)
-            if _RESPECTIVELY.search(sentence) or JOINED.search(sentence):
+            if s0 not in joined:  # (once a sentence: each number's search of a long one was quadratic)
+                joined[s0] = bool(_RESPECTIVELY.search(sentence) or JOINED.search(sentence))
+            if joined[s0]:
                 for path, value in (
                     _respective(text, s0, sentence, found, named, bounds, rels).get(n.start, {}).items()
                 ):
