@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .draftcore import Entry, Group, merged
 from .draftprose import family, numbers
@@ -172,7 +172,7 @@ _SIDE_ONLY = re.compile(r"\s*[,，、]\s*[^\s=:,;，；]+(?:\s[^\s=:,;，；]+)?
 _LABEL_LIST = re.compile(r"(?P<words>[^\W\d]+(?:\s*/\s*[^\W\d]+)+)\s*[:=]?[\s*_`]*$")
 
 
-def _in_list(quote: str, found: list, k: int) -> str | None:
+def _in_list(quote: str, found: Sequence, k: int) -> str | None:
     """The label of the ``k``-th number of ``found`` where it is one of a list "A / B" under labels
     "w1/w2" of as many words (``_LABEL_LIST``): its own word; None where it is no such list."""
     first = k
