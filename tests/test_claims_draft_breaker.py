@@ -262,8 +262,9 @@ def test_two_drafts_into_one_file_at_once_never_lose_one_silently(tmp_path):
     second = "blog.html" if first == "blog.md" else "blog.md"
     assert results[second] == (
         f"{out}: drafted from {first}, not {second} (a claims file holds one post's draft; "
-        "never merged); fix: draft "
-        f"{second} into another file, -o {second}.claims.yaml"
+        "never merged); fix: draft it into another file, "
+        f"`benchbook claims draft {second} -o {second}.claims.yaml`, "
+        f"then `benchbook audit {second}.claims.yaml`"
     )
     assert f'  post: "{first}"' in out.read_text()
 

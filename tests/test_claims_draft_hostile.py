@@ -122,8 +122,9 @@ def test_two_posts_of_one_stem_never_share_a_claims_file(tmp_path):
         draft_post(tmp_path / "blog.html")
     assert str(e.value) == (
         f"{out}: drafted from blog.md, not blog.html (a claims file holds one post's draft; "
-        "never merged); fix: draft "
-        "blog.html into another file, -o blog.html.claims.yaml"
+        "never merged); fix: draft it into another file, "
+        "`benchbook claims draft blog.html -o blog.html.claims.yaml`, "
+        "then `benchbook audit blog.html.claims.yaml`"
     )
     assert out.read_text() == before
     other, _, _ = draft_post(tmp_path / "blog.html", tmp_path / "blog.html.claims.yaml")

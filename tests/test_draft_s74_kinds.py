@@ -294,3 +294,30 @@ def test_the_breakers_cases(tmp_path):
         "Q4_K_M",
         "NVIDIA GeForce RTX 4090",
     )
+
+
+def test_a_multiple_after_a_drafted_rate_relates_it_to_the_plain_one(tmp_path):
+    """A new user's post: "The baseline decoded at 95.3 tok/s. … decoding reached 190.6 tok/s, so
+    speculative decoding is 3x faster." then a prefill rate on the next line: the 3x relates the
+    drafted rate to the one plain-decoding rate of its metric (the audit then finds the 2.0 against
+    3x), no claim of a speedup without sides; a post with no plain rate keeps the claim."""
+    post = (
+        "# Speculative decoding on my laptop\n\n"
+        "I ran llama-server with SmolLM2-135M Q4_1 on a 2-core CPU. The baseline decoded at 95.3 tok/s.\n"
+        "With a Q2_K draft model (`--draft-max 8 -ngl 0`) decoding reached 190.6 tok/s, so speculative "
+        "decoding is 3x faster.\nPrompt processing stayed at 1,210 tok/s in both runs, and the acceptance "
+        "rate was 0.82.\n"
+    )
+    cf = _drafted(post, tmp_path)
+    ids = {c.value: c.id for c in cf.claims}
+    assert [(s.value, tuple(s.of)) for s in cf.statements] == [(3, (ids[190.6], ids[95.3]))]
+    assert [c for c in cf.claims if c.metric == "speedup"] == []
+    other = tmp_path / "alone"
+    other.mkdir()
+    cf = _drafted(
+        "# Spec\n\nWith a draft model (`--draft-max 8`) decoding reached 190.6 tok/s, so speculative "
+        "decoding is 3x faster.\nPrompt processing stayed at 1,210 tok/s.\n",
+        other,
+    )
+    assert cf.statements == []
+    assert [(c.metric, c.value) for c in cf.claims if c.unit == "x"] == [("speedup", 3)]

@@ -1204,11 +1204,14 @@ def _check_origin(target: Path, post_name: str, path: Path) -> None:
     reviewed file."""
     other = _drafted_from(target)
     if other is not None and other != post_name:
+        # (the command that does it: `benchbook audit` takes no -o, `claims draft` does)
+        into = f"{path.stem}.{path.suffix.lstrip('.') or 'post'}{CLAIMS_SUFFIX}"
+        arg = "-" if post_name == "stdin" else post_name
         raise ValueError(
             f"{target}: drafted from {other}, not {post_name} (a claims file holds one post's draft; "
             "never merged); "
-            f"fix: draft {post_name} into another file, -o {path.stem}.{path.suffix.lstrip('.') or 'post'}"
-            f"{CLAIMS_SUFFIX}"
+            f"fix: draft it into another file, `benchbook claims draft {arg} -o {into}`, then "
+            f"`benchbook audit {into}`"
         )
 
 
