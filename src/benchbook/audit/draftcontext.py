@@ -3141,14 +3141,13 @@ def _fuller_machine_of(named: list[object], mentioned: list[object], text: str) 
     spelled: dict[object, str] = {}
     for v in named:
         if isinstance(v, str):
-            m = re.match(r"(\d+x)\s+(.*)", v)
-            bare = m.group(2) if m else v
+            bare = _count_apart(v)[1]
             spelled.setdefault(_key(bare), bare)
     counted: dict[object, set[str]] = {}  # a name without its count -> the counts it is written with
     for v in mentioned:
         if isinstance(v, str):
-            m = re.match(r"(\d+x)\s+(.*)", v)
-            counted.setdefault(_key(m.group(2) if m else v), set()).add(m.group(1) if m else "")
+            count, bare = _count_apart(v)
+            counted.setdefault(_key(bare), set()).add(count)
     alone = _ONE_DEVICE.search(text) is not None
     found: dict[str, object] = {}
 
@@ -3156,8 +3155,7 @@ def _fuller_machine_of(named: list[object], mentioned: list[object], text: str) 
         if not isinstance(machine, str):
             return machine
         if machine not in found:
-            m = re.match(r"(\d+x)\s+(.*)", machine)
-            count, bare = (m.group(1), m.group(2)) if m else ("", machine)
+            count, bare = _count_apart(machine)
             mine = set(str(_key(bare)).split())
             wider = [
                 k
@@ -3181,6 +3179,13 @@ def _fuller_machine_of(named: list[object], mentioned: list[object], text: str) 
         return found[machine]
 
     return fuller
+
+
+def _count_apart(machine: str) -> tuple[str, str]:
+    """A machine's name as drafted split into its count and the rest: "4x NVIDIA H100" -> ("4x",
+    "NVIDIA H100"), "NVIDIA H100" -> ("", "NVIDIA H100")."""
+    m = re.match(r"(\d+x)\s+(.*)", machine)
+    return (m.group(1), m.group(2)) if m else ("", machine)
 
 
 #: a run on one device of a post's machine: "1x H100", "one H100", "a single GPU", "single-GPU"
@@ -3373,10 +3378,11 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
     # (the machines the title, the setup and the text before the post's first rule name, and the
     # counts every mention writes: a thread's later messages name other people's machines, "my
     # device is: AGX ORIN 32G", and a quoted one someone else's)
-    first = post.rules[0] if post.rules else len(post.text.splitlines()) + 1
+    # (``Post.line`` is "" past the text: no count of its lines needed)
+    first = min(post.rules[0], 2000) if post.rules else 2000
     opening = [
         m.value
-        for n in range(1, min(first, 2000))
+        for n in range(1, first)
         for sentence in re.split(r"(?<=[.!?])\s+", post.line(n))
         if origin_of(sentence) is None
         for m in mentions(sentence)

@@ -154,7 +154,7 @@ def _words(e: Entry) -> tuple[str, str]:
             return label, after
         if n.unit is not None:
             side = _SIDE_LEAD.search(quote, last, n.start)
-            if side is not None and side.start() == last or side is not None and not last:
+            if side is not None and (not last or side.start() == last):
                 lead = side.group("lead")
             elif not _SIDE_ONLY.fullmatch(quote[last : n.start]):
                 lead = ""

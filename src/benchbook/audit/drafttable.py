@@ -1536,7 +1536,7 @@ def _no_draft(cell: str) -> bool:
 #: a cell written in quotes ("“解释勾股定理”", "'Write a haiku'"): a prompt's text as typed
 _QUOTED = re.compile(r"[\"“「『'‘].+[\"”」』'’]")
 #: a column headed "提示" (Chinese for a hint as often as a prompt): the prompt where its cells are quoted
-_HINT_OR_PROMPT = re.compile(r"提示")
+_HINT_OR_PROMPT = "提示"
 
 
 #: a label column naming each row's draft model ("Draft", "Draft model", "Spec Dec (B)": a size in
@@ -2479,7 +2479,7 @@ class Tables(Sides):
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
                 if (
                     not path
-                    and _HINT_OR_PROMPT.fullmatch(_unmarked(header[j]).strip())
+                    and _unmarked(header[j]).strip() == _HINT_OR_PROMPT
                     and _QUOTED.fullmatch(cell.strip())
                 ):
                     path, typ = "prompt", "str"  # "| 提示 |" over "“解释勾股定理”": the prompt (quoted)
@@ -3389,6 +3389,7 @@ class Tables(Sides):
         cell ("1.00×") relates it to itself: no statement."""
         fam = {j: family(self.groups[g].fields.get("unit")) for j, g in groups.items()}
         col_of = {c: k for (_, k), c in cells.items()}
+        units_of: dict[int, str | None] | None = None  # value column -> the unit its header writes
         for j, unit in related.items():
             # (a ratio in per cent, "boost 200%" of 0.032 over 0.016: ``_percent_ratios``)
             scale = 100.0 if unit == "%" and _percent_ratios([r[j] for r in body if j < len(r)]) else 1.0
@@ -3396,6 +3397,12 @@ class Tables(Sides):
             # the family the column relates: the rates where the row has any ("Speedup" beside a
             # file size and the VRAM used relates the throughput), else the first column's
             related_fam = "rate" if "rate" in fam.values() else None
+            # the unit the column's header writes ("| req/s比 |"), the quantity it relates; each
+            # column's written unit, read once a table
+            own = _header_unit(header[j])
+            own = own if own not in (None, "x", "%") and own.lower() in header[j].lower() else None
+            if own is not None and units_of is None:
+                units_of = {k: _header_unit(header[k]) for k in groups}
             base_claim = self.prose_baseline(header, body, ["value"] * len(header), j)
             base_row = next((r for r, lab in enumerate(row_labels) if _BASELINE.search(lab)), None)
             if base_row is None:
@@ -3448,14 +3455,13 @@ class Tables(Sides):
                 if phase is not None:
                     # "| PP speedup |", "| TG delta |" beside both phases' columns: its phase's columns
                     mine = [c for c in mine if _phase_of(header[col_of[c]]) == phase] or mine
-                own = _header_unit(header[j])
-                if own not in (None, "x", "%") and own.lower() in header[j].lower():
+                if own is not None and units_of is not None:
                     # "| req/s比 |" over "1.41×" beside req/s and tok/s columns: the quantity its
                     # header writes, whatever family the other relating columns relate
                     every = [cells[r, k] for k in sorted(groups) if (r, k) in cells]
                     mine = (
-                        [c for c in mine if _header_unit(header[col_of[c]]) == own]
-                        or [c for c in every if _header_unit(header[col_of[c]]) == own]
+                        [c for c in mine if units_of[col_of[c]] == own]
+                        or [c for c in every if units_of[col_of[c]] == own]
                         or mine
                     )
                 same = [c for c in mine if fam.get(col_of[c]) == fam.get(col_of[mine[0]])] if mine else []
