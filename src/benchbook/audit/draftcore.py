@@ -30,6 +30,7 @@ from typing import Any
 from .draftcommand import plain_run
 from .draftnames import builds_engine, engines_in, mentions
 from .draftprose import Number
+from .draftprose import numbers as _numbers
 from .draftwords import PROMPT_SETS, count, grouped_count
 from .post import Post
 from .resultlines import Result
@@ -140,7 +141,9 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     **dict.fromkeys(
         ("model", "模型", "モデル", "модель", "모델", "modell", "modèle", "modelo")
-        + ("model name", "模型名称", "模型名", "모델명", "모델 이름", "モデル名"),
+        + ("model name", "模型名称", "模型名", "모델명", "모델 이름", "モデル名")
+        # the model a draft drafts for ("| target | draft |", "| Main model | Draft model |")
+        + ("target", "target model", "main model", "verifier", "verifier model", "主模型", "目标模型"),
         ("model", "str"),
     ),
     **dict.fromkeys(
@@ -216,6 +219,8 @@ LABELS: dict[str, tuple[str, str]] = {
         (
             *("gpu", "hardware", "device", "显卡", "硬件", "ハードウェア", "видеокарта", "그래픽카드"),
             *("디바이스", "장치", "设备", "デバイス"),
+            # the machine a row ran on ("| Machine |" over "M4 Mac mini (16GB, current)")
+            *("machine", "test machine", "host", "rig", "computer", "机器", "マシン", "машина"),
             # a CPU column of a CPU-only run ("CPU型号": its model)
             *("cpu", "cpu model", "cpu型号", "processor", "处理器", "プロセッサ", "процессор"),
         ),
@@ -305,6 +310,19 @@ def paren_owner(text: str, pos: int) -> int | None:
         return None
     m = _NUMBER_BEFORE_PAREN.search(text, max(0, opened - 30), opened + 1)
     return m.start(1) if m else None
+
+
+def in_own_aside(text: str, at: int, pos: int) -> bool:
+    """Whether offset ``pos`` of ``text``, after the number at ``at``, stands in parentheses opened
+    after that number which hold a number with a unit of their own ("vLLM scales 3.9x (llama.cpp
+    only manages 1.2x)"): a name there is the aside's number's, not the one at ``at``; a label in
+    parentheses with no such number ("45 tok/s (llama.cpp)", "(RTX 4090)") is not an aside."""
+    opened = text.rfind("(", at, pos)
+    if opened < 0 or text.find(")", opened, pos) >= 0:
+        return False
+    closed = text.find(")", pos)
+    inner = text[opened + 1 : closed if closed >= 0 else min(len(text), pos + 200)]
+    return any(n.unit is not None for n in _numbers(inner))
 
 
 #: a number and its unit right before a name, a preposition between or none ("71.9 tok/s baseline",
@@ -896,6 +914,8 @@ class DraftCore:
                 and AND_SEP.search(sentence, pos, rel)
             ):
                 return  # "70.1 tok/s at n-max 4, 65.0 tok/s at n-max 8": the 4 is the first number's
+            if pos > rel and in_own_aside(sentence, rel, pos):
+                return  # "3.9x (llama.cpp only manages 1.2x)": the aside's number's name
             if score <= _NEAR and (path not in found or score < found[path][0]):
                 found[path] = (score, value)
 

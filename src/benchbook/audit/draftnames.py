@@ -86,6 +86,9 @@ _HARDWARE = re.compile(
     # (or "Mac" alone before its chip: "on mac m1", "my Mac M2")
     r"|(?P<mac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Mac\sPro|Mac)\s(?:\([^)]*\)\s)?"
     r"(?P<mm>M[1-5])(?:\s(?P<mms>Pro|Max|Ultra)\b)?(?![\w-])"
+    # (the chip first in the parentheses after the machine: "Mac mini (M4, 16GB)", "Mac Studio (M2 Ultra)")
+    r"|(?P<pmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Mac\sPro)\s?\(\s?"
+    r"(?P<pm>M[1-5])(?:\s(?P<pms>Pro|Max|Ultra))?(?=\s?[,)/;])"
     r"|(?:Apple\s+)?(?P<cm>M[1-5])(?:\s(?P<cms>Pro|Max|Ultra))?\s"
     # (the laptop by its line alone after the chip: "An M2 Air pushes 18 tok/s")
     r"(?P<cmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Air)\b"
@@ -441,7 +444,8 @@ _VERSIONED_MODEL = re.compile(
     r"(?:-?(?:[VvRrKkMm]\d+(?:\.\d+)?|\d+(?:\.\d+)?[a-zA-Z]?)"
     # ("DeepSeek-Lite": ik_llama.cpp's name for DeepSeek-V2-Lite, no version written)
     r"|(?<=[Dd]eep[Ss]eek)-Lite(?![\w.-])"
-    r"|\s(?:[VvRrKk]\d+(?:\.\d+)?|\d+\.\d+[a-zA-Z]?(?!\s*(?:[a-zA-Z]+/|tok|%|x\b|ms\b|s\b|[kMG]i?B)))"
+    # (not a time, a rate or a size after the name: "TinyLlama 0.20s", a table's row flattened)
+    r"|\s(?:[VvRrKk]\d+(?:\.\d+)?|\d+\.\d+(?!\s*(?:[a-zA-Z]+/|tok|%|x\b|ms\b|s\b|[kMG]i?B))[a-zA-Z]?)"
     r"|\s\d+(?=\s+E?\d+(?:\.\d+)?[Bb]\b))"
     # the variant's words ("GLM-4.5-Air", "GLM 4.5 Air", "Phi-4-mini-instruct", "DeepSeek-V3.1-Terminus",
     # "Kimi K2 Thinking"): those weights
@@ -708,8 +712,16 @@ def hardware_name(m: re.Match) -> str:
         name = f"AMD Radeon RX {g['rxn']}" + (f" {g['rxs'].upper()}" if g["rxs"] else "")
     elif g["rxbare"]:
         name = f"AMD Radeon RX {g['rxbare']} {g['rxbares'].upper()}"
-    elif g.get("mm") or g.get("cm"):  # "Mac mini M4", "M2 Mac Mini": the chip, the machine beside it
-        cm, cms, mac = (g["mm"], g["mms"], g["mac"]) if g.get("mm") else (g["cm"], g["cms"], g["cmac"])
+    elif (
+        g.get("mm") or g.get("cm") or g.get("pm")
+    ):  # "Mac mini M4", "M2 Mac Mini": the chip, the machine beside it
+        cm, cms, mac = (
+            (g["mm"], g["mms"], g["mac"])
+            if g.get("mm")
+            else (g["pm"], g["pms"], g["pmac"])
+            if g.get("pm")
+            else (g["cm"], g["cms"], g["cmac"])
+        )
         chip = f"Apple {cm.upper()}" + (f" {cms.capitalize()}" if cms else "")
         mac = re.sub(r"\s+", " ", mac)
         mac = "MacBook Air" if mac == "Air" else mac
@@ -873,6 +885,10 @@ def supposed_spans(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _SENTENCE_SPAN.finditer(text) if _SUPPOSED.search(m.group())]
 
 
+#: the hyphens a web page's typography writes for "-" (U+2010 hyphen, U+2011 non-breaking hyphen)
+_TYPOGRAPHIC_HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-"})
+
+
 def mentions(text: str) -> list[Mention]:
     """The conditions ``text`` names (module doc), in order of where they are."""
     return list(_mentions(text))
@@ -883,6 +899,9 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     """``mentions``, kept for the texts asked again (a paragraph is read by ``draft`` and by
     ``draftcontext``; a table's header once per column)."""
     out: list[Mention] = []
+    # a web page's typographic hyphens inside a name ("gpt‑oss‑120b" with U+2011, "Qwen3‐8B" with
+    # U+2010): read as "-", one character for one (offsets kept)
+    text = text.translate(_TYPOGRAPHIC_HYPHENS)
     if "_" in text:
         # a model's name joined by "_" ("qwen2.5_7b_instruct", "llama_3_8b_instruct"): read as its dashed
         # spelling, the same length (offsets kept); a GGUF type's "_" (Q4_K_M) stays
@@ -1363,7 +1382,8 @@ def model_of(cell: str) -> str | None:
 #: its type, then llama-bench's size word ("Q4_K - Medium" is Q4_K_M) or bits per weight
 _CELL_QUANT = re.compile(
     # (a method's name too: "Qwen2.5-7B AWQ", "Llama-3-8B GPTQ", "… NVFP4")
-    rf"\s(?P<q>(?:UD-|smol-)?{QUANT_TYPE}|BF16|F16|F32|FP16|FP8|MXFP[468]|NVFP4|AWQ|GPTQ|INT[48])"
+    # (or as the flag that picks it, an engine's own: tensai's "7B -q4")
+    rf"\s(?:--?)?(?P<q>(?:UD-|smol-)?{QUANT_TYPE}|BF16|F16|F32|FP16|FP8|MXFP[468]|NVFP4|AWQ|GPTQ|INT[48])"
     # (llama.cpp's name of the IQ3_M file type: "IQ3_S mix - 3.66 bpw", llama_model_ftype_name)
     r"(?P<mix>\smix)?"
     # llama-bench's file type of an MoE model ends with "MoE" ("gpt-oss 20B MXFP4 MoE")

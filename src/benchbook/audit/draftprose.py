@@ -2032,9 +2032,15 @@ TTFT_WORDS = (
 
 #: the words naming a mean acceptance length (the tokens accepted per verify step), in a sentence
 #: or a label: "accept length", "acc len", "Accpt Len", "avg. acc. len", "mean accepted tokens",
-#: "τ"/"tau" (EAGLE's and Spec-Bench's papers); shared with ``toollines`` and ``draftsentences``
+#: "τ"/"tau" (EAGLE's and Spec-Bench's papers), the tokens a verify step emits ("emitted per
+#: verify", "tokens per verification", "accepted per step", "tokens per target forward pass": τ
+#: as DESIGN.md counts it, the verifier's own token in); shared with ``toollines`` and
+#: ``draftsentences`` (not "512 tokens per step" alone: a prefill's batch, no verify step named)
 ACCEPT_LENGTH_WORDS = (
-    r"\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\bmean\s+accepted\s+(?:length|tokens)\b|τ|\btau\b"
+    r"\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\bmean\s+accepted\s+(?:length|tokens)\b|τ|\btau\b|"
+    r"\b(?:(?:emitted|accepted|committed|tokens?)\s+(?:tokens?\s+)?per\s+verif(?:y|ication)(?:\s+step)?|"
+    r"(?:emitted|accepted|committed)\s+(?:tokens?\s+)?per\s+(?:step|forward(?:\s+pass)?|iteration)|"
+    r"tokens?\s+per\s+(?:target\s+)?forward\s+pass)\b"
 )
 #: a score on a benchmark of tasks: the word, or a benchmark's name (MMLU, MMLU-Pro, GSM8K, HumanEval,
 #: pass@k, GPQA, HellaSwag, ARC, MATH-500, AIME, WinoGrande, C-Eval), in the drafter's languages

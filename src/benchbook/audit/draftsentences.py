@@ -31,6 +31,7 @@ from .draftcore import (
     Bounds,
     Entry,
     Num,
+    in_own_aside,
     label_key,
     merged,
     number_fields,
@@ -603,6 +604,8 @@ def _in_clause(
             # right after the number before, then "and" or a comma: that number's label ("71.9 tok/s
             # baseline and 170.3 tok/s at n-max 7")
             continue
+        if m.start > at and in_own_aside(text, at, m.start):
+            continue  # "3.9x (llama.cpp only manages 1.2x)": the aside's number's name, not this one's
         if _UNLIKE_BEFORE.search(text, max(0, m.start - 20), m.start) or _UNLIKE_AFTER.match(text, m.start):
             continue  # "ollama で推論した場合と異なり … 9.41 tps", "unlike Ollama, …": the other setup's
         # one named before the number past a comma is the previous number's where one is named

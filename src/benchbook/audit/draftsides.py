@@ -30,6 +30,7 @@ from .draftcore import (
     DraftCore,
     Entry,
     Num,
+    in_own_aside,
     merged,
     number_fields,
     origin_at,
@@ -1080,6 +1081,19 @@ class Sides(DraftCore):
         ``source_line`` and ``quote`` of the sentence.  ``cfields``: metric and number fields;
         ``other``: the words naming the relation's other side, whose names are not the claim's."""
         cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
+        # of the engines and machines the sentence names, the nearest the number's (before it on a
+        # tie), not one an aside after it names for its own number ("vLLM scales 3.9x (llama.cpp
+        # only manages 1.2x)": the section's last-named is llama.cpp)
+        rel = n.start - s0
+        said = [m for m in mentions(sentence) if m.path in ("engine", "hardware")]
+        for path in dict.fromkeys(m.path for m in said):
+            near = [
+                m
+                for m in said
+                if m.path == path and not (m.start > rel and in_own_aside(sentence, rel, m.start))
+            ]
+            if near:
+                cond[path] = min(near, key=lambda m: (abs(rel - m.start) + (m.start > rel), m.start)).value
         # the other side's names are not this claim's ("The 4090 is 1.6x faster than the 3090": the
         # 4090's change), the subject's, in its sentence before the number, where it names one
         subject = mentions(sentence[: max(0, n.start - s0)])

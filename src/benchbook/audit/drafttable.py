@@ -730,6 +730,38 @@ def _header_unit(header: str) -> str | None:
 _TIMING_HEADER = re.compile(r"\W*(?:mean\s+|avg\.?\s+|average\s+)?(?:prompt\s+)?eval\s+time\W*", re.I)
 
 
+#: a header naming a part of a request's time with no unit: the time to its first token
+_PART_TIME_HEADER = re.compile(
+    r"(?i)\W*(?:mean\s+|avg\.?\s+|average\s+|median\s+)?(?:ttft|time\s+to\s+first\s+token)\W*"
+)
+
+
+def _part_time_unit(header: list[str], body: list[list[str]], j: int) -> str | None:
+    """The unit of column ``j``, a time to first token written with no unit (``_PART_TIME_HEADER``),
+    where one other column is the whole run's time in a unit its header gives or implies ("Duration",
+    "Total (s)": ``_header_unit``, ``_timing_unit``) and each row's first token comes no later than
+    its whole run: that column's unit; else None.  Issue 29's corpus: h610 ("| TTFT | … | Duration |"
+    over "0.47" beside "42.41")."""
+    if not _PART_TIME_HEADER.fullmatch(header[j]):
+        return None
+    wholes = [
+        (k, u)
+        for k, h in enumerate(header)
+        if k != j
+        and _ELAPSED_HEADER.search(_unmarked(h))
+        and family(u := (_header_unit(h) or _timing_unit(_unmarked(h)) or "")) == "time"
+    ]
+    if len(wholes) != 1:
+        return None
+    k, unit = wholes[0]
+    rows = [
+        (plain_value(r[j]), plain_value(r[k])) for r in body if max(j, k) < len(r) and not _EMPTY.match(r[j])
+    ]
+    if not rows or any(a is None or b is None or a > b for a, b in rows):
+        return None
+    return unit
+
+
 def _timing_unit(header: str) -> str | None:
     """ "ms" for a header of llama.cpp's timing names over plain numbers (``_TIMING_HEADER``) or of a
     time per output token or between tokens ("Baseline TPOT", "ITL": vLLM's serving benchmark states
@@ -1535,6 +1567,40 @@ def _no_draft(cell: str) -> bool:
 
 #: a cell written in quotes ("“解释勾股定理”", "'Write a haiku'"): a prompt's text as typed
 _QUOTED = re.compile(r"[\"“「『'‘].+[\"”」』'’]")
+
+#: the words in a "K" header's parentheses that keep it a draft size ("K (draft tokens)", "γ (spec len)")
+_DRAFT_SIZE_WORDS = re.compile(r"(?i)draft|spec|token|lookahead|step|γ|gamma|n[-_ ]?max")
+#: the words after a percentage that name it a drafter's acceptance ("(51% acceptance)", "51% accepted")
+_ACCEPTANCE_AFTER = re.compile(
+    r"\s*(?:draft(?:ed)?\s+)?(?:acceptance|accept(?:ed)?|acc\.)(?:\s+rate)?(?![\w-])", re.I
+)
+#: a workload cell whose last part, after a comma or in closing parentheses, names the run's
+#: decoding: "ordinary prose, no speculation", "code (MTP k=2)"
+_WORKLOAD_TAIL = re.compile(r"(?P<w>[^,()]+?)\s*(?:,\s*(?P<d>[^,()]+?)|\(\s*(?P<p>[^()]+?)\s*\))\s*")
+#: a part that is only a yes or a no ("prose, no"): no decoding named
+_YES_NO = re.compile(r"(?i)yes|no|on|off|none|n/?a|[✓✔✗✘×x-]")
+
+
+def _workload_decoding(cell: str) -> tuple[str, str, list[tuple[str, object]]] | None:
+    """A prompt's cell that names the run's decoding in its last part ("ordinary prose, no
+    speculation", "ordinary prose, MTP k=2", "summaries (EAGLE-3)"): ``(prompt, decoding, [draft
+    size])``, the decoding as ``decoding_of_cell`` reads the part (plain, speculative, draft-self)
+    and the draft size it writes ("k=2": ``block_max``); None where the part names no decoding or
+    the prompt's own words do.  Issue 29's corpus: h608."""
+    m = _WORKLOAD_TAIL.fullmatch(cell.strip().strip("*_`"))
+    if m is None:
+        return None
+    part = (m.group("d") or m.group("p")).strip()
+    if _YES_NO.fullmatch(part):
+        return None
+    decoded = decoding_of_cell(part, "")
+    if decoded is None or decoding_of_cell(m.group("w"), "") is not None:
+        return None
+    said: list[tuple[str, object]] = []
+    settings_in_words(part, said)
+    return m.group("w").strip(), decoded, [(p, v) for p, v in said if p == "block_max"]
+
+
 #: a column headed "提示" (Chinese for a hint as often as a prompt): the prompt where its cells are quoted
 _HINT_OR_PROMPT = "提示"
 
@@ -2001,6 +2067,11 @@ class Tables(Sides):
                 # which prints "latency(ms)": its latencies in ms
                 kinds.append("lead")
                 tool_units[j] = "ms"
+            elif j > 0 and (timed := _part_time_unit(header, body, j)) is not None:
+                # "| TTFT | … | Duration |" over "0.47" beside "42.41": a part of the run the row
+                # times, in the unit of its whole time
+                kinds.append("lead")
+                tool_units[j] = timed
             elif j > 0 and _MEASURE_HEADER.search(h) and cells and all(numbers(c) for c in cells):
                 kinds.append("unplaced")  # "TTFT", "Duration" over plain numbers: no unit to state
             else:
@@ -2477,6 +2548,10 @@ class Tables(Sides):
                     set_path(cond, "other." + _key(header[j]), cell.strip().strip("*_` "))
                     continue
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
+                said = re.search(r"[(（]([^()（）]+)[)）]", header[j])
+                if path == "block_max" and said and not _DRAFT_SIZE_WORDS.search(said.group(1)):
+                    # "| K (active experts) |": the K its parentheses name, no draft size
+                    path, typ = "other." + _key(said.group(1)), "str"
                 if (
                     not path
                     and _unmarked(header[j]).strip() == _HINT_OR_PROMPT
@@ -2654,6 +2729,15 @@ class Tables(Sides):
                         # "| Model |" over "BF16 (baseline)" beside "This Model": the weights' type of
                         # the card's model, no model's name
                         path, value = "quant", bare
+                elif path == "prompt" and isinstance(value, str) and (split := _workload_decoding(value)):
+                    # "| workload |" over "ordinary prose, MTP k=2": the prompt, and the row's decoding
+                    # (and draft size) its last part names
+                    value, decoded, sized = split
+                    if "decoding" not in cond and not decoded_columns:
+                        set_path(cond, "decoding", decoded)
+                        for sized_path, sized_value in sized:
+                            if not has_path(cond, sized_path):
+                                set_path(cond, sized_path, sized_value)
                 elif path == "prompt" and isinstance(value, str) and _QUOTED.fullmatch(value):
                     value = value[1:-1].strip()  # "| “解释勾股定理” |": the prompt, its quotes apart
                 elif path in ("other.draft_model", "other.draft") and isinstance(value, str):
@@ -3521,6 +3605,12 @@ class Tables(Sides):
                 }
                 self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
                 also = [m for m in numbers(row[j]) if m.unit == "%" and m.range is None and m is not n]
+                for m in [m for m in also if _ACCEPTANCE_AFTER.match(row[j], m.end)]:
+                    # "1.33x (51% acceptance)": the drafting side's acceptance rate, no change
+                    also.remove(m)
+                    self.acceptance_cell(
+                        m, sides[0] if kind == "ratio" else sides[-1], header[j], row[j], line
+                    )
                 if (
                     kind == "ratio"
                     and scale == 1.0
@@ -3538,6 +3628,23 @@ class Tables(Sides):
                         "unit": "%",
                     }
                     self.out.entries.append(Entry("statement", pid, {"id": pid, **change}))
+
+    def acceptance_cell(self, n: Number, side: str, header: str, cell: str, line: int) -> None:
+        """A percentage a relating cell names as the drafter's acceptance ("1.33x (51% acceptance)",
+        ``_ACCEPTANCE_AFTER``): a claim of ``acceptance_rate`` under the conditions of ``side``, the
+        drafting run the cell's multiple is of (its group's and its own).  Issue 29's corpus: h607."""
+        if not stateable(n):
+            self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+            return
+        entry = self.claims[side]
+        shared = self.groups[str(entry.group)].fields.get("conditions") if entry.group is not None else None
+        cond = merged(copy.deepcopy(shared or {}), copy.deepcopy(entry.fields.get("conditions") or {}))
+        fields = number_fields(n)
+        fields["metric"] = "acceptance_rate"
+        if cond:
+            fields["conditions"] = cond
+        fields.update(source_fields(line, f"{header}: {cell} — {self.post.line(line)}"))
+        self.add_claim(fields, f"acceptance-l{line}", None, f"{header} acceptance")
 
     def cell_differences(self, header: str, cell: str, line: int, mine: list[str]) -> None:
         """The numbers of a relating cell in the unit of its row's cells ("+4.2s" of "**+4.2s
