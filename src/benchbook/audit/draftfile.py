@@ -126,6 +126,9 @@ class _Kept:
     edited: list[str] = field(default_factory=list)
     #: id -> the ``groups:`` entry as read, of every group of the file (``_old_group_keys``)
     groups: dict[str, dict] = field(default_factory=dict)
+    #: id of a kept entry -> the new quote of its line, where the user edited the sentence around
+    #: its number (``_match``): said in a note, the entry kept as written
+    requoted: dict[str, str] = field(default_factory=dict)
     #: top-level key -> the user's comment lines right above it ("# checked against the log" over
     #: ``claims:``), written above it again (``_leads``)
     leads: dict[str, str] = field(default_factory=dict)
@@ -630,6 +633,27 @@ def _match(kept: _Kept, entries: list[Entry], kept_ids: set[str]) -> tuple[dict[
             )
             done.add(id(e))
             final[e.id] = old
+    # a kept entry whose sentence the user edited around its number ("2x faster" -> "3x faster"
+    # after "190.6 tok/s"): the one new entry of its number, metric and kind on its line, its quote
+    # changed; kept as written, not drafted again as a second claim of the same number
+    for old in olds:
+        if old in final.values() or old not in kept_ids or old not in kept.data:
+            continue
+        section, fields = kept.data[old]
+        sl = fields.get("source_line")
+        want = _number_key(section, fields)
+        same = [
+            e
+            for e in entries
+            if e.group is None
+            and id(e) not in done
+            and e.fields.get("source_line") == sl
+            and _number_key(_section(e), e.fields) == want
+        ]
+        if isinstance(sl, int) and want is not None and len(same) == 1:
+            done.add(id(same[0]))
+            final[same[0].id] = old
+            kept.requoted[old] = str(same[0].fields.get("quote") or "")
     taken = {e.id for e in entries} | kept.drafted | set(kept.data) | kept_ids
     used = set(final.values()) | {e.id for e in entries}
     prior: dict[str, list[str]] = {}
@@ -652,6 +676,20 @@ def _match(kept: _Kept, entries: list[Entry], kept_ids: set[str]) -> tuple[dict[
         taken.add(final[e.id])
         used.add(final[e.id])
     return final, names
+
+
+def _number_key(section: str, fields: dict) -> tuple | None:
+    """What an entry states, its quote apart: section, metric, kind, value or range (as numbers:
+    190.6 read from the file is the draft's "190.6") and unit; None where it states no number."""
+    try:
+        value = float(fields["value"]) if fields.get("value") is not None else None
+        rng = fields.get("range")
+        span = tuple(float(x) for x in rng) if isinstance(rng, (list, tuple)) else None
+    except (TypeError, ValueError):
+        return None
+    if value is None and span is None:
+        return None
+    return (section, fields.get("metric"), fields.get("kind"), value, span, fields.get("unit"))
 
 
 def _line_of_id(iid: str) -> int | None:
@@ -711,6 +749,12 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
                 f"{sl}; kept as you wrote it, not drafted again as {new}; fix: set its "
                 f"source_line: {line_of[new]}"
             )
+    for iid, quote in kept.requoted.items():
+        drafted.notes.append(
+            f"{iid} (reviewed): its line now reads {quote[:120]!r}, not its quote; kept as you wrote it, "
+            "not drafted again; fix: check it against the line and update its quote (or delete it to "
+            "draft it again)"
+        )
     for iid in dict.fromkeys(kept.edited):  # (each once: a new user saw one twice in one run)
         drafted.notes.append(
             f"{iid}: edited since the last draft but still `reviewed: false`; kept as you wrote it, not "

@@ -1,0 +1,184 @@
+"""Kinds fixed in issue 29's session 75 (the fifty-fourth held-out set's misses, read after a
+fifty-fifth set replaced it as the clean one), each with controls."""
+
+from __future__ import annotations
+
+from benchbook.audit.draftnames import mentions, model_cell
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+def _by_value(cf) -> dict:
+    return {c.value: c for c in cf.claims}
+
+
+def test_a_workload_cell_names_its_rows_decoding(tmp_path):
+    """ "| workload |" over "ordinary prose, no speculation", "…, n-gram default", "…, MTP k=2" (h608):
+    the prompt is the part before the comma, the decoding the last part's (plain, speculative,
+    draft-self with a draft size of 2), whatever the post says of speculation at large; "emitted
+    per verify" is τ, tokens per verify step (mean_accepted_length). A prompt naming no decoding
+    ("repeat a text verbatim") keeps the post's."""
+    post = (
+        "# Spec\n\nSame server, speculation at default settings:\n\n"
+        "| workload | tok/s | draft acceptance | emitted per verify |\n"
+        "|---|---:|---:|---:|\n"
+        "| ordinary prose, no speculation | 89.1 | — | — |\n"
+        "| ordinary prose, n-gram default | 89.4 | 11.2 % | — |\n"
+        "| ordinary prose, MTP k=2 | 87.9 | 58 % | 2.3 |\n"
+        "| repeat a text verbatim | 876.5 | 98.3 % | 36.6 |\n"
+    )
+    cf = _drafted(post, tmp_path)
+    got = {c.value: (c.metric, _cond(cf, c).get("decoding"), _cond(cf, c).get("prompt")) for c in cf.claims}
+    assert got[89.1] == ("decode_tps", "plain", "ordinary prose")
+    assert got[89.4] == ("decode_tps", "speculative", "ordinary prose")
+    assert got[11.2] == ("acceptance_rate", "speculative", "ordinary prose")
+    assert got[87.9] == ("decode_tps", "draft-self", "ordinary prose")
+    assert got[2.3] == ("mean_accepted_length", "draft-self", "ordinary prose")
+    assert got[36.6] == ("mean_accepted_length", "speculative", "repeat a text verbatim")
+    assert _cond(cf, _by_value(cf)[87.9])["block_max"] == 2
+    assert "block_max" not in _cond(cf, _by_value(cf)[89.4])
+    assert _by_value(cf)[2.3].unit == "tokens"
+    # (a prompt whose last part is a yes or no names no decoding: kept whole)
+    control = "# Bench\n\n| task | tok/s |\n|---|---|\n| summarise, no | 40.1 |\n| code, yes | 41.2 |\n"
+    out = tmp_path / "control"
+    out.mkdir()
+    cf = _drafted(control, out)
+    assert sorted(_cond(cf, c).get("prompt") for c in cf.claims) == ["code, yes", "summarise, no"]
+
+
+def test_tau_by_its_per_verify_words(tmp_path):
+    """The tokens a verify step emits, however a post words it ("2.3 tokens per verify step", "tokens
+    per forward pass of the target", "accepted per step: 3.1"): mean_accepted_length in tokens; a
+    prefill's "512 tokens per step" names no verify step: a count of tokens."""
+    cases = {
+        "MTP emits 2.3 tokens per verify step on prose.": ("mean_accepted_length", 2.3),
+        "It commits 2.8 tokens per forward pass of the target.": ("mean_accepted_length", 2.8),
+        "Accepted per step: 3.1": ("mean_accepted_length", 3.1),
+        "Prefill handles 512 tokens per step.": ("tokens", 512),
+    }
+    for i, (text, want) in enumerate(cases.items()):
+        out = tmp_path / str(i)
+        out.mkdir()
+        cf = _drafted(text + "\n", out)
+        assert [(c.metric, c.value) for c in cf.claims] == [want], text
+
+
+def test_a_ttft_column_without_its_unit_beside_the_runs_duration(tmp_path):
+    """ "| TTFT | … | Duration |" over 0.47 beside 42.41 (h610): the first token's time in the
+    seconds the Duration column is read in (each at most its row's duration); where a row's TTFT
+    exceeds its duration, or no column gives the whole run's time, its numbers stay unplaced."""
+    post = (
+        "| Engine | Prompt Tokens | PP/s | TTFT | Generated Tokens | TG/s | Duration |\n"
+        "| ------ | ------------- | ---- | ---- | ---------------- | ---- | -------- |\n"
+        "| LCP | 471 | 1001.39 | 0.47 | 2245 | 53.53 | 42.41 |\n"
+        "| Ollama | 471 | 640.08 | 0.74 | 2362 | 32.54 | 73.33 |\n"
+    )
+    cf = _drafted(post, tmp_path)
+    assert sorted((c.value, c.unit) for c in cf.claims if c.metric == "ttft") == [(0.47, "s"), (0.74, "s")]
+    assert sorted(c.value for c in cf.claims if c.metric == "duration") == [42.41, 73.33]
+    for name, text in {
+        "longer": post.replace("| 0.47 |", "| 470 |"),
+        "alone": post.replace(" Duration |", " Notes |")
+        .replace("| 42.41 |", "| ok |")
+        .replace("| 73.33 |", "| ok |"),
+    }.items():
+        out = tmp_path / name
+        out.mkdir()
+        cf = _drafted(text, out)
+        assert [c.value for c in cf.claims if c.metric == "ttft"] == [], name
+
+
+def test_a_relating_cell_names_the_acceptance_of_its_drafting_side(tmp_path):
+    """ "| 1.33x (51% acceptance) |" under "speedup" (h607): the multiple is the after-over-before
+    statement and the 51% the drafting side's acceptance rate (no percent change of 51%); a
+    "(+15.0%)" beside a multiple is still that pair's change. "| target | draft |" names the model
+    measured, "7B -q4" its size and the quant its flag picks."""
+    post = (
+        "# Speculative decoding\n\n"
+        "| target | draft | before | after | speedup |\n"
+        "|---|---|---|---|---|\n"
+        "| 7B -q4 | 0.5B | 1.2 tok/s | 1.6 tok/s | 1.33x (51% acceptance) |\n"
+    )
+    cf = _drafted(post, tmp_path)
+    by = _by_value(cf)
+    assert (by[51].metric, by[51].unit) == ("acceptance_rate", "%")
+    assert _cond(cf, by[51])["model"] == _cond(cf, by[1.6])["model"] == "7B"
+    assert _cond(cf, by[1.6])["quant"] == "q4"
+    assert sorted((s.kind, s.value, tuple(s.of)) for s in cf.statements) == [
+        ("ratio", 1.33, (by[1.6].id, by[1.2].id))
+    ]
+    control = post.replace("(51% acceptance)", "(+33.3%)")
+    out = tmp_path / "control"
+    out.mkdir()
+    cf = _drafted(control, out)
+    by = _by_value(cf)
+    assert sorted((s.kind, s.value) for s in cf.statements) == [("percent_change", 33.3), ("ratio", 1.33)]
+    assert model_cell("7B -q4") == ("7B", "q4")
+    assert model_cell("Llama 7B Q4_0") == ("Llama 7B", "Q4_0")
+
+
+def test_a_machine_column_and_a_mac_named_before_its_chip(tmp_path):
+    """ "| Machine |" over "M4 Mac mini (16GB, current)" (h609): each row's machine, its memory no
+    claim of a size; "Mac mini (M4, 16GB)" in prose names the M4; "| K (active experts) |" is no
+    draft size (a bare "| K |" in a drafting table still is)."""
+    assert [m.value for m in mentions("on a $600 Mac mini (M4, 16GB): 11.5 tok/s")] == ["Apple M4 (Mac mini)"]
+    assert [m.value for m in mentions("Mac Studio (M2 Ultra, 192GB)")] == ["Apple M2 Ultra (Mac Studio)"]
+    assert [m.value for m in mentions("a Mac mini (2024) with 16GB")] == []
+    post = (
+        "# flash-moe\n\n"
+        "| Machine | Model | K (active experts) | Sustained tok/s | TTFT |\n"
+        "|---|---|---|---|---|\n"
+        "| M3 Max MacBook Pro (48GB, original) | Qwen3.5-35B-A3B-4bit | 4 | 4.4 | ~5.6s |\n"
+        "| M4 Mac mini (16GB, current) | Qwen3.5-35B-A3B-4bit | 6 | 11.5 | 2.5s |\n"
+    )
+    cf = _drafted(post, tmp_path)
+    by = _by_value(cf)
+    assert sorted(c.value for c in cf.claims if c.unit in ("GB", "GiB")) == []
+    assert _cond(cf, by[4.4])["hardware"].startswith("Apple M3 Max")
+    assert _cond(cf, by[11.5])["hardware"] == "Apple M4 (Mac mini)"
+    assert "block_max" not in _cond(cf, by[11.5])
+    assert _cond(cf, by[11.5])["other"]["active_experts"] == "6"
+    spec = "# EAGLE\n\n| K | tok/s |\n|---|---|\n| 3 | 50.1 |\n| 5 | 55.2 |\n"
+    out = tmp_path / "k"
+    out.mkdir()
+    cf = _drafted(spec, out)
+    assert sorted(_cond(cf, c)["block_max"] for c in cf.claims) == [3, 5]
+
+
+def test_a_model_named_with_a_time_after_it_and_typographic_hyphens(tmp_path):
+    """A table row flattened to "TinyLlama 0.20s" names no model "TinyLlama 0.20s", so the table's
+    "TinyLlama" is the "TinyLlama-1.1B-Chat" the summary names (h606); a web page's non-breaking
+    hyphens ("gpt‑oss‑120b", U+2011) are a name's dashes (h615)."""
+    assert mentions("TinyLlama 0.20s") == []
+    assert [m.value for m in mentions("Qwen 3.5 is")] == ["Qwen 3.5"]
+    assert [m.value for m in mentions("gpt\u2011oss\u2011120b on vLLM")] == ["gpt-oss-120b", "vLLM"]
+    post = (
+        "# Comparison\n\nThis report compares TinyLlama-1.1B-Chat and Qwen2.5-1.5B-Instruct.\n\n"
+        "| Model | Framework | Load Time | Avg Speed |\n|---|---|---|---|\n"
+        "| **TinyLlama** | MLX | 0.20s | 135 tok/s |\n| **Qwen2.5** | MLX | 0.47s | 64.0 tok/s |\n\n"
+        "| Model | MLX Load Time | llama.cpp Load Time |\n|---|---|---|\n"
+        "| **TinyLlama** | 0.20s | 4.48s |\n"
+    )
+    cf = _drafted(post, tmp_path)
+    by = _by_value(cf)
+    assert _cond(cf, by[135])["model"] == "TinyLlama-1.1B-Chat"
+    assert _cond(cf, by[64.0])["model"] == "Qwen2.5-1.5B-Instruct"
+
+
+def test_an_aside_with_its_own_number_names_only_that_number(tmp_path):
+    """ "vLLM scales throughput 3.9x (llama.cpp only manages 1.2x)" (h611): the 3.9x is vLLM's, the
+    1.2x llama.cpp's; a label in parentheses with no number ("45 tok/s (llama.cpp)") is still the
+    number's, and "The 4090 is 1.6x faster than the 3090" the 4090's."""
+    cases = {
+        "vLLM scales throughput 3.9x (llama.cpp only manages 1.2x).": {3.9: "vLLM", 1.2: "llama.cpp"},
+        "It runs at 45 tok/s (llama.cpp) on my box.": {45: "llama.cpp"},
+    }
+    for i, (text, want) in enumerate(cases.items()):
+        out = tmp_path / str(i)
+        out.mkdir()
+        cf = _drafted(f"# Bench\n\nWe tried vLLM and llama.cpp.\n\n{text}\n", out)
+        assert {c.value: _cond(cf, c).get("engine") for c in cf.claims} == want, text
+    out = tmp_path / "cards"
+    out.mkdir()
+    cf = _drafted("The 4090 is 1.6x faster than the 3090.\n", out)
+    assert [_cond(cf, c).get("hardware") for c in cf.claims] == ["NVIDIA GeForce RTX 4090"]
