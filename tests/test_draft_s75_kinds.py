@@ -182,3 +182,38 @@ def test_an_aside_with_its_own_number_names_only_that_number(tmp_path):
     out.mkdir()
     cf = _drafted("The 4090 is 1.6x faster than the 3090.\n", out)
     assert [_cond(cf, c).get("hardware") for c in cf.claims] == ["NVIDIA GeForce RTX 4090"]
+
+
+def test_a_reviewed_claim_whose_sentence_was_edited_is_kept_once(tmp_path):
+    """A new user reviewed every entry, then changed "2x" to "3x" in the post: the re-draft kept their
+    claim of 190.6 tok/s and drafted it again as a second claim (decode-tps-l4-2), its quote being
+    the edited sentence.  Now the reviewed claim is kept once, a note names the line's new text,
+    and the relation of the new figure is the one new guess (the reviewed 2x stays the user's);
+    running again changes nothing. A line whose number changed is still a new claim."""
+    from benchbook.audit import schema
+    from benchbook.audit.draftfile import draft_post
+
+    post, out = tmp_path / "p.md", tmp_path / "p.yaml"
+    post.write_text(
+        "# Test\n\nThe baseline decoded at 95.3 tok/s.\n"
+        "With a draft model decoding reached 190.6 tok/s, so speculative decoding is 2x faster.\n"
+    )
+    draft_post(post, out)
+    out.write_text(out.read_text().replace("reviewed: false", "reviewed: true"))
+    post.write_text(post.read_text().replace("2x faster", "3x faster"))
+    _, drafted, guessed = draft_post(post, out)
+    cf = schema.load(out)
+    assert sorted((c.id, c.value) for c in cf.claims) == [("decode-tps-l3", 95.3), ("decode-tps-l4", 190.6)]
+    assert guessed == ["s-l4-2"]
+    assert sorted((s.id, s.value) for s in cf.statements) == [("s-l4", 2), ("s-l4-2", 3)]
+    assert drafted.notes == [
+        "decode-tps-l4 (reviewed): its line now reads 'With a draft model decoding reached 190.6 tok/s, "
+        "so speculative decoding is 3x faster.', not its quote; kept as you wrote it, not drafted again; "
+        "fix: check it against the line and update its quote (or delete it to draft it again)"
+    ]
+    again = out.read_text()
+    draft_post(post, out)
+    assert out.read_text() == again
+    post.write_text(post.read_text().replace("190.6 tok/s", "191.2 tok/s"))
+    _, _, guessed = draft_post(post, out)
+    assert sorted(c.value for c in schema.load(out).claims) == [95.3, 190.6, 191.2]
