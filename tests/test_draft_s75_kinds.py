@@ -217,3 +217,15 @@ def test_a_reviewed_claim_whose_sentence_was_edited_is_kept_once(tmp_path):
     post.write_text(post.read_text().replace("190.6 tok/s", "191.2 tok/s"))
     _, _, guessed = draft_post(post, out)
     assert sorted(c.value for c in schema.load(out).claims) == [95.3, 190.6, 191.2]
+
+
+def test_a_speedup_with_an_acceptance_as_its_condition(tmp_path):
+    """ "The speedup with high acceptance falls to 0.9" (session 74's breaker): the 0.9 is the
+    speedup's, no acceptance rate (listed, as it has no unit); "acceptance drops to 0.69" is still
+    an acceptance rate."""
+    cf = _drafted("The speedup with high acceptance falls to 0.9.\n", tmp_path)
+    assert [c.metric for c in cf.claims] == []
+    out = tmp_path / "control"
+    out.mkdir()
+    cf = _drafted("Acceptance drops to 0.69 on code.\n", out)
+    assert [(c.metric, c.value) for c in cf.claims] == [("acceptance_rate", 0.69)]

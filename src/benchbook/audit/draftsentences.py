@@ -490,9 +490,20 @@ def _acceptance_fraction(text: str, n: Number) -> bool:
         k, m = (int(counted.group(g).replace(",", "")) for g in ("k", "n"))
         if 0 < m and abs(k / m - lows[0]) <= 0.5 * 10 ** -(len(n.text.split(".")[1])) + 1e-9:
             return True
-    return bool(_ACCEPT_BEFORE.search(text[max(0, n.start - 40) : n.start])) or bool(
-        _ACCEPT_AFTER.match(text, n.end)
-    )
+    before = _ACCEPT_BEFORE.search(text[max(0, n.start - 40) : n.start])
+    if before is not None and _SPEEDUP_WITH.search(
+        text, max(0, n.start - 80), max(0, n.start - 40) + before.start()
+    ):
+        return (
+            False  # "The speedup with high acceptance falls to 0.9": the speedup's, acceptance its condition
+        )
+    return before is not None or bool(_ACCEPT_AFTER.match(text, n.end))
+
+
+#: a speedup whose condition is the acceptance named after it ("the speedup with high acceptance")
+_SPEEDUP_WITH = re.compile(
+    r"(?i)\bspeed[- ]?ups?\s+(?:with|at|under|given|for)\s+(?:(?:a|the|high|low|\w+er)\s+)*$"
+)
 
 
 #: the counts in parentheses after a fraction: accepted of drafted ("(1834 accepted / 2264 drafted)",
