@@ -229,3 +229,13 @@ def test_a_speedup_with_an_acceptance_as_its_condition(tmp_path):
     out.mkdir()
     cf = _drafted("Acceptance drops to 0.69 on code.\n", out)
     assert [(c.metric, c.value) for c in cf.claims] == [("acceptance_rate", 0.69)]
+
+
+def test_llama_factory_vllm_maxlen_is_the_context(tmp_path):
+    """LLaMA-Factory's "--vllm_maxlen 2048" (h614) is its vLLM backend's --max-model-len: ctx 2048."""
+    post = (
+        "### Reproduction\n\nCUDA_VISIBLE_DEVICES=0,1 python src/api_demo.py \\\n    --template llama2 \\\n"
+        "    --infer_backend vllm \\\n    --vllm_maxlen 2048\n\nIt decodes at 10 tokens/s.\n"
+    )
+    cf = _drafted(post, tmp_path)
+    assert [(c.value, _cond(cf, c).get("ctx")) for c in cf.claims] == [(10, 2048)]

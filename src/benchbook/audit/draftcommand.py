@@ -111,6 +111,8 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--max-model-len": ("ctx", "int"),
     "--model-max-len": ("ctx", "int"),  # (as posts misspell vLLM's --max-model-len)
     "--context-length": ("ctx", "int"),
+    "--vllm_maxlen": ("ctx", "int"),  # LLaMA-Factory's vLLM backend: its --max-model-len
+    "--vllm-maxlen": ("ctx", "int"),
     "-fa": ("flash_attn", "fa"),
     "--flash-attn": ("flash_attn", "fa"),
     "-ctk": ("type_k", "str"),
