@@ -14,17 +14,18 @@ draft does not write (``source``, ``systems``, ``environments``, ``software``, `
 ``reviewed: false`` are replaced by the new draft, unless the user edited one (its text differs
 from what the last draft wrote): that one is kept as the user's, and a note says so.
 
-Drafted ids name a line (``decode-tps-l48``), and the post's lines move when the user edits it.
-So what an entry is, is its quote, metric, kind, value and unit, never its line: ``draft.sums``
-records, per id the draft wrote, digests of that (``_keys``) and of the whole entry as written.
-A re-draft gives the entry of the same quote, metric and value (``_match``; the nearest line where
+Drafted ids name a line (``decode-tps-l48``), and the post's lines move when the user edits it. So
+what an entry is, is its quote, metric, kind, value and unit, never its line: ``draft.sums``
+records, per id the draft wrote, digests of that (``_keys``) and of the whole entry as written. A
+re-draft gives the entry of the same quote, metric and value (``_match``; the nearest line where
 several; for a kept entry whose sentence the user edited around its number, the one entry of its
 number, metric and kind on its line, ``_number_key``) the old id of every entry that must keep its
-name: a kept entry, a deleted one, and a guess that a kept entry cites (a statement's ``of``, any id in a kept entry), so a reference never moves
-to another number.  A guess a kept entry cites that the post no longer holds stops the draft with an
-error naming both (``_check_cited``), never re-pointed silently.  A table's group is named by its
-place (``t1-…``) and is what its metric, unit and rows' quotes and values are (``_match_groups``): a
-table added above a kept one takes a fresh id, and the kept one is not drafted again.
+name: a kept entry, a deleted one, and a guess that a kept entry cites (a statement's ``of``, any id
+in a kept entry), so a reference never moves to another number. A guess a kept entry cites that the
+post no longer holds stops the draft with an error naming both (``_check_cited``), never re-pointed
+silently. A table's group is named by its place (``t1-…``) and is what its metric, unit and rows'
+quotes and values are (``_match_groups``): a table added above a kept one takes a fresh id, and the
+kept one is not drafted again.
 """
 
 from __future__ import annotations
