@@ -642,17 +642,17 @@ def _match(kept: _Kept, entries: list[Entry], kept_ids: set[str]) -> tuple[dict[
         if old in final.values() or old not in kept_ids or old not in kept.data:
             continue
         section, fields = kept.data[old]
-        sl = fields.get("source_line")
+        at = fields.get("source_line")
         want = _number_key(section, fields)
         same = [
             e
             for e in entries
             if e.group is None
             and id(e) not in done
-            and e.fields.get("source_line") == sl
+            and e.fields.get("source_line") == at
             and _number_key(_section(e), e.fields) == want
         ]
-        if isinstance(sl, int) and want is not None and len(same) == 1:
+        if isinstance(at, int) and want is not None and len(same) == 1:
             done.add(id(same[0]))
             final[same[0].id] = old
             kept.requoted[old] = str(same[0].fields.get("quote") or "")
