@@ -2729,10 +2729,10 @@ class Tables(Sides):
                         # "| Model |" over "BF16 (baseline)" beside "This Model": the weights' type of
                         # the card's model, no model's name
                         path, value = "quant", bare
-                elif path == "prompt" and isinstance(value, str) and (workload := _workload_decoding(value)):
+                elif path == "prompt" and isinstance(value, str) and (worded_run := _workload_decoding(value)):
                     # "| workload |" over "ordinary prose, MTP k=2": the prompt, and the row's decoding
                     # (and draft size) its last part names
-                    value, decoded, sized = workload
+                    value, decoded, sized = worded_run
                     if "decoding" not in cond and not decoded_columns:
                         set_path(cond, "decoding", decoded)
                         for sized_path, sized_value in sized:
