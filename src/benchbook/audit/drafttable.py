@@ -2729,7 +2729,9 @@ class Tables(Sides):
                         # "| Model |" over "BF16 (baseline)" beside "This Model": the weights' type of
                         # the card's model, no model's name
                         path, value = "quant", bare
-                elif path == "prompt" and isinstance(value, str) and (worded_run := _workload_decoding(value)):
+                elif (
+                    path == "prompt" and isinstance(value, str) and (worded_run := _workload_decoding(value))
+                ):
                     # "| workload |" over "ordinary prose, MTP k=2": the prompt, and the row's decoding
                     # (and draft size) its last part names
                     value, decoded, sized = worded_run
