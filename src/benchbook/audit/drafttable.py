@@ -2703,7 +2703,7 @@ class Tables(Sides):
                     value = in_cell.get("hardware") or hardware_of(value) or without_remark(value)
                 elif path == "hardware" and isinstance(value, str):
                     # "RTX 4090" -> "NVIDIA GeForce RTX 4090"; "CPU only (no GPU)" -> "CPU only"
-                    value = hardware_of(value) or without_remark(value)
+                    value = hardware_of(value) or cell_names(value).get("hardware") or without_remark(value)
                 elif (
                     path == "model" and isinstance(value, str) and _THIS_MODEL.fullmatch(value.strip("*_` "))
                 ):
