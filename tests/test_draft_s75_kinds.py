@@ -239,3 +239,20 @@ def test_llama_factory_vllm_maxlen_is_the_context(tmp_path):
     )
     cf = _drafted(post, tmp_path)
     assert [(c.value, _cond(cf, c).get("ctx")) for c in cf.claims] == [(10, 2048)]
+
+
+def test_a_projects_page_names_its_own_engine(tmp_path):
+    """A README titled with its project's name and opening "Pure C/Metal inference engine for …"
+    (h609, "# flash-moe") measures that engine where the post names none; a title that is a plain
+    word ("# Notes") or a paragraph about the author's own setup names none."""
+    cases = {
+        "# flash-moe\n\nPure C/Metal inference engine for MoE models.\n\nIt runs at 9 tok/s.\n": "flash-moe",
+        "# Notes\n\nAn inference server setup.\n\nIt runs at 9 tok/s.\n": None,
+        "# my-notes\n\nMy inference server setup.\n\nIt runs at 9 tok/s.\n": None,
+        "# flash-moe\n\nPure C inference engine; compared with llama.cpp.\n\nIt runs at 9 tok/s.\n": "llama.cpp",
+    }
+    for i, (text, want) in enumerate(cases.items()):
+        out = tmp_path / str(i)
+        out.mkdir()
+        cf = _drafted(text, out)
+        assert [_cond(cf, c).get("engine") for c in cf.claims] == [want], text

@@ -3790,6 +3790,9 @@ def _engine_sign(
     )
     if sign is None and (tool := _versioned_tool(post.text)) is not None:
         sign = (tool[0], f"it names the tool {tool[0]} with its release {tool[1]}, twice or more", tool[1])
+    if sign is None and (named := _SELF_NAMED_ENGINE.match(post.text)) is not None:
+        # a project's README: "# flash-moe" over "Pure C/Metal inference engine for …": its own runs
+        sign = (named.group("name"), f"the post is {named.group('name')}'s page, an inference engine's", None)
     if sign is None and link and (repo := repository_engine(link)) is not None:
         # an issue or pull request of an engine's own repository ("github.com/vllm-project/vllm/
         # issues/12845"): that engine's runs, where the post names no engine
@@ -3800,6 +3803,17 @@ def _engine_sign(
     return None if any(x.path == "engine" and x.value != sign[0] for x in mentions(post.text)) else sign
 
 
+#: a project's page: its title one name ("# flash-moe", "# ds4.c"), then, opening the next paragraph,
+#: words calling it an inference engine, runtime or server ("Pure C/Metal inference engine for …", "A
+#: fast LLM serving runtime")
+_SELF_NAMED_ENGINE = re.compile(
+    # (a project's identifier: a dash, dot, underscore or digit in it, or a capital inside; not a
+    # word such as "Notes")
+    r"\A\s*#\s+(?P<name>[A-Za-z](?=[\w.+-]*(?:[-_.+\d]|(?-i:[a-z][A-Z])))[\w.+-]{1,40})\s*\n\s*\n"
+    r"(?!(?:my|our|this\s+is\s+my)\b)(?:[^\n]{0,80}?)\b(?:LLM\s+|inference\s+|serving\s+)"
+    r"(?:inference\s+)?(?:engine|runtime|server)\b",
+    re.IGNORECASE,
+)
 #: an Apple silicon chip ("Apple M3 Max", "Apple M2 Ultra (Mac Studio)"): its GPU runs through Metal
 _APPLE_GPU = re.compile(r"\bApple M[1-9]\b")
 #: engines whose only GPU backend on a Mac is Metal (llama.cpp, the apps running it, antirez's ds4); not
