@@ -249,7 +249,7 @@ def test_a_projects_page_names_its_own_engine(tmp_path):
         "# flash-moe\n\nPure C/Metal inference engine for MoE models.\n\nIt runs at 9 tok/s.\n": "flash-moe",
         "# Notes\n\nAn inference server setup.\n\nIt runs at 9 tok/s.\n": None,
         "# my-notes\n\nMy inference server setup.\n\nIt runs at 9 tok/s.\n": None,
-        "# flash-moe\n\nPure C inference engine; compared with llama.cpp.\n\nIt runs at 9 tok/s.\n": "llama.cpp",
+        "# flash-moe\n\nA C inference engine; see llama.cpp.\n\nIt runs at 9 tok/s.\n": "llama.cpp",
     }
     for i, (text, want) in enumerate(cases.items()):
         out = tmp_path / str(i)
