@@ -494,9 +494,8 @@ def _acceptance_fraction(text: str, n: Number) -> bool:
     if before is not None and _SPEEDUP_WITH.search(
         text, max(0, n.start - 80), max(0, n.start - 40) + before.start()
     ):
-        return (
-            False  # "The speedup with high acceptance falls to 0.9": the speedup's, acceptance its condition
-        )
+        # "The speedup with high acceptance falls to 0.9": the speedup's, acceptance its condition
+        return False
     return before is not None or bool(_ACCEPT_AFTER.match(text, n.end))
 
 

@@ -1084,8 +1084,14 @@ class Sides(DraftCore):
         # of the engines and machines the sentence names, the nearest the number's (before it on a
         # tie), not one an aside after it names for its own number ("vLLM scales 3.9x (llama.cpp
         # only manages 1.2x)": the section's last-named is llama.cpp)
+        # (the other side's names apart: "than on the 3090" leaves the context's card)
         rel = n.start - s0
-        said = [m for m in mentions(sentence) if m.path in ("engine", "hardware")]
+        others = {(m.path, m.value) for m in mentions(other)} if other else set()
+        said = [
+            m
+            for m in mentions(sentence)
+            if m.path in ("engine", "hardware") and (m.path, m.value) not in others
+        ]
         for path in dict.fromkeys(m.path for m in said):
             near = [
                 m
