@@ -48,11 +48,13 @@ def test_a_workload_cell_names_its_rows_decoding(tmp_path):
 
 def test_tau_by_its_per_verify_words(tmp_path):
     """The tokens a verify step emits, however a post words it ("2.3 tokens per verify step", "tokens
-    per forward pass of the target", "accepted per step: 3.1"): mean_accepted_length in tokens; a
-    prefill's "512 tokens per step" names no verify step: a count of tokens."""
+    per target forward pass", "accepted per step: 3.1"): mean_accepted_length in tokens; a prefill's
+    "512 tokens per step" or "2048 tokens per forward pass" names no verify step: a count of tokens."""
     cases = {
         "MTP emits 2.3 tokens per verify step on prose.": ("mean_accepted_length", 2.3),
-        "It commits 2.8 tokens per forward pass of the target.": ("mean_accepted_length", 2.8),
+        "It commits 2.8 tokens per target forward pass.": ("mean_accepted_length", 2.8),
+        # (the breaker's: a forward pass of no verify step, a prefill's batch)
+        "Prefill handles 2048 tokens per forward pass.": ("tokens", 2048),
         "Accepted per step: 3.1": ("mean_accepted_length", 3.1),
         "Prefill handles 512 tokens per step.": ("tokens", 512),
     }
@@ -256,3 +258,101 @@ def test_a_projects_page_names_its_own_engine(tmp_path):
         out.mkdir()
         cf = _drafted(text, out)
         assert [_cond(cf, c).get("engine") for c in cf.claims] == [want], text
+
+
+def _one(tmp_path, name: str, text: str):
+    out = tmp_path / name
+    out.mkdir()
+    return _drafted(text, out)
+
+
+def test_the_breakers_inputs_against_session_75s_rules(tmp_path):
+    """Session 75's breaker: each new rule read inputs it was not meant for. A "K (…)" header names a
+    draft size unless its parentheses name something else; "| Target |" over "CUDA" and "| Host |"
+    over "localhost" name no model or machine, and a GPU column keeps "RTX 4070 Ti SUPER" whole; a
+    TTFT column beside a benchmark's whole duration, or one in minutes, stays unplaced; a label in
+    parentheses with a size ("(RTX 4090, 24 GB)") is the number's own; a workload's last part must
+    name a decoding ("speculative fiction", "enabled", "(1)" do not)."""
+    k = "| {h} | tok/s |\n|---|---|\n| 4 | 50.1 |\n| 8 | 55.2 |\n"
+    for i, header in enumerate(("Draft length (max)", "K (MTP)", "K（草稿长度）")):
+        cf = _one(tmp_path, f"k{i}", "# EAGLE on vLLM\n\n" + k.format(h=header))
+        assert sorted(_cond(cf, c).get("block_max") for c in cf.claims) == [4, 8], header
+    cf = _one(
+        tmp_path,
+        "labels",
+        "# llama.cpp on Ryzen AI Max+ 395, Qwen3-8B Q4_K_M\n\n| Target | tg128 |\n|---|---:|\n"
+        "| CUDA | 50.1 |\n| Vulkan | 44.0 |\n\n"
+        "| Host | tok/s |\n|---|---:|\n| localhost | 43.0 |\n| remote (LAN) | 41.2 |\n",
+    )
+    got = {c.value: _cond(cf, c) for c in cf.claims}
+    assert got[50.1]["model"] == got[44.0]["model"] == "Qwen3-8B"
+    assert got[43.0]["other"]["host"] == "localhost" and got[43.0]["hardware"].startswith(
+        "AMD Ryzen AI Max+ 395"
+    )
+    cf = _one(
+        tmp_path, "gpu", "# gpt-oss-20b\n\n| GPU | tok/s |\n|---|---:|\n| RTX 4070 Ti SUPER(16GB) | 85 |\n"
+    )
+    assert [_cond(cf, c)["hardware"] for c in cf.claims] == ["RTX 4070 Ti SUPER"]
+    for name, table in {
+        "bench": "| Concurrency | TTFT | TPOT | Duration (s) |\n|---|---|---|---|\n"
+        "| 1 | 18.2 | 6.1 | 120.4 |\n",
+        "minutes": "| Run | Median TTFT | Total time (min) |\n|---|---|---|\n| 1 | 0.5 | 2.0 |\n",
+    }.items():
+        cf = _one(tmp_path, name, "# vLLM\n\n" + table)
+        assert [c.value for c in cf.claims if c.metric == "ttft"] == [], name
+    cf = _one(
+        tmp_path,
+        "aside",
+        "# Bench on a 3090\n\nQwen3 runs 45 tok/s (RTX 4090, 24 GB) but only 30 tok/s on the 3060.\n",
+    )
+    assert {c.value: _cond(cf, c).get("hardware") for c in cf.claims} == {
+        45: "NVIDIA GeForce RTX 4090",
+        30: "NVIDIA GeForce RTX 3060",
+    }
+    cf = _one(
+        tmp_path,
+        "prompts",
+        "# Ollama\n\n| Prompt | tok/s |\n|---|---|\n| Write a story (speculative fiction) | 40.1 |\n"
+        "| Haiku, enabled | 41.2 |\n| Explain recursion (1) | 42.3 |\n| chat, EAGLE-3 | 60.4 |\n",
+    )
+    got = {c.value: (_cond(cf, c).get("prompt"), _cond(cf, c).get("decoding")) for c in cf.claims}
+    assert got[40.1] == ("Write a story (speculative fiction)", None)
+    assert got[41.2] == ("Haiku, enabled", None)
+    assert got[42.3] == ("Explain recursion (1)", None)
+    assert got[60.4] == ("chat", "speculative")
+
+
+def test_a_redraft_keeps_apart_another_runs_number_and_keeps_a_cited_guess(tmp_path):
+    """The breaker's re-drafts: "vLLM hit 50 tok/s." reviewed, then edited to "vLLM hit 48 tok/s,
+    SGLang 50 tok/s.": SGLang's 50 is a new guess, not the reviewed vLLM claim; a reviewed statement
+    citing a guess of a line edited around the guess's unchanged number keeps citing it (the draft
+    no longer stops)."""
+    from benchbook.audit import schema
+    from benchbook.audit.draftfile import draft_post
+
+    post, out = tmp_path / "p.md", tmp_path / "p.yaml"
+    post.write_text("# Engines\n\nvLLM hit 50 tok/s.\n")
+    draft_post(post, out)
+    out.write_text(out.read_text().replace("reviewed: false", "reviewed: true"))
+    post.write_text("# Engines\n\nvLLM hit 48 tok/s, SGLang 50 tok/s.\n")
+    draft_post(post, out)
+    cf = schema.load(out)
+    assert sorted((c.value, _cond(cf, c).get("engine"), c.reviewed) for c in cf.claims) == [
+        (48, "vLLM", False),
+        (50, "SGLang", False),
+        (50, "vLLM", True),
+    ]
+    post2, out2 = tmp_path / "q.md", tmp_path / "q.yaml"
+    post2.write_text("# Engines\n\nllama.cpp decodes 190.6 tok/s, 2x Ollama's 95.3 tok/s.\n")
+    draft_post(post2, out2)
+    text = out2.read_text()
+    lines = [
+        line.replace("reviewed: false", "reviewed: true") if 'id: "s-l3"' in line or "190.6" in line else line
+        for line in text.splitlines()
+    ]
+    out2.write_text("\n".join(lines) + "\n")
+    post2.write_text("# Engines\n\nllama.cpp decodes 190.6 tok/s, twice Ollama's 95.3 tok/s (defaults).\n")
+    draft_post(post2, out2)
+    cf = schema.load(out2)
+    by_id = {c.id: c.value for c in cf.claims}
+    assert [tuple(by_id[i] for i in s.of) for s in cf.statements if s.id == "s-l3"] == [(190.6, 95.3)]

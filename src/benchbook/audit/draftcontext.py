@@ -3883,6 +3883,8 @@ def _elsewhere(ctx: Context, origins: dict[str, str], cond: dict, line: int) -> 
             continue
         if not _telling(value):
             continue  # a flag (on/off): written in too many ways to look for
+        if path == "decoding" and DECODING_PHRASE.search(ctx.post.line(line)):
+            continue  # its own words for it ("| code (MTP k=2) |" of draft-self: no other line's "draft")
         lines = ctx.lines_naming(value)
         k = bisect.bisect_right(lines, line)
         if k and lines[k - 1] == line:

@@ -29,7 +29,7 @@ from typing import Any
 
 from .draftcommand import plain_run
 from .draftnames import builds_engine, engines_in, mentions
-from .draftprose import Number
+from .draftprose import Number, family
 from .draftprose import numbers as _numbers
 from .draftwords import PROMPT_SETS, count, grouped_count
 from .post import Post
@@ -322,7 +322,12 @@ def in_own_aside(text: str, at: int, pos: int) -> bool:
         return False
     closed = text.find(")", pos)
     inner = text[opened + 1 : closed if closed >= 0 else min(len(text), pos + 200)]
-    return any(n.unit is not None for n in _numbers(inner))
+    return any(family(n.unit) in _RESULT_FAMILIES for n in _numbers(inner) if n.unit is not None)
+
+
+#: the units of an aside's own result ("only manages 1.2x", "30 tok/s", "12% slower", "120 ms"); not
+#: a machine's size ("(RTX 4090, 24 GB)": a label of the number before it)
+_RESULT_FAMILIES = frozenset({"rate", "multiple", "ratio", "time"})
 
 
 #: a number and its unit right before a name, a preposition between or none ("71.9 tok/s baseline",
@@ -794,8 +799,9 @@ class DraftCore:
         #: log's own, not prose citing it
         self.log_lines: dict[str, set[int]] = {}
         #: what the relating phrases of the paragraph being drafted read of its sentences and
-        #: clauses, read once per sentence or clause (``Sides._once``)
-        self._memo: tuple[str | None, dict[tuple, Any]] = (None, {})
+        #: clauses, read once per sentence or clause (``Sides._once``): a memo for each of the last
+        #: few texts read, most recent first
+        self._memo: list[tuple[str, dict[tuple, Any]]] = []
         #: each claim's ``flat_conditions`` while the relations of a paragraph are drafted, else None
         self._flat: dict[str, dict[str, object]] | None = None
         #: a source line's numbers with a unit, (text, unit), read once a line (``line_units``)

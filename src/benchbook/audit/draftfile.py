@@ -18,14 +18,15 @@ Drafted ids name a line (``decode-tps-l48``), and the post's lines move when the
 what an entry is, is its quote, metric, kind, value and unit, never its line: ``draft.sums``
 records, per id the draft wrote, digests of that (``_keys``) and of the whole entry as written. A
 re-draft gives the entry of the same quote, metric and value (``_match``; the nearest line where
-several; for a kept entry whose sentence the user edited around its number, the one entry of its
-number, metric and kind on its line, ``_number_key``) the old id of every entry that must keep its
-name: a kept entry, a deleted one, and a guess that a kept entry cites (a statement's ``of``, any id
-in a kept entry), so a reference never moves to another number. A guess a kept entry cites that the
-post no longer holds stops the draft with an error naming both (``_check_cited``), never re-pointed
-silently. A table's group is named by its place (``t1-…``) and is what its metric, unit and rows'
-quotes and values are (``_match_groups``): a table added above a kept one takes a fresh id, and the
-kept one is not drafted again.
+several; for a kept entry, or a guess one cites, whose sentence the user edited around its number,
+the one entry of its number, metric, kind and run on its line, ``_number_key``, ``_same_run``) the
+old id of every entry that must keep its name: a kept entry, a deleted one, and a guess that a kept
+entry cites (a statement's ``of``, any id in a kept entry), so a reference never moves to another
+number. A guess a kept entry cites that the post no longer holds (its number changed or gone) stops
+the draft with an error naming both (``_check_cited``), never re-pointed silently. A table's group
+is named by its place (``t1-…``) and is what its metric, unit and rows' quotes and values are
+(``_match_groups``): a table added above a kept one takes a fresh id, and the kept one is not
+drafted again.
 """
 
 from __future__ import annotations
@@ -638,8 +639,10 @@ def _match(kept: _Kept, entries: list[Entry], kept_ids: set[str]) -> tuple[dict[
     # a kept entry whose sentence the user edited around its number ("2x faster" -> "3x faster"
     # after "190.6 tok/s"): the one new entry of its number, metric and kind on its line, its quote
     # changed; kept as written, not drafted again as a second claim of the same number
+    # (and a guess a kept entry cites, of its line so edited: drafted again under its name, the
+    # citing entry's reference kept)
     for old in olds:
-        if old in final.values() or old not in kept_ids or old not in kept.data:
+        if old in final.values() or (old not in kept_ids and old not in cited) or old not in kept.data:
             continue
         section, fields = kept.data[old]
         at = fields.get("source_line")
@@ -651,11 +654,13 @@ def _match(kept: _Kept, entries: list[Entry], kept_ids: set[str]) -> tuple[dict[
             and id(e) not in done
             and e.fields.get("source_line") == at
             and _number_key(_section(e), e.fields) == want
+            and _same_run(fields, e.fields)
         ]
         if isinstance(at, int) and want is not None and len(same) == 1:
             done.add(id(same[0]))
             final[same[0].id] = old
-            kept.requoted[old] = str(same[0].fields.get("quote") or "")
+            if old in kept_ids:
+                kept.requoted[old] = str(same[0].fields.get("quote") or "")
     taken = {e.id for e in entries} | kept.drafted | set(kept.data) | kept_ids
     used = set(final.values()) | {e.id for e in entries}
     prior: dict[str, list[str]] = {}
@@ -692,6 +697,19 @@ def _number_key(section: str, fields: dict) -> tuple | None:
     if value is None and span is None:
         return None
     return (section, fields.get("metric"), fields.get("kind"), value, span, fields.get("unit"))
+
+
+def _same_run(kept: dict, drafted: dict) -> bool:
+    """Whether a kept entry and a drafted one name no different engine, model, machine or decoding
+    where both name one ("vLLM hit 50 tok/s" edited to "vLLM hit 48 tok/s, SGLang 50 tok/s": the 50
+    is SGLang's now, another claim)."""
+    a, b = kept.get("conditions"), drafted.get("conditions")
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return True
+    return all(
+        a.get(k) is None or b.get(k) is None or str(a[k]) == str(b[k])
+        for k in ("engine", "model", "hardware", "decoding")
+    )
 
 
 def _line_of_id(iid: str) -> int | None:

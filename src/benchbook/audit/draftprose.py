@@ -2035,12 +2035,13 @@ TTFT_WORDS = (
 #: "τ"/"tau" (EAGLE's and Spec-Bench's papers), the tokens a verify step emits ("emitted per
 #: verify", "tokens per verification", "accepted per step", "tokens per target forward pass": τ
 #: as DESIGN.md counts it, the verifier's own token in); shared with ``toollines`` and
-#: ``draftsentences`` (not "512 tokens per step" alone: a prefill's batch, no verify step named)
+#: ``draftsentences`` (not "512 tokens per step" nor "2048 tokens per forward pass" alone: a
+#: prefill's batch, no verify step named)
 ACCEPT_LENGTH_WORDS = (
     r"\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\bmean\s+accepted\s+(?:length|tokens)\b|τ|\btau\b|"
     r"\b(?:(?:emitted|accepted|committed|tokens?)\s+(?:tokens?\s+)?per\s+verif(?:y|ication)(?:\s+step)?|"
     r"(?:emitted|accepted|committed)\s+(?:tokens?\s+)?per\s+(?:step|forward(?:\s+pass)?|iteration)|"
-    r"tokens?\s+per\s+(?:target\s+)?forward\s+pass)\b"
+    r"tokens?\s+per\s+target\s+forward\s+pass)\b"
 )
 #: a score on a benchmark of tasks: the word, or a benchmark's name (MMLU, MMLU-Pro, GSM8K, HumanEval,
 #: pass@k, GPQA, HellaSwag, ARC, MATH-500, AIME, WinoGrande, C-Eval), in the drafter's languages

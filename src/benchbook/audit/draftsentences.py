@@ -1228,7 +1228,7 @@ class Sentences(Sides):
                 elif n.unit == "tokens":
                     # "2.37 accepted tokens/round": the words the number was read with name it
                     own_words = re.sub(r"^[^A-Za-z]*", "", scanned[n.start : n.end])
-                    after = f"{own_words} {after}" if own_words else after
+                    after = f"{own_words} {after.lstrip()}" if own_words else after
                 metric = metric_of(n.unit, before, after)
                 # "148 ms total" names a run's whole time, the unit's default metric: no word before
                 # it or around it overrides that as it would an unnamed time's

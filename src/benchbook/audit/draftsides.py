@@ -25,6 +25,7 @@ from typing import Any
 
 from .draftbyvalue import MAX_WIDTH, NAMED_WIDTH, decimals_of, first_repeat, fitting_pair, mean_run
 from .draftcore import (
+    AND_SEP,
     METRIC_WORDS_OF,
     QUOTE,
     DraftCore,
@@ -486,6 +487,11 @@ def _ratio_text(value: float, text: str) -> str:
         if abs(float(m.group(0)) - value) < 1e-9:
             return m.group(0)
     return repr(float(value))
+
+
+#: how far from a relation's number, in characters, ``Sides.phrase_claim`` weighs a name of its
+#: sentence as the number's own (the reach of ``DraftCore.named_conditions``)
+_NAME_REACH = 80
 
 
 class Sides(DraftCore):
@@ -1008,9 +1014,13 @@ class Sides(DraftCore):
         """``make()``, computed once per paragraph ``text`` and ``key`` (what a sentence or clause
         of it says: its clause cuts, its words): a long sentence of many relating phrases read the
         whole sentence or clause again for each of them, quadratic in its length."""
-        if self._memo[0] is not text:
-            self._memo = (text, {})
-        memo = self._memo[1]
+        # (the last few texts, each by identity: a relation reads its paragraph and its line in
+        # turn, and one memo per text thrown away at each turn was read again for every number)
+        memo = next((m for t, m in self._memo if t is text), None)
+        if memo is None:
+            memo = {}
+            self._memo.insert(0, (text, memo))
+            del self._memo[4:]
         if key not in memo:
             memo[key] = make()
         return memo[key]
@@ -1085,24 +1095,36 @@ class Sides(DraftCore):
         # tie), not one an aside after it names for its own number ("vLLM scales 3.9x (llama.cpp
         # only manages 1.2x)": the section's last-named is llama.cpp)
         # (the other side's names apart: "than on the 3090" leaves the context's card)
+        # (within ``_NAME_REACH`` of the number: every name of a long sentence weighed for each of its
+        # numbers was quadratic)
         rel = n.start - s0
         others = {(m.path, m.value) for m in mentions(other)} if other else set()
+        named = mentions(sentence)
         said = [
             m
-            for m in mentions(sentence)
-            if m.path in ("engine", "hardware") and (m.path, m.value) not in others
+            for m in named
+            if m.path in ("engine", "hardware")
+            and abs(m.start - rel) <= _NAME_REACH
+            and (m.path, m.value) not in others
         ]
+        # (a name after the number past "and" or a comma is the next number's: "1.4x … and vLLM 3x")
+        sep = AND_SEP.search(sentence, rel)
         for path in dict.fromkeys(m.path for m in said):
             near = [
                 m
                 for m in said
-                if m.path == path and not (m.start > rel and in_own_aside(sentence, rel, m.start))
+                if m.path == path
+                and not (
+                    m.start > rel and (in_own_aside(sentence, rel, m.start) or (sep and sep.end() <= m.start))
+                )
             ]
             if near:
                 cond[path] = min(near, key=lambda m: (abs(rel - m.start) + (m.start > rel), m.start)).value
         # the other side's names are not this claim's ("The 4090 is 1.6x faster than the 3090": the
         # 4090's change), the subject's, in its sentence before the number, where it names one
-        subject = mentions(sentence[: max(0, n.start - s0)])
+        # (the sentence's names read once, those before the number kept: a prefix read anew for each
+        # number of a long sentence was quadratic)
+        subject = [x for x in named if x.start < rel and (x.end or x.start) <= rel]
         for m in mentions(other) if other else ():
             own = [x.value for x in subject if x.path == m.path and x.value != m.value]
             if own:  # ("EAGLE-3 … is 2.1x faster than plain decoding": speculative)

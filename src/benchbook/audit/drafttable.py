@@ -738,9 +738,10 @@ _PART_TIME_HEADER = re.compile(
 
 def _part_time_unit(header: list[str], body: list[list[str]], j: int) -> str | None:
     """The unit of column ``j``, a time to first token written with no unit (``_PART_TIME_HEADER``),
-    where one other column is the whole run's time in a unit its header gives or implies ("Duration",
-    "Total (s)": ``_header_unit``, ``_timing_unit``) and each row's first token comes no later than
-    its whole run: that column's unit; else None.  Issue 29's corpus: h610 ("| TTFT | … | Duration |"
+    where one other column is the whole run's time in seconds or ms its header gives or implies
+    ("Duration", "Total (s)": ``_header_unit``, ``_timing_unit``), each row one request (no column
+    of requests at once, no "Benchmark duration") and each row's first token no later than its
+    whole run: that column's unit; else None.  Issue 29's corpus: h610 ("| TTFT | … | Duration |"
     over "0.47" beside "42.41")."""
     if not _PART_TIME_HEADER.fullmatch(header[j]):
         return None
@@ -751,7 +752,13 @@ def _part_time_unit(header: list[str], body: list[list[str]], j: int) -> str | N
         and _ELAPSED_HEADER.search(_unmarked(h))
         and family(u := (_header_unit(h) or _timing_unit(_unmarked(h)) or "")) == "time"
     ]
-    if len(wholes) != 1:
+    if len(wholes) != 1 or wholes[0][1] not in ("s", "ms"):
+        return None
+    if any(LABELS.get(label_key(h), ("",))[0] == "concurrency" for h in header) or re.search(
+        r"(?i)bench", header[wholes[0][0]]
+    ):
+        # (requests run at once, "Benchmark duration": the whole benchmark's time, not a request's;
+        # vLLM's serving benchmark prints its TTFT in ms beside a duration in s)
         return None
     k, unit = wholes[0]
     rows = [
@@ -1568,8 +1575,38 @@ def _no_draft(cell: str) -> bool:
 #: a cell written in quotes ("“解释勾股定理”", "'Write a haiku'"): a prompt's text as typed
 _QUOTED = re.compile(r"[\"“「『'‘].+[\"”」』'’]")
 
-#: the words in a "K" header's parentheses that keep it a draft size ("K (draft tokens)", "γ (spec len)")
-_DRAFT_SIZE_WORDS = re.compile(r"(?i)draft|spec|token|lookahead|step|γ|gamma|n[-_ ]?max")
+#: headers naming a model only where their cells read as one ("| target | draft |" over "7B -q4"; a
+#: build's "| Target |" over "CUDA", a "| Verifier |" of yes and no name none)
+_TARGET_LABELS = frozenset(
+    {"target", "target model", "main model", "verifier", "verifier model", "主模型", "目标模型"}
+)
+#: headers naming a machine only where their cells read as one ("| Machine |" over "M4 Mac mini (16GB,
+#: current)", "Dell Pro Max GB10"; a "| Host |" of "localhost" or a "| Machine |" of "A" and "B" none)
+_MACHINE_LABELS = frozenset(
+    {"machine", "test machine", "host", "rig", "computer", "机器", "マシン", "машина"}
+)
+
+
+def _names_model(cell: str) -> bool:
+    """Whether a cell reads as a model's name: one a post's prose names (``mentions``) or a size in
+    billions or millions ("7B -q4", "0.5B")."""
+    name, _ = model_cell(cell)
+    return any(m.path == "model" for m in mentions(cell)) or bool(
+        re.search(r"(?<![\w.])\d+(?:\.\d+)?\s?[BbMm]\b", name)
+    )
+
+
+def _machine_cell(cell: str) -> str | None:
+    """The machine a "| Machine |" cell names ("M4 Mac mini (16GB, current)" -> "Apple M4 (Mac mini)",
+    "Dell Pro Max GB10" -> "NVIDIA GB10"), as ``hardware_of`` or the post's names read it; None
+    where it names none ("localhost", "A")."""
+    got = hardware_of(cell) or cell_names(cell).get("hardware")
+    return str(got) if got else None
+
+
+#: what a "K" header's parentheses may name that is no draft size ("K (active experts)", "K (top-k
+#: sampling)", "K (beams)", "K (shots)"): any other ("K (MTP)", "Draft length (max)") keeps it one
+_OTHER_K = re.compile(r"(?i)expert|active|top[-_ ]?k|sampl|beam|thread|layer|shot|neighbo|retriev|cluster")
 #: the words after a percentage that name it a drafter's acceptance ("(51% acceptance)", "51% accepted")
 _ACCEPTANCE_AFTER = re.compile(
     r"\s*(?:draft(?:ed)?\s+)?(?:acceptance|accept(?:ed)?|acc\.)(?:\s+rate)?(?![\w-])", re.I
@@ -1577,6 +1614,23 @@ _ACCEPTANCE_AFTER = re.compile(
 #: a workload cell whose last part, after a comma or in closing parentheses, names the run's
 #: decoding: "ordinary prose, no speculation", "code (MTP k=2)"
 _WORKLOAD_TAIL = re.compile(r"(?P<w>[^,()]+?)\s*(?:,\s*(?P<d>[^,()]+?)|\(\s*(?P<p>[^()]+?)\s*\))\s*")
+#: a workload's last part that names a decoding and at most its settings: "no speculation", "n-gram
+#: default", "MTP k=2", "EAGLE-3, 4 draft tokens", "spec on"; not "speculative fiction", "spec document",
+#: "MTP-style outline" (words of the prompt's own)
+_DECODING_PART = re.compile(
+    # (one word of decoding at least: "enabled", "1" alone name none)
+    r"(?i)(?=.*(?:speculat|spec\b|draft|mtp|eagle|medusa|dflash|dspark|n-?gram|lookahead|lookup|"
+    r"autoregressive|baseline|plain|vanilla))"
+    r"(?:\s*(?:no|without|w/o|non[- ]?|plain|baseline|autoregressive|vanilla|speculative|speculation|"
+    r"spec(?:ulative)?\s+decoding|spec|draft(?:ing)?|draft\s+model|self[- ]speculative|mtp|"
+    r"eagle[- ]?\d?|medusa|"
+    r"dflash|dspark|n-?gram(?:-mod)?|lookahead|prompt[- ]lookup|decoding|default|on|off|enabled|disabled|"
+    r"[kn]\s*=\s*\d{1,3}|\d{1,3}\s+(?:draft\s+)?tokens?|\d{1,3}|[,=+])\s*)+"
+)
+#: a drafting method's name in a workload's last part ("EAGLE-3", "ngram", "Medusa")
+_METHOD_PART = re.compile(
+    r"(?i)\b(?:eagle[- ]?\d?|medusa|dflash|dspark|n-?gram(?:-mod)?|lookahead|prompt[- ]lookup)\b"
+)
 #: a part that is only a yes or a no ("prose, no"): no decoding named
 _YES_NO = re.compile(r"(?i)yes|no|on|off|none|n/?a|[✓✔✗✘×x-]")
 
@@ -1591,9 +1645,11 @@ def _workload_decoding(cell: str) -> tuple[str, str, list[tuple[str, object]]] |
     if m is None:
         return None
     part = (m.group("d") or m.group("p")).strip()
-    if _YES_NO.fullmatch(part):
-        return None
-    decoded = decoding_of_cell(part, "")
+    if _YES_NO.fullmatch(part) or not _DECODING_PART.fullmatch(part):
+        return None  # "Haiku, enabled", "recursion (1)", "a story (speculative fiction)": no decoding named
+    # (a drafting method's name alone, "EAGLE-3", "ngram": speculative, drafting from another model
+    # or the context; ``decoding_of_cell`` keeps it as written under a "Mode" column)
+    decoded = decoding_of_cell(part, "") or ("speculative" if _METHOD_PART.search(part) else None)
     if decoded is None or decoding_of_cell(m.group("w"), "") is not None:
         return None
     said: list[tuple[str, object]] = []
@@ -2549,9 +2605,18 @@ class Tables(Sides):
                     continue
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
                 said = re.search(r"[(（]([^()（）]+)[)）]", header[j])
-                if path == "block_max" and said and not _DRAFT_SIZE_WORDS.search(said.group(1)):
+                if path == "block_max" and said and _OTHER_K.search(said.group(1)):
                     # "| K (active experts) |": the K its parentheses name, no draft size
                     path, typ = "other." + _key(said.group(1)), "str"
+                if (
+                    path == "model" and label_key(header[j]) in _TARGET_LABELS and not _names_model(cell)
+                ) or (
+                    path == "hardware"
+                    and label_key(header[j]) in _MACHINE_LABELS
+                    and _machine_cell(cell) is None
+                ):
+                    # "| Target |" over "CUDA", "| Host |" over "localhost": no model, no machine
+                    path, typ = "other." + _key(header[j]), "str"
                 if (
                     not path
                     and _unmarked(header[j]).strip() == _HINT_OR_PROMPT
@@ -2703,7 +2768,11 @@ class Tables(Sides):
                     value = in_cell.get("hardware") or hardware_of(value) or without_remark(value)
                 elif path == "hardware" and isinstance(value, str):
                     # "RTX 4090" -> "NVIDIA GeForce RTX 4090"; "CPU only (no GPU)" -> "CPU only"
-                    value = hardware_of(value) or cell_names(value).get("hardware") or without_remark(value)
+                    value = (
+                        _machine_cell(value)
+                        if label_key(header[j]) in _MACHINE_LABELS
+                        else hardware_of(value)
+                    ) or without_remark(value)
                 elif (
                     path == "model" and isinstance(value, str) and _THIS_MODEL.fullmatch(value.strip("*_` "))
                 ):
