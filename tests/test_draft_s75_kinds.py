@@ -356,3 +356,16 @@ def test_a_redraft_keeps_apart_another_runs_number_and_keeps_a_cited_guess(tmp_p
     cf = schema.load(out2)
     by_id = {c.id: c.value for c in cf.claims}
     assert [tuple(by_id[i] for i in s.of) for s in cf.statements if s.id == "s-l3"] == [(190.6, 95.3)]
+
+
+def test_a_line_of_many_asides_drafts_in_linear_time():
+    """One line of relating phrases with asides ("vLLM scales 3.9x (llama.cpp only manages 1.2x on the
+    RTX 4090), " repeated, a 13 KB line at 200): the start commit drafted it in quadratic time (19 s
+    at 200 repeats, 263 s at 800 on a loaded machine), each phrase reading the whole line's names
+    again and the clause cuts of its paragraph thrown away between its line and its paragraph; now
+    linear."""
+    from benchbook.audit.draft import draft_text
+    from drafting import LINEAR, cpu_growth
+
+    piece = "vLLM scales 3.9x (llama.cpp only manages 1.2x on the RTX 4090), "
+    assert cpu_growth(lambda k: draft_text("# A\n\n" + piece * k + "\n", "a.md"), 50) < LINEAR
