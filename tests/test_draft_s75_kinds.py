@@ -126,6 +126,9 @@ def test_a_machine_column_and_a_mac_named_before_its_chip(tmp_path):
     assert [m.value for m in mentions("on a $600 Mac mini (M4, 16GB): 11.5 tok/s")] == ["Apple M4 (Mac mini)"]
     assert [m.value for m in mentions("Mac Studio (M2 Ultra, 192GB)")] == ["Apple M2 Ultra (Mac Studio)"]
     assert [m.value for m in mentions("a Mac mini (2024) with 16GB")] == []
+    # (Apple's spelling of the machine, however the post cases it: the breaker's p225)
+    assert [m.value for m in mentions("my M4 Mac Mini")] == ["Apple M4 (Mac mini)"]
+    assert [m.value for m in mentions("an m2 macbook pro")] == ["Apple M2 (MacBook Pro)"]
     post = (
         "# flash-moe\n\n"
         "| Machine | Model | K (active experts) | Sustained tok/s | TTFT |\n"

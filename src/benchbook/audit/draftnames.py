@@ -725,6 +725,8 @@ def hardware_name(m: re.Match) -> str:
         chip = f"Apple {cm.upper()}" + (f" {cms.capitalize()}" if cms else "")
         mac = re.sub(r"\s+", " ", mac)
         mac = "MacBook Air" if mac == "Air" else mac
+        # Apple's spelling however the post cases it ("Mac Mini", "macbook pro": "Mac mini", "MacBook Pro")
+        mac = _MAC_SPELLING.get(re.sub(r"\s", "", mac.lower()), mac)
         name = chip if mac.lower() == "mac" else f"{chip} ({mac})"
     elif g["m"]:
         name = f"Apple {g['m'].upper()} {g['ms'].capitalize()}"
@@ -885,6 +887,16 @@ def supposed_spans(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _SENTENCE_SPAN.finditer(text) if _SUPPOSED.search(m.group())]
 
 
+#: Apple's machines as Apple spells them, by their letters lower case without spaces
+_MAC_SPELLING = {
+    "macmini": "Mac mini",
+    "macstudio": "Mac Studio",
+    "macbookpro": "MacBook Pro",
+    "macbookair": "MacBook Air",
+    "macbook": "MacBook",
+    "imac": "iMac",
+    "macpro": "Mac Pro",
+}
 #: the hyphens a web page's typography writes for "-" (U+2010 hyphen, U+2011 non-breaking hyphen)
 _TYPOGRAPHIC_HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-"})
 
