@@ -227,7 +227,7 @@ def test_a_model_column_of_sizes_takes_the_posts_one_family_and_llama_cli_p_is_t
     )
     got = [(c.value, _cond(cf, c)) for c in cf.claims]
     common = {
-        "hardware": "Apple M2 (Mac Mini)",
+        "hardware": "Apple M2 (Mac mini)",  # (Apple's spelling, whatever the post's case)
         "engine": "llama.cpp",
         "prompt": "Tell me a long story.",
         "decoding": "plain",
