@@ -372,3 +372,47 @@ def test_a_line_of_many_asides_drafts_in_linear_time():
 
     piece = "vLLM scales 3.9x (llama.cpp only manages 1.2x on the RTX 4090), "
     assert cpu_growth(lambda k: draft_text("# A\n\n" + piece * k + "\n", "a.md"), 50) < LINEAR
+
+
+def test_a_redraft_after_an_edit_keeps_a_corrected_value_and_a_deletion(tmp_path):
+    """The breaker's gaps of the start commit: the user corrected a claim's value (190.6 -> 190.5)
+    and then edited its sentence: 190.6 was drafted again beside it; the user deleted a guess and
+    then edited its sentence: the guess came back. Now ``draft.sums`` keeps each entry's number
+    apart from its quote, so both are that entry still: the corrected claim kept once (with a
+    note), the deleted one not drafted again. Two reviewed claims of one number on one edited line,
+    each of its own engine, stay two."""
+    from benchbook.audit import schema
+    from benchbook.audit.draftfile import draft_post
+
+    post, out = tmp_path / "p.md", tmp_path / "p.yaml"
+    post.write_text("# Engines\n\nWith llama.cpp decode reached 190.6 tok/s.\n\nOllama managed 95.3 tok/s.\n")
+    draft_post(post, out)
+    text = out.read_text()
+    lines = []
+    for line in text.splitlines():
+        if 'id: "decode-tps-l3"' in line:
+            line = line.replace("value: 190.6", "value: 190.5").replace("reviewed: false", "reviewed: true")
+        if 'id: "decode-tps-l5"' in line:
+            continue  # deleted
+        lines.append(line)
+    out.write_text("\n".join(lines) + "\n")
+    post.write_text(
+        "# Engines\n\nWith llama.cpp, decode reached 190.6 tok/s!\n\nOllama managed just 95.3 tok/s.\n"
+    )
+    _, drafted, guessed = draft_post(post, out)
+    cf = schema.load(out)
+    assert [(c.id, c.value) for c in cf.claims] == [("decode-tps-l3", 190.5)]
+    assert guessed == []
+    assert [n.split(":")[0] for n in drafted.notes] == ["decode-tps-l3 (reviewed)"]
+    post2, out2 = tmp_path / "q.md", tmp_path / "q.yaml"
+    post2.write_text("# Engines\n\nllama.cpp: 50 tok/s; vLLM: 50 tok/s too.\n")
+    draft_post(post2, out2)
+    out2.write_text(out2.read_text().replace("reviewed: false", "reviewed: true"))
+    post2.write_text("# Engines\n\nllama.cpp: 50 tok/s; vLLM: 50 tok/s as well.\n")
+    _, _, guessed = draft_post(post2, out2)
+    cf = schema.load(out2)
+    assert sorted((c.value, _cond(cf, c).get("engine"), c.reviewed) for c in cf.claims) == [
+        (50, "llama.cpp", True),
+        (50, "vLLM", True),
+    ]
+    assert guessed == []

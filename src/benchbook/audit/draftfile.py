@@ -213,7 +213,8 @@ def _read_existing(path: Path) -> _Kept:
             kept.drafted = _ids(draft.get("drafted"))
             sums = draft.get("sums")
             if isinstance(sums, dict):  # id -> "exact loose written" (``_keys``, ``_digest``)
-                kept.sums = {str(d): str(x).split() for d, x in sums.items() if len(str(x).split()) == 3}
+                # (a fourth digest, of its number apart from its quote, since session 75: ``_number_key``)
+                kept.sums = {str(d): str(x).split() for d, x in sums.items() if len(str(x).split()) in (3, 4)}
         elif name in _ITEM_SECTIONS and not isinstance(v, yaml.SequenceNode) and not _null(v):
             # "claims: {id: …}" (one entry written as a mapping), "claims: see below": the audit
             # refuses it, and a merge would drop it without a word
@@ -641,19 +642,23 @@ def _match(kept: _Kept, entries: list[Entry], kept_ids: set[str]) -> tuple[dict[
     # changed; kept as written, not drafted again as a second claim of the same number
     # (and a guess a kept entry cites, of its line so edited: drafted again under its name, the
     # citing entry's reference kept)
+    # (its number as the draft wrote it, where ``draft.sums`` holds it: a number the user corrected
+    # since, and an entry the user deleted, whose line was edited too, are still that entry)
     for old in olds:
-        if old in final.values() or (old not in kept_ids and old not in cited) or old not in kept.data:
+        if old in final.values():
             continue
-        section, fields = kept.data[old]
-        at = fields.get("source_line")
-        want = _number_key(section, fields)
+        section, fields = kept.data.get(old, ("", {}))
+        at = fields.get("source_line") if old in kept.data else _line_of_id(old)
+        drafted_as = kept.sums.get(old, [])
+        want = drafted_as[3] if len(drafted_as) == 4 and drafted_as[3] != "-" else None
+        want = want or (_number_digest(section, fields) if old in kept.data else None)
         same = [
             e
             for e in entries
             if e.group is None
             and id(e) not in done
             and e.fields.get("source_line") == at
-            and _number_key(_section(e), e.fields) == want
+            and _number_digest(_section(e), e.fields) == want
             and _same_run(fields, e.fields)
         ]
         if isinstance(at, int) and want is not None and len(same) == 1:
@@ -697,6 +702,12 @@ def _number_key(section: str, fields: dict) -> tuple | None:
     if value is None and span is None:
         return None
     return (section, fields.get("metric"), fields.get("kind"), value, span, fields.get("unit"))
+
+
+def _number_digest(section: str, fields: dict) -> str | None:
+    """``_digest`` of ``_number_key``; None where the entry states no number."""
+    key = _number_key(section, fields)
+    return _digest(list(key)) if key is not None else None
 
 
 def _same_run(kept: dict, drafted: dict) -> bool:
@@ -871,9 +882,9 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
 
 
 def _sums(text: str, entries: list[Entry], guessed: set[str]) -> dict[str, str]:
-    """``draft.sums`` of the guesses written in ``text``: id -> "exact loose written" (``_keys``, and
-    the digest of the entry as read back, to tell a guess the user edited; a group's keys are
-    ``_group_item_keys``)."""
+    """``draft.sums`` of the guesses written in ``text``: id -> "exact loose written number" (``_keys``,
+    the digest of the entry as read back, to tell a guess the user edited, and of its number apart
+    from its quote, ``_number_digest``, "-" for none; a group's keys are ``_group_item_keys``)."""
     data = yaml.load(text, Loader=_FAST_LOADER) or {}
     section_of = {e.id: _section(e) for e in entries if e.group is None}
     out: dict[str, str] = {}
@@ -882,11 +893,13 @@ def _sums(text: str, entries: list[Entry], guessed: set[str]) -> dict[str, str]:
             iid = str(item.get("id")) if isinstance(item, dict) else None
             if iid is None or iid not in guessed:
                 continue
+            number = "-"
             if iid in section_of:
                 exact, loose = _keys(section_of[iid], item)
+                number = _number_digest(section_of[iid], item) or "-"
             else:  # a group: its metric, unit and rows
                 exact, loose = _group_item_keys(item) if name == "groups" else ("-", "-")
-            out[iid] = f"{exact} {loose} {_digest(item)}"
+            out[iid] = f"{exact} {loose} {_digest(item)} {number}"
     return out
 
 
