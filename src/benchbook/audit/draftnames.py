@@ -561,7 +561,7 @@ _FA = re.compile(
     re.IGNORECASE,
 )
 #: a drafting method's name (``DECODING_PHRASE``: speculative)
-_METHOD_WORDS = (
+METHOD_WORDS = (
     r"EAGLE(?:-?\d)?|Medusa|DFlash|DSpark|n-?gram(?:-mod)?|lookahead decoding|prompt[- ]lookup(?: decoding)?"
 )
 #: a run's draft size in words ("with 2 draft tokens"): a drafting run, of no kind of its own
@@ -594,8 +594,8 @@ DECODING_PHRASE = re.compile(
     r"(?:spec(?:ulation|ulative decoding)?|MTP|draft(?:ing)?)\s+(?:disabled|turned off|switched off)|"
     # a drafting method denied or off ("without EAGLE", "no n-gram", "w/o Medusa", "EAGLE off")
     # (a flag turning it off too: "--no-dspark", "--no-mtp")
-    rf"(?:without|w/o|no|non-|no-)\s?(?:{_METHOD_WORDS})|no-mtp\b|"
-    rf"(?:{_METHOD_WORDS})\s+(?:off|disabled|turned off))\b"
+    rf"(?:without|w/o|no|non-|no-)\s?(?:{METHOD_WORDS})|no-mtp\b|"
+    rf"(?:{METHOD_WORDS})\s+(?:off|disabled|turned off))\b"
     # the baseline in Chinese, Japanese, Korean (no word boundary between CJK characters)
     r"|基线|基準|ベースライン|베이스라인|单模型|單模型)"
     # MTP's own speculative decoding ("MTP speculative decoding", "MTP-based speculation"): one phrase
@@ -606,7 +606,7 @@ DECODING_PHRASE = re.compile(
     # "15.6 tok/s with 2 draft tokens": a run drafting that many tokens a step
     r"with [1-9]\d? draft(?:ed)? tokens?(?!\s+(?:were\s+|was\s+)?(?:accepted|rejected))|"
     r"with speculat\w*|draft model|"
-    rf"spec[- ]on|{_METHOD_WORDS})\b",
+    rf"spec[- ]on|{METHOD_WORDS})\b",
     re.IGNORECASE,
 )
 
@@ -1843,7 +1843,7 @@ def decoding_of_cell(cell: str, header: str, self_drafted: bool = False) -> str 
     ✗/none/"baseline" -> plain, a cell naming its decoding ("MTP", "no draft", "speculative") -> that;
     None for any other cell ("ngram-mod" under "Mode": the caller keeps it as written)."""
     text = cell.strip().strip("*_`").strip()
-    if re.fullmatch(_METHOD_WORDS, text, re.IGNORECASE):
+    if re.fullmatch(METHOD_WORDS, text, re.IGNORECASE):
         return None  # "EAGLE-3" under "Speculative": the method, kept as written
     self_drafted = self_drafted or re.search(r"\bMTP\b", header, re.IGNORECASE) is not None
     if _CELL_NO.fullmatch(text):

@@ -1098,7 +1098,8 @@ class Sides(DraftCore):
         # (within ``_NAME_REACH`` of the number: every name of a long sentence weighed for each of its
         # numbers was quadratic)
         rel = n.start - s0
-        others = {(m.path, m.value) for m in mentions(other)} if other else set()
+        other_names = mentions(other) if other else []
+        others = {(m.path, m.value) for m in other_names}
         named = mentions(sentence)
         said = [
             m
@@ -1125,7 +1126,7 @@ class Sides(DraftCore):
         # (the sentence's names read once, those before the number kept: a prefix read anew for each
         # number of a long sentence was quadratic)
         subject = [x for x in named if x.start < rel and (x.end or x.start) <= rel]
-        for m in mentions(other) if other else ():
+        for m in other_names:
             own = [x.value for x in subject if x.path == m.path and x.value != m.value]
             if own:  # ("EAGLE-3 … is 2.1x faster than plain decoding": speculative)
                 cond[m.path] = own[-1]

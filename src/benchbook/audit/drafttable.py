@@ -52,6 +52,7 @@ from .draftcore import (
 from .draftmetric import PROCESSOR_SPLIT
 from .draftnames import (
     ENGINE_SPELLINGS,
+    METHOD_WORDS,
     MODEL_FAMILIES,
     SIZED_NAME,
     cell_names,
@@ -1614,6 +1615,8 @@ _ACCEPTANCE_AFTER = re.compile(
 #: a workload cell whose last part, after a comma or in closing parentheses, names the run's
 #: decoding: "ordinary prose, no speculation", "code (MTP k=2)"
 _WORKLOAD_TAIL = re.compile(r"(?P<w>[^,()]+?)\s*(?:,\s*(?P<d>[^,()]+?)|\(\s*(?P<p>[^()]+?)\s*\))\s*")
+#: a drafting method's name (``draftnames.METHOD_WORDS``), "EAGLE 3" and "lookahead" alone too
+_METHODS = rf"{METHOD_WORDS}|eagle[- ]\d|lookahead"
 #: a workload's last part that names a decoding and at most its settings: "no speculation", "n-gram
 #: default", "MTP k=2", "EAGLE-3, 4 draft tokens", "spec on"; not "speculative fiction", "spec document",
 #: "MTP-style outline" (words of the prompt's own)
@@ -1623,14 +1626,11 @@ _DECODING_PART = re.compile(
     r"autoregressive|baseline|plain|vanilla))"
     r"(?:\s*(?:no|without|w/o|non[- ]?|plain|baseline|autoregressive|vanilla|speculative|speculation|"
     r"spec(?:ulative)?\s+decoding|spec|draft(?:ing)?|draft\s+model|self[- ]speculative|mtp|"
-    r"eagle[- ]?\d?|medusa|"
-    r"dflash|dspark|n-?gram(?:-mod)?|lookahead|prompt[- ]lookup|decoding|default|on|off|enabled|disabled|"
+    rf"{_METHODS}|decoding|default|on|off|enabled|disabled|"
     r"[kn]\s*=\s*\d{1,3}|\d{1,3}\s+(?:draft\s+)?tokens?|\d{1,3}|[,=+])\s*)+"
 )
 #: a drafting method's name in a workload's last part ("EAGLE-3", "ngram", "Medusa")
-_METHOD_PART = re.compile(
-    r"(?i)\b(?:eagle[- ]?\d?|medusa|dflash|dspark|n-?gram(?:-mod)?|lookahead|prompt[- ]lookup)\b"
-)
+_METHOD_PART = re.compile(rf"(?i)\b(?:{_METHODS})\b")
 #: a part that is only a yes or a no ("prose, no"): no decoding named
 _YES_NO = re.compile(r"(?i)yes|no|on|off|none|n/?a|[✓✔✗✘×x-]")
 
