@@ -398,7 +398,8 @@ def _drafted_bound(
     for x in [*drafted_cf.statements, *drafted_cf.todo]:
         if x.id in used or x.kind != "bound" or x.source_line != h.source_line or x.value is None:
             continue
-        if not re.search(rf"(?<![\d.]){re.escape(_written(x.value))}(?![\d]|\.\d)", written):
+        # (a decrease's bound is signed, its digits written without: "up to 15% slower" is -15)
+        if not re.search(rf"(?<![\d.]){re.escape(_written(abs(x.value)))}(?![\d]|\.\d)", written):
             continue  # another bound of the line ("at least 2.3x" beside "well beyond 2000 tokens/s")
         over = x.over if isinstance(x, schema.Statement) else None
         if over is None or over.numerator.get("metric") == h.metric:

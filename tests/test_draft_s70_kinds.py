@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from benchbook.audit.draft import caption_quantity
 from benchbook.audit.draftcommand import command_lines, flag_decoding, model_and_quant
-from benchbook.audit.draftcontext import _features, _flag_settings, _fuller_of
+from benchbook.audit.draftcontext import _features, _fuller_of, flag_settings
 from benchbook.audit.draftnames import cpu_names, mentions
 from benchbook.audit.draftprose import dot_grouping, numbers
 from benchbook.audit.draftwords import engine_versions
@@ -272,12 +272,12 @@ def test_a_flags_line_naming_its_decoding_mode_and_a_max_among_statistics(tmp_pa
     """ "Flags: `--depth 3 --generation-mode mtp …`" (h552, MTPLX): the model's own heads drafting 3
     tokens a step; "--generation-mode ar" plain; "TTFT median 11.3s p90 90.8s max 247.9s": the max a
     statistic of the runs, no bound; "max 50 tok/s" alone stays a bound."""
-    assert _flag_settings("--depth 3 --generation-mode mtp --profile turbo") == [
+    assert flag_settings("--depth 3 --generation-mode mtp --profile turbo") == [
         ("decoding", "draft-self"),
         ("block_max", 3),
     ]
-    assert _flag_settings("--depth 3 --generation-mode ar") == [("decoding", "plain")]
-    assert _flag_settings("--depth 3 --profile turbo") == []
+    assert flag_settings("--depth 3 --generation-mode ar") == [("decoding", "plain")]
+    assert flag_settings("--depth 3 --profile turbo") == []
     cf = _drafted("```\nTTFT                 median   11.3s    p90 90.8s    max 247.9s\n```\n", tmp_path)
     got = [(c.value, _cond(cf, c).get("other", {}).get("stat")) for c in cf.claims]
     assert got == [(11.3, "median"), (90.8, "p90"), (247.9, "max")]

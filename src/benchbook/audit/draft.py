@@ -84,6 +84,7 @@ from .draftcontext import (
     parallel_rows,
     prompt_lines,
     run_label,
+    same_card_fuller,
     setup_heading,
     spec_heading,
 )
@@ -701,6 +702,7 @@ class _Drafter(Tables, Sentences):
         self.cpu_machine()  # "Ryzen 7 5700G" and no GPU: the CPU ran them
         self.apu_names()  # "Strix Halo", "Ryzen AI Max+ 395", "Radeon 8060S": one chip, one name
         self.machine_chips()  # "DGX Spark" and its "GB10": one machine, one name
+        self.side_machines()  # a bound over "RTX 6000" where the claims name "RTX 6000 Ada Generation"
         self.size_model()  # "benchmark for 70B model" and no model named: the model is "70B"
         self.script_arms()  # "python bench.py" vs "python bench.py --with_speculation True": each block's
         self.mac_machine()  # "on a single Mac Studio" and no machine named: the machine is it
@@ -1057,6 +1059,27 @@ class _Drafter(Tables, Sentences):
                         m = either.fullmatch(cond["hardware"])
                         if m:
                             cond["hardware"] = f"{m.group('n') or ''}{machine} ({chip.split()[-1]})"
+
+    def side_machines(self) -> None:
+        """A statement's side (a bound's selector, a relation's numerator or denominator) that names
+        its machine short where the claims name it in full ("GLM-4.7-Flash Achieves 2000+ Tokens/Sec
+        on RTX 6000" in the title, "on a single NVIDIA RTX 6000 Ada GPU" in the text): the claims'
+        name (``draftcontext.same_card_fuller``), as a claim's own short name becomes the setup's."""
+        named = list(
+            dict.fromkeys(
+                cond["hardware"]
+                for fields in [g.fields for g in self.out.groups] + [e.fields for e in self.out.entries]
+                if isinstance(cond := fields.get("conditions"), dict)
+                and isinstance(cond.get("hardware"), str)
+            )
+        )
+        for e in self.out.entries:
+            over = e.fields.get("over")
+            for side in [over.get(k) for k in ("numerator", "denominator")] if isinstance(over, dict) else []:
+                if isinstance(side, dict) and isinstance(side.get("hardware"), str):
+                    full = same_card_fuller(side["hardware"], named)
+                    if full is not None:
+                        side["hardware"] = full
 
     def cpu_backend_machine(self, cpu: str) -> None:
         """A claim (or table row) run on the CPU backend ("CPU Mode" beside "Vulkan (GPU) Mode": its

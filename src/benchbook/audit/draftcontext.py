@@ -41,6 +41,7 @@ from itertools import combinations
 from .draftcommand import (
     HEX_COMMIT,
     KOBOLD_SETTINGS,
+    QUANT_TYPE,
     SHELL_PROMPT,
     agreed,
     command_lines,
@@ -556,7 +557,7 @@ def _stated(
     if kind == "code" and not found and rest and all(FLAGS_ONLY.match(t) for _, t in rest if t.strip()):
         # a block of flags alone, no tool ("The key new flags:" over "--flash-attn on" /
         # "--cache-type-k q8_0 --cache-type-v q8_0"): the settings of the runs it introduces
-        got = _flag_settings(" ".join(t for _, t in rest))
+        got = flag_settings(" ".join(t for _, t in rest))
         return [(rest[0][0], got)] if got else [], []
     if kind == "code":
         # output and logs: no names of the setting (a model's file name in a log), but where a line
@@ -608,7 +609,7 @@ def _stated(
             if len(engines) == 1 and not any(p == "engine" for p, _ in out):
                 out.append(("engine", engines[0]))
                 long_flags = re.findall(r"(?<![\w-])--[a-z][\w-]*(?:[=\s]+(?!--)[^\s\\]+)?", joined)
-                out += [x for x in _flag_settings(" ".join(long_flags)) if x[0] != "model"]
+                out += [x for x in flag_settings(" ".join(long_flags)) if x[0] != "model"]
         _ollama_runs(rest, out)
         if any(_CHAT_RUN.search(t) for _, t in lines):  # (the command line itself read above)
             # what the user typed at the chat (">>> what is an apple? give a short answer"): the prompt
@@ -632,8 +633,8 @@ def _stated(
                     out.append(("ctx", int(r.group("n"))))
                 elif what in ("build", "prompt"):
                     out.append((what, r.group("n").strip()))
-                elif what == "concurrency":
-                    out.append(("concurrency", int(r.group("n"))))
+                elif what in ("concurrency", "block_max"):
+                    out.append((what, int(r.group("n"))))
                 elif float(r.group("n")) <= 2:
                     out.append(("sampling", f"temperature {r.group('n')}"))
         _backends(text, out)  # and a build's or a run's own words for its backend
@@ -645,7 +646,7 @@ def _stated(
     # words do (a setup section's hold for the whole post)
     flagged = _DASHED_FLAG.sub(r"\1--", " ".join(t.strip().strip("*_`") for _, t in rest))
     if rest and not heading and FLAGS_ONLY.match(flagged) and re.search(r"\s", flagged.strip()):
-        out += _flag_settings(flagged)  # settings the block states, as its words would ("ctx-size 128000")
+        out += flag_settings(flagged)  # settings the block states, as its words would ("ctx-size 128000")
     for n, t in rest:
         for code in re.findall(r"`([^`]+)`", t):
             got = []
@@ -654,7 +655,7 @@ def _stated(
                 _command_names(inline[0].conditions, got, inline[0].tool)
             elif FLAGS_ONLY.match(code):
                 tool = LLAMA_TOOL_NAMED.search(t)
-                got = _flag_settings(code, tool.group(0) if tool else "flags")
+                got = flag_settings(code, tool.group(0) if tool else "flags")
             if got:
                 commands.append((n, got))
                 read.add(code)
@@ -843,7 +844,7 @@ def _counted_devices(lines: list[tuple[int, str]], out: list[tuple[str, object]]
 LLAMA_TOOL_NAMED = re.compile(r"(?<![\w-])llama-(?:cli|server|run|simple|bench)(?![\w-])")
 
 
-def _flag_settings(flags: str, tool: str = "flags") -> list[tuple[str, object]]:
+def flag_settings(flags: str, tool: str = "flags") -> list[tuple[str, object]]:
     """The ``(path, value)`` settings of flags written with no tool (``FLAGS_ONLY``: "-fa on -ctk
     q8_0", a setup list's "--ctx-size 128000"), as a command line's flags give them, no engine;
     ``tool`` the tool the words around them name ("llama-cli with `-ngl 99 -p 512 -n 128`": its "-n"
@@ -880,6 +881,11 @@ _BUILD_LINE = re.compile(
     r"(?:\b(?:build|version)|(?<![\w-])(?:llama\.cpp|llama-server|llama-cli|llama-bench))(?:\s*[:=]\s*|\s+)`?(?P<v>(?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\s?\((?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\))",
     re.IGNORECASE,
 )
+
+
+#: git log's line of the commit built ("commit e0c93af2a03f5c53d052dfaefd86c06ed3784646 (HEAD -> master)",
+#: an issue template's version block): its first 8 hex digits, as a short sha is written
+_GIT_LOG_COMMIT = re.compile(r"(?<![\w-])commit\s+(?P<c>[0-9a-f]{8})[0-9a-f]{32}(?![\w])")
 
 
 #: a link to a commit of a repository on GitHub and similar forges ("[commit](https://github.com/
@@ -946,11 +952,13 @@ def _koboldcpp_benchmark(text: str, out: list[tuple[str, object]]) -> None:
 
 def _builds(text: str, out: list[tuple[str, object]]) -> None:
     """Add to ``out`` each llama.cpp build ``text`` prints (``_BUILD_LINE``, ``_BUILD_PRINT``), as
-    "number (commit)" or the order printed."""
+    "number (commit)" or the order printed, and each commit git log prints (``_GIT_LOG_COMMIT``)."""
     for m in _BUILD_LINE.finditer(text):
         out.append(("build", re.sub(r"\s*\(", " (", m.group("v"))))
     for m in _BUILD_PRINT.finditer(text):
         out.append(("build", f"{m.group('n')} ({m.group('c')})"))
+    for m in _GIT_LOG_COMMIT.finditer(text):
+        out.append(("build", m.group("c")))
 
 
 def _commit_links(text: str, out: list[tuple[str, object]]) -> None:
@@ -1021,7 +1029,7 @@ def _cell_flags(block: Block) -> list[tuple[str, object]]:
     for row in block.rows:
         cell = row[-1].strip().strip("`")
         if FLAGS_ONLY.match(cell):
-            out += _flag_settings(cell)
+            out += flag_settings(cell)
     return out
 
 
@@ -2082,6 +2090,27 @@ _RUN_LABEL = re.compile(
 )
 
 
+#: a line's label that is a quantisation, perhaps with a remark after a dash or in parentheses ("fp16",
+#: "awq", "gptq - no act_order", "Q4_K_M (imatrix)")
+_QUANT_LABEL = re.compile(
+    rf"\s*[*_`]*(?P<q>(?:UD-)?{QUANT_TYPE}|(?i:fp8|fp16|bf16|fp32|int8|int4|nvfp4|mxfp4|awq|gptq|exl2))"
+    r"[*_`]*(?:\s+[-–]\s+[^:]{1,30}|\s*\([^()]{1,30}\))?\s*"
+)
+
+
+def quant_labels(lines: list[tuple[int, str]]) -> list[Mention]:
+    """The quantisations labelling ``lines`` (each ``(offset, text)``: "fp16: 142.641 tokens/sec",
+    "awq: 144.663 tokens/sec": ``_QUANT_LABEL`` before the first ":"), as ``Mention``s at each
+    line's offset, where they name two or more; none otherwise (one label is no list of quants)."""
+    found: list[Mention] = []
+    for at, t in lines:
+        label = t.split(":", 1)[0] if ":" in t else ""
+        q = _QUANT_LABEL.fullmatch(label)
+        if q is not None:
+            found.append(Mention(at, "quant", q.group("q")))
+    return found if len({m.value for m in found}) >= 2 else []
+
+
 def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, str] | None = None) -> None:
     """A scope under a block for each of its lines stating a measurement and a workload setting
     (``_LINE_PATHS``): "Single stream throughput: 62 t/s" / "8-stream throughput: 95 t/s", a list
@@ -2089,7 +2118,9 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, st
     as a column's header does ("Baseline (non-speculative): 215.8 s", "With draft model: 35.6
     tokens-per-sec": ``draftnames.header_decoding`` of the words before the first ":"); and the
     build a line's label names as one side of a change, where the block's labels name both
-    ("Pre: prompt_tps=27330.184" / "Post: prompt_tps=30322.676": ``draftnames.side_builds``)."""
+    ("Pre: prompt_tps=27330.184" / "Post: prompt_tps=30322.676": ``draftnames.side_builds``); and
+    the quantisation a line's label is where the block's labels name two or more (``_QUANT_LABEL``:
+    "fp16: 142.641 tokens/sec" / "awq: 144.663 tokens/sec")."""
     labels = [t.split(":", 1)[0] if ":" in t else "" for _, t in lines]
     sides = side_builds([x if 0 < len(x.strip()) <= 20 else "" for x in labels])
     # a tag in brackets leading each of two or more lines that measure ("[Q&A] 185 tokens in 4.17s",
@@ -2105,6 +2136,11 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, st
     }
     if len(set(named_tags.values())) >= 2:
         labels = [named_tags.get(i, x) for i, x in enumerate(labels)]
+    # a list of lines each labelled by a quantisation ("fp16: 142.641 tokens/sec", "awq: 144.663
+    # tokens/sec", "gptq - no act_order  : 138.138 tokens/sec"): each line's weights
+    quants = {i: q.group("q") for i, x in enumerate(labels) if (q := _QUANT_LABEL.fullmatch(x))}
+    if len(set(quants.values())) < 2:
+        quants = {}
     for i, (n, t) in enumerate(lines):
         if not _measures([(n, t)]):
             if i in sides:  # "Pre: prompt_tps=27330.184": a key=value line's numbers write no unit
@@ -2130,6 +2166,8 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, st
             names.append(("prompt", cited))  # "Prompt 1: 15.10 tok/sec": the prompt defined as Prompt 1
         if i in sides:
             names.append(("build", sides[i]))
+        if i in quants and not any(p == "quant" for p, _ in names):
+            names.append(("quant", quants[i]))
         if names:
             line = Scope(n, n, 9)
             _add(line.body, names)
@@ -2533,6 +2571,10 @@ class Context:
             else:
                 commands, names = _stated(lines, block.kind)
                 _add(scope.body, names)
+                if stack[-1].version and block.kind == "code":
+                    # "### Name and Version" over git log's "commit e0c93af2…" in a fence: the build
+                    # the reporter ran, as the section's text would name it
+                    _add(scope.declared, [x for x in names if x[0] == "build"])
                 if block.kind == "text":
                     _line_scopes(scope, lines, self.named_prompts)
                 if block.kind == "text" and all(post.line(n).startswith(">") for n, _ in lines):
@@ -3121,10 +3163,11 @@ def _fuller_of(
 
 
 #: the words a card's name may add and stay that card (``_fuller_machine_of``): its memory ("80GB"),
-#: its form factor ("PCIe", "SXM5", "NVL") and the maker's and line's names ("NVIDIA", "GeForce");
-#: never "Ti", "Super", "Max", "D" (another product)
+#: its form factor ("PCIe", "SXM5", "NVL"), the maker's and line's names ("NVIDIA", "GeForce") and
+#: the generation a workstation card's bare name leaves out ("RTX 6000" in a title, "RTX 6000 Ada
+#: Generation" in the text); never "Ti", "Super", "Max", "D" (another product)
 _SAME_CARD_WORD = re.compile(
-    r"\d+(?:\.\d+)?\s?(?:gb|gib)|pcie|sxm\d?|nvl|nvidia|geforce|tesla|amd|radeon|intel"
+    r"\d+(?:\.\d+)?\s?(?:gb|gib)|pcie|sxm\d?|nvl|nvidia|geforce|tesla|amd|radeon|intel|ada|generation"
 )
 
 
@@ -3181,6 +3224,22 @@ def _fuller_machine_of(named: list[object], mentioned: list[object], text: str) 
     return fuller
 
 
+def same_card_fuller(machine: str, names: list[str]) -> str | None:
+    """The one name among ``names`` that is ``machine`` said in full, its added words only memory,
+    form factor, maker and generation (``_SAME_CARD_WORD``: "NVIDIA RTX 6000" -> "NVIDIA RTX 6000
+    Ada Generation"), its count the same; None where none or several are."""
+    count, bare = _count_apart(machine)
+    mine = set(str(_key(bare)).split())
+    wider = {
+        n
+        for n in names
+        if _count_apart(n)[0] == count
+        and mine < set(str(_key(_count_apart(n)[1])).split())
+        and all(_SAME_CARD_WORD.fullmatch(w) for w in set(str(_key(_count_apart(n)[1])).split()) - mine)
+    }
+    return wider.pop() if len(wider) == 1 else None
+
+
 def _count_apart(machine: str) -> tuple[str, str]:
     """A machine's name as drafted split into its count and the rest: "4x NVIDIA H100" -> ("4x",
     "NVIDIA H100"), "NVIDIA H100" -> ("", "NVIDIA H100")."""
@@ -3202,7 +3261,7 @@ def _fuller_quant_of(named: list[object]) -> Callable[[object], object]:
     quantisation in full once and shortly elsewhere, as SOURCES.md's expected files write it in
     full; a file's lower-case spelling ("q4_k_m") as the post writes it elsewhere ("Q4_K_M").
     ``quant`` itself when none or several do, and for a k-quant cut to its bits ("Q4": a post's own
-    rounding, kept as written)."""
+    rounding, kept as written; "Q8" is the one 8-bit type, "Q8_0", where the post writes it)."""
     full: dict[str, str] = {}  # a written one over a file's lower-case spelling
     for v in named:
         if isinstance(v, str) and (not v.islower() or v.upper() not in full):
@@ -3225,6 +3284,8 @@ def _fuller_quant_of(named: list[object]) -> Callable[[object], object]:
             re.fullmatch(r"I?Q\d", mine) is not None
             and mine.startswith("I")
             or (re.fullmatch(r"UD-I?Q\d", mine) is not None)
+            # ("Q8" of a post that writes "Q8_0": ggml's one 8-bit type a file is quantised to)
+            or mine == "Q8"
         )
         found = {
             k: v

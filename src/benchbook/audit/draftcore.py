@@ -476,6 +476,8 @@ _FIRST_PERSON = re.compile(
     r"\s*(?:but\s+|and\s+|so\s+|while\s+|whereas\s+|(?:al)?though\s+)?(?:I|I'm|I've|I'd|we|we've|my|our|me)\b",
     re.I,
 )
+#: a clause set against the one before it ("…, but I do not see a speedup mentioned in the paper")
+_CONTRAST = re.compile(r"[,;]?\s(?:but|yet|while|whereas|although|though|however)\s", re.I)
 #: a clause comparing the author's number with others' ("…, which matches what others report")
 _AGREES = re.compile(
     r"\b(?:which|matching|match(?:es)?|in line with|consistent with|similar to|like what)\b", re.I
@@ -487,15 +489,23 @@ def origin_at(sentence: str, at: int) -> str | None:
     lies in the clauses from the one naming them up to a clause in the first person (the author's
     own: "Someone reported 2.5x on a 4090, I couldn't reproduce that (got 58 tok/s …)"); a number
     before a clause that compares it with theirs is the author's too ("about 6% lower, which
-    matches what others report", ``_AGREES``); a number before a plain "…, according to the
-    paper" is theirs.  None for the post's own numbers."""
+    matches what others report", ``_AGREES``), and so is one in a sentence the author opens in the
+    first person before a clause set against the other's ("I have tested … on llama-7b, but I do not
+    see a speedup mentioned in the paper", ``_CONTRAST``); a number before a plain "…, according to
+    the paper" is theirs.  None for the post's own numbers."""
     origin = origin_of(sentence)
     if origin is None:
         return None
     m = _origin_match(sentence)
     assert m is not None
     if at < m.start():
-        return None if _AGREES.search(sentence, at, m.start()) else origin
+        if _AGREES.search(sentence, at, m.start()):
+            return None
+        if _FIRST_PERSON.match(sentence) and _CONTRAST.search(sentence, at, m.start()):
+            # "I have tested AWQ and GPTQ on llama-7b, but I do not see a speedup mentioned in the
+            # paper": the author's clause, set against what the other says
+            return None
+        return origin
     for cut in _CLAUSE_END.finditer(sentence, m.end(), at):
         if _FIRST_PERSON.match(sentence, cut.end()):
             return None

@@ -41,7 +41,7 @@ _HARDWARE = re.compile(
     # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
     # positions are passed over at once
     # (not after a decimal point: "0.5*A100", "1.5x 3090" are no counts of devices)
-    r"(?=[\dABCDEFGHIJLMNOPQRSTVWabdefghijlmnpqrstvwx×两二三四五六七八华昇])(?<![A-Za-z0-9_-])(?<!\d\.)"
+    r"(?=[\dABCDEFGHIJLMNOPQRSTVWabdefghijlmnpqrstvwx×两二三四五六七八双雙华昇])(?<![A-Za-z0-9_-])(?<!\d\.)"
     # a count of the devices: "2x", "4×", "three P40s", "two 3090s", "dual 4090", "a pair of 3090s",
     # "quad P40" ("1x4090": one, no count)
     # (ten or more: of data-centre parts only, "16x H100", "16 xH100s"; "11x4070" is no count)
@@ -58,6 +58,8 @@ _HARDWARE = re.compile(
     # a count in Chinese or Japanese, the cards' measure word after it ("8卡910B3", "4张4090", "2枚のA100",
     # "四卡H20"), the cards' memory between ("4 卡 16GB V100")
     r"|(?P<ccount>[1-9]\d?|[两二三四五六七八])\s?(?:卡|张|張|块|枚の?)\s?(?:\d{1,3}\s?GB?\s?)?"
+    # "双 RTX 2080 Ti", "双卡 3090", "雙 4090" (dual)
+    r"|(?P<dcount>[双雙])\s?(?:卡|路)?\s?"
     # the count after an "x" before the name ("x2 RTX 3090", "×4 A100")
     r"|[x×](?P<xcount>[2-8])\s+"
     r")?(?:"
@@ -85,7 +87,8 @@ _HARDWARE = re.compile(
     r"|(?:AMD\s+)?(?:Radeon\s+)?(?P<rxbare>[5-9]\d{3})\s?(?P<rxbares>XTX|XT|GRE)(?![\w-])"
     # (or "Mac" alone before its chip: "on mac m1", "my Mac M2")
     r"|(?P<mac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Mac\sPro|Mac)\s(?:\([^)]*\)\s)?"
-    r"(?P<mm>M[1-5])(?:\s(?P<mms>Pro|Max|Ultra)\b)?(?![\w-])"
+    # (ASCII bounds: "Mac mini M2 Proを用いた", a Japanese letter right after)
+    r"(?P<mm>M[1-5])(?:\s(?P<mms>Pro|Max|Ultra)(?![A-Za-z0-9_]))?(?![A-Za-z0-9_-])"
     # (the chip first in the parentheses after the machine: "Mac mini (M4, 16GB)", "Mac Studio (M2 Ultra)")
     r"|(?P<pmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Mac\sPro)\s?\(\s?"
     r"(?P<pm>M[1-5])(?:\s(?P<pms>Pro|Max|Ultra))?(?=\s?[,)/;])"
@@ -444,6 +447,8 @@ _VERSIONED_MODEL = re.compile(
     r"(?:-?(?:[VvRrKkMm]\d+(?:\.\d+)?|\d+(?:\.\d+)?[a-zA-Z]?)"
     # ("DeepSeek-Lite": ik_llama.cpp's name for DeepSeek-V2-Lite, no version written)
     r"|(?<=[Dd]eep[Ss]eek)-Lite(?![\w.-])"
+    # ("gpt-oss" alone: OpenAI's open-weight model, which has no version; its sizes follow as above)
+    r"|(?<=[Gg][Pp][Tt]-[Oo][Ss][Ss])(?![\w-])(?!\.\w)"
     # (not a time, a rate or a size after the name: "TinyLlama 0.20s", a table's row flattened)
     r"|\s(?:[VvRrKk]\d+(?:\.\d+)?|\d+\.\d+(?!\s*(?:[a-zA-Z]+/|tok|%|x\b|ms\b|s\b|[kMG]i?B))[a-zA-Z]?)"
     r"|\s\d+(?=\s+E?\d+(?:\.\d+)?[Bb]\b))"
@@ -534,6 +539,10 @@ _BITS_QUANT = re.compile(
     r"|(?<!KV\s)(?<!cache\s)(?<!cache\sin\s)(?<![\w.-])"
     r"(?P<p>FP8|FP16|BF16|INT8|INT4|FP4|FP6|MXFP[468]|fp8|fp16|bf16|F16|f16)"
     r"(?=\s+(?:precision|quantization|quantisation|weights|checkpoints?|safetensors|model|decoding|inference)\b)"
+    # a number format a model is run at ("Qwen 3 Coder at FP8 on VLLM", "Qwen3-32B at bf16"; not a
+    # cache's or the compute's: "KV cache at FP8", "compute at FP16")
+    r"|(?<!cache\sat\s)(?<!KV\sat\s)(?<!compute\sat\s)(?<!activations\sat\s)(?<=\sat\s)"
+    r"(?P<at>FP8|FP16|BF16|INT8|INT4|FP4|NVFP4|MXFP4|fp8|fp16|bf16)(?![\w.-])"
     # a float type after a format's name ("GGML FP16", "GGUF F16")
     r"|(?<=GGML\s|GGUF\s)(?P<g>FP16|F16|BF16|fp16|f16|bf16)(?![\w.-])"
     # an integer width right after a model's size ("llama2-7b int4, sym, g128", "13B INT8"): its weights'
@@ -659,6 +668,7 @@ def hardware_name(m: re.Match) -> str:
         or g.get("xcount")
         or (chinese.get(g["ccount"], g["ccount"]) if g.get("ccount") else None)
         or (words[g["wcount"].lower().split()[0]] if g.get("wcount") else None)
+        or (2 if g.get("dcount") else None)
     )
     # several devices: "Nx " before the name; one ("1x4090", "1× H100"): no count (SOURCES.md)
     count = f"{n}x " if n and str(n) != "1" else ""
@@ -1064,7 +1074,11 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _BITS_QUANT.finditer(text):  # "At 4-bit quantization", "vLLM AWQ"
         if not any(a <= m.start() < b for a, b in spans):
             bits = m.group("z") or m.group("r")
-            told = bits and f"{bits}-bit" or next(g for g in m.group("b", "a", "t", "m", "p", "g", "i") if g)
+            told = (
+                bits
+                and f"{bits}-bit"
+                or next(g for g in m.group("b", "a", "t", "m", "p", "at", "g", "i") if g)
+            )
             out.append(Mention(m.start(), "quant", told))
     for m in _BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
@@ -1229,6 +1243,25 @@ def machine_size(text: str, start: int, end: int, named: list[Mention]) -> bool:
         m.path == "hardware" and m.end <= start and _PART_GAP.fullmatch(text[m.end : start]) is not None
         for m in named
     )
+
+
+def machine_bandwidth(text: str, start: int, named: list[Mention]) -> bool:
+    """Whether the bandwidth stated at ``text[start:]`` is a machine's specification, not a
+    measurement: it follows the part's name, what stands between only "with"/"has" and the word
+    bandwidth (``_BANDWIDTH_GAP``: "RTX 4090 с 1008 ГБ/с", "the RTX 3090 has 936 GB/s", "M2 Max
+    (400 GB/s)"); ``named``: ``mentions(text)``."""
+    return any(
+        m.path == "hardware" and m.end <= start and _BANDWIDTH_GAP.fullmatch(text[m.end : start]) is not None
+        for m in named
+    )
+
+
+#: what stands between a part's name and its bandwidth as a specification (``machine_bandwidth``)
+_BANDWIDTH_GAP = re.compile(
+    r"[\s,(:]*(?:(?:with|w/|has|having|offers|at|с|со|mit|拥有|有)\s*)?(?:an?\s+|its\s+)?"
+    r"(?:(?:memory\s+)?bandwidth\s+(?:of\s+)?|пропускной\s+способностью\s+)?",
+    re.IGNORECASE,
+)
 
 
 #: words after a size saying it was measured, not the part's ("with 23.1 GB of VRAM in use")

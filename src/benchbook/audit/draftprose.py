@@ -70,6 +70,9 @@ UNITS: dict[str, str] = {
     "GB/s": "GB/s",
     "GiB/s": "GiB/s",
     "TB/s": "TB/s",
+    "ГБ/с": "GB/s",  # Russian ("пропускной способностью 576 ГБ/с")
+    "ГБ/сек": "GB/s",
+    "ТБ/с": "TB/s",
     # a disk's or a link's rate ("416 MB/s" of a swap device, "Effective I/O Bandwidth | 277.87 MB/s")
     "MB/s": "MB/s",
     "MiB/s": "MiB/s",
@@ -111,6 +114,7 @@ UNITS: dict[str, str] = {
     "RPS": "req/s",  # requests per second ("Req Tput (RPS)")
     "t/s": "t/s",
     "tps": "tok/s",
+    "tks": "tok/s",  # "speed on llama.cpp is over 23 TKs" (tokens a second, the slash dropped)
     "토큰/초": "tok/s",
     "토큰/s": "tok/s",
     "トークン/秒": "tok/s",
@@ -699,6 +703,10 @@ def bound_of(text: str, n: Number) -> str | None:
         return None  # "the M1 Max 38 tok/s": a chip's name ends in "Max", no bound
     if re.search(r"(?i)\b(?:max|min)\s*[:=]?\s*$", before) and _STAT_BEFORE_NUMBER.search(text[: n.start]):
         return None  # "median 11.3s p90 90.8s max 247.9s": the runs' largest, a statistic beside others
+    if re.match(r"\s*(?:以上|이상)", text[n.end :]):
+        return "above"  # "最大30%以上": the word glued after the number says which end ("or more")
+    if re.match(r"\s*(?:以下|未満|이하|미만)", text[n.end :]):
+        return "below"
     if _BELOW.search(before):
         return "below"
     if _WHEN_EXCEEDS.search(text[max(0, n.start - 100) : n.start]):

@@ -20,7 +20,7 @@ from .draftprose import Number, family
 _MORE = (
     r"faster|quicker|more|higher|better|greater|larger|increase|gain|speed-?up|up|boost|improvement|"
     r"uplift|jump|bump|on top|advantage|edge|"
-    r"빠른|빨라|빠르|높|향상|증가|더|速い|速く|高速|高い|向上|増加|増|快|提升|提高|增加|加快|"
+    r"빠른|빨라|빠르|높|향상|증가|더|速い|速く|高速|高い|向上|改善|増加|増|快|提升|提高|增加|加快|"
     r"schneller|höher|plus rapide|más rápid[oa]|mais rápid[oa]|быстрее|выше|"
     # "10.7% ahead of vLLM", "50% mehr als ohne", "30% más", "20% больше" (not "ahead-of-time", not
     # "más o menos"/"mais ou menos": more or less; French "mais" is "but")
@@ -30,14 +30,14 @@ _LESS = (
     r"slower|less|lower|fewer|worse|smaller|decrease|drop|down|loss|reduction|regression|slowdown|"
     # ("a 20% performance hit"; not a cache's "65% hit rate", a share of lookups)
     r"penalty|hit(?![\s_-]*(?:rate|ratio))|"
-    r"느린|느려|느리|낮|감소|遅い|遅く|低い|低下|削減|減少|減|慢|减少|降低|下降|"
+    r"느린|느려|느리|낮|감소|遅い|遅く|低い|低下|削減|短縮|減少|減|慢|减少|降低|下降|缩短|"
     r"langsamer|niedriger|plus lent|más lent[oa]|mais lent[oa]|медленнее|ниже|"
     r"behind|weniger|(?<!más o )(?<!mais ou )menos|меньше"
 )
 #: what a change may be said of between its percentage and its comparison word ("a 45% performance
 #: advantage", "40% TTFT improvement", "15% 的性能提升", "19~27% 성능 향상")
 _CHANGED = (
-    r"성능이?|性能|パフォーマンス|performance|perf|speed|throughput|ttft|tpot|itl|latency|"
+    r"성능이?|性能|パフォーマンス|速度|スピード|performance|perf|speed|throughput|ttft|tpot|itl|latency|"
     r"decode|prefill|(?:token\s+)?generation|inference|pp|tg|prompt\s+processing"
 )
 #: a remark in parentheses between a percentage and its comparison word ("13% (context of 65k
@@ -51,8 +51,13 @@ _PAIRED_AFTER = (
 )
 #: metrics a lower value of is better: an improvement of them is a decrease
 _LOWER_BETTER = r"ttft|tpot|itl|latency"
+#: a metric a lower value of is better named as the subject before a change's number, in its clause
+#: ("MacのTTFTが30%改善", "TTFT improved by 30%", "延迟改善了30%")
+_LOWER_BEFORE = re.compile(
+    rf"(?i)(?<![a-z])(?:{_LOWER_BETTER}|レイテンシ|遅延|延迟|首字|지연)(?![a-z])[^.,;:!?、。，；！？]{{0,30}}$"
+)
 #: comparison words saying better, not higher ("improvement", "gain"): of ``_LOWER_BETTER`` a decrease
-_BETTER = r"improvement|better|gain|boost|uplift|advantage|edge|speed-?up"
+_BETTER = r"improvement|better|gain|boost|uplift|advantage|edge|speed-?up|改善|改进|개선"
 #: verbs right before a percentage that make it a change ("throughput drops 11%", "increases
 #: roughly 50%", "速度提升了23%", "improved by 12%", "flash attention adds 9%", "is worth 10%", "the
 #: cache saves 30%", "offloading costs 12%"; Chinese with a precision word between: "快约 14%",
@@ -161,6 +166,9 @@ _LANG_TIMES = re.compile(
 _CJK_COMPARED = re.compile(
     r"(?:(?P<less>慢|降低|下降|减少|減少|遅く?)|(?P<more>快|提升|提高|增加|増加|速く?))了?\s*$"
 )
+#: a Russian verb of slowing or speeding before "в N раз(а)" in its clause ("будет тормозить RTX 4090 …
+#: в 1.75 раза", "ускоряет генерацию в 2 раза")
+_SLOWS_BY = re.compile(r"(?i)(?:(?P<less>тормоз\w*|замедл\w*)|(?P<more>ускор\w*))[^.,;!?]*\bв\s*$")
 #: what names the other side after such a comparison: "als", "чем", "que" (than)
 _LANG_THAN = re.compile(r"^\s*(?:\w+\s+){0,2}?(?:als|чем|que|than)\s+", re.IGNORECASE)
 #: words right after a number that make it approximate: "10%程度" (about 10%), "15%ほど", "5%左右"
@@ -300,6 +308,15 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
                 if "倍" in (n.unit_written or "")
                 else None
             )
+            slowed = (
+                _SLOWS_BY.search(text, max(0, n.start - 60), n.start)
+                if "раз" in (n.unit_written or "")
+                else None
+            )
+            if not word and slowed is not None:
+                # "будет тормозить RTX 4090 … в 1.75 раза" (will slow it down 1.75 times), "ускоряет в
+                # 2 раза": the verb before the number says which way
+                sign = -1 if slowed.group("less") else 1
             if not word and cjk is not None:
                 # "慢1倍" (one time slower: half the speed), "快1倍", "提升1倍" (doubled): the comparison
                 # before the number; "1倍" with it is a factor of two (corpus h354's convention)
@@ -342,7 +359,8 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             # a word for performance or for what changed may stand between: "19~27% 성능 향상", "15%
             # 的性能提升", "a 45% performance advantage", "40% TTFT improvement"
             m = re.match(
-                rf"\s*(?P<about>{_ABOUT_AFTER})?{_REMARK_AFTER}\s*(?:(?:的\s*)?(?P<what>{_CHANGED})\s*)?"
+                # (a bound's word glued after it and "の" before what changed: "30%以上の速度向上")
+                rf"\s*(?P<about>{_ABOUT_AFTER})?(?:以上|以下|超)?{_REMARK_AFTER}\s*(?:(?:[的の]\s*)?(?P<what>{_CHANGED})\s*)?"
                 rf"{_PAIRED_AFTER}(?:(?P<less>{_LESS})|(?P<more>{_MORE}))(?:\b|(?<=[^\x00-\x7f]))",
                 tail,
                 re.IGNORECASE,
@@ -356,11 +374,14 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
                 or (_NOUN_BEFORE_APPROX.search(before) if n.about else None)
             )
             signed = re.match(r"[+\-−]\d", text[n.start : n.end]) is not None
+            # the clause's subject before the number a lower value of is better ("MacのTTFTが30%改善",
+            # "TTFT improved by 30%"): its improvement is a decrease
+            lower_before = _LOWER_BEFORE.search(before) is not None
             if m:
                 sign = -1 if m.group("less") or text[n.start] in "-−" else 1
                 if (
                     m.group("more")
-                    and re.fullmatch(_LOWER_BETTER, m.group("what") or "", re.IGNORECASE)
+                    and (re.fullmatch(_LOWER_BETTER, m.group("what") or "", re.IGNORECASE) or lower_before)
                     and re.fullmatch(_BETTER, m.group("more"), re.IGNORECASE)
                 ):
                     sign = -1  # "40% TTFT improvement": the time to first token 40% lower
@@ -378,6 +399,8 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
                     and re.search(_LOWER_BETTER, verb.group(0), re.I)
                 ):
                     sign = -1  # "wins single-user latency by 35%": the latency 35% lower
+                if verb and re.match(r"(?i)improv", verb.group(0)) and lower_before and not signed:
+                    sign = -1  # "TTFT improved by 30%": the time to first token 30% lower
                 other = re.sub(r"^\s*(?:than|over|vs\.?|versus|compared (?:to|with))\s+", "", tail)
                 out.append(Relation("percent_change", n, sign, _side_words(other), n.start))
             elif (

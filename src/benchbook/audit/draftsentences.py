@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .draftcommand import command_lines, has_path
-from .draftcontext import FLAGS_ONLY, named_once, names_drafting, parallel_count, run_label
+from .draftcontext import FLAGS_ONLY, named_once, names_drafting, parallel_count, quant_labels, run_label
 from .draftcore import (
     AFTER_NUMBER,
     AND_SEP,
@@ -53,6 +53,7 @@ from .draftnames import (
     clause_bounds,
     from_side,
     in_spans,
+    machine_bandwidth,
     machine_size,
     mentions,
     supposed_spans,
@@ -1054,6 +1055,10 @@ class Sentences(Sides):
         if rows:
             bounds = Bounds(sorted(set(bounds) | set(rows)))
         named = mentions(scanned)  # not the inline commands blanked out of it (``inline_commands``)
+        ends = [at for at, _ in starts[1:]] + [len(scanned)]
+        line_texts = [(at, scanned[at:end]) for (at, _), end in zip(starts, ends, strict=True)]
+        if labelled_quants := quant_labels(line_texts):  # "fp16: 142.641 tokens/sec" / "awq: 144.663 …"
+            named = sorted([*named, *labelled_quants], key=lambda m: m.start)
         if supposed := supposed_spans(scanned):
             # "Even something like a 3060Ti would be amazing!": advice names no machine the post ran
             named = [m for m in named if m.path != "hardware" or not in_spans(supposed, m.start)]
@@ -1320,6 +1325,8 @@ class Sentences(Sides):
                     machine_size(text, n.start, n.end, named)
                     or _spec_size(scanned, n.end, self.in_heading, n.start, named)
                 )
+                or family(n.unit) == "bandwidth"
+                and machine_bandwidth(text, n.start, named)
                 or family(n.unit) in ("size", "bandwidth")
                 and _in_spec_list(scanned, n.start, named)
                 or family(n.unit) in ("size", "bandwidth", "power")
@@ -1351,6 +1358,10 @@ class Sentences(Sides):
                 self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
             if relation is not None:  # "40+ tok/s", "<9%", "at least 12 GB": a bound, no value claimed
+                rel = rels.get((n.start, n.end))
+                if n.unit == "%" and rel is not None and rel.kind == "percent_change":
+                    # "最大30%以上の速度向上", "over 20% faster": a bound of the change, not of a share
+                    metric = self.change_metric_at(scanned, n, s0, sentence)
                 cond = merged(
                     merged(self.context(), _in_clause(named, clauses, n.start, text, labelled, item_starts)),
                     self.named_conditions(n.start, s0, sentence, clauses),
@@ -1496,6 +1507,16 @@ class Sentences(Sides):
         rest = [m for m in named[k_named:] if m.path not in CLAUSE_ONLY and own(m.start)]
         for m in rest:
             self.named[m.path] = m.value
+        if not here and not self.in_heading:
+            # "I have tested AWQ and GPTQ on llama-7b" (no number of its own): a paragraph naming two
+            # quants after its last number names neither for the paragraphs after it (the last named
+            # is no more theirs than the first); what the paragraphs before named stands
+            once = named_once(rest)
+            for path in {m.path for m in rest} - set(once):
+                if path in carried:
+                    self.named[path] = carried[path]
+                else:
+                    self.named.pop(path, None)
         if self.in_heading:
             # a heading naming two engines or machines ("# MLX vs llama.cpp on M2 Max", "# MLX vs
             # llama.cpp on an RTX 4090": all its names, before its numbers too) names neither for its

@@ -233,9 +233,12 @@ def _multiple(n: Number) -> float:
 _SPEC_DECODING = re.compile(r"speculative\s+decoding|推测解码|投機的デコーディング")
 #: what a change of no rate is of, by the words of its clause: TPOT, TTFT, latency, memory
 _CHANGE_OF = [
-    (r"\btpot\b|time per output token", "tpot_change"),
-    (r"\bttft\b|time to first|first token|首字|首个?token", "ttft_change"),
+    # (ASCII bounds: "MacのTTFTが30%改善", the letters beside Japanese ones)
+    (r"(?<![a-z])tpot(?![a-z])|time per output token", "tpot_change"),
+    (r"(?<![a-z])ttft(?![a-z])|time to first|first token|首字|首个?token", "ttft_change"),
     (r"latency|延迟|遅延|レイテンシ|지연|задержк", "latency_change"),
+    # (a bandwidth before a memory: "メモリバンド幅を20%向上", "memory bandwidth up 20%")
+    (r"bandwidth|バンド幅|帯域|带宽|帶寬|대역폭|пропускн", "memory_bandwidth_change"),
     (r"\bmemory|\bvram\b|\bram\b|内存|显存|メモリ|메모리|памят", "memory_change"),
 ]
 
@@ -788,6 +791,19 @@ class Sides(DraftCore):
                 candidates = []  # "+12% over last week": the other side it names is no claim here
             if not named_other and len(set(candidates)) < 2:
                 candidates = []  # "the dense model gets 42% slower": one claim is no pair, none named
+            if not candidates and rel.kind == "percent_change" and bound is not None:
+                # "up to 40% faster than stock llama.cpp", "最大30%以上の速度向上" with no rate of either
+                # side stated: a bound of the change (never a claim of its value: docs/claims.md),
+                # signed as the change is ("up to 40% slower": the change is -40% or above)
+                metric = self.change_metric_at(text, n, s0, sentence)
+                cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
+                signed = n
+                if rel.sign < 0 and not n.text.startswith(("-", "−")):
+                    signed = replace(n, text="-" + n.text.lstrip("+"))
+                    bound = "above" if bound == "below" else "below"
+                self.ids.discard(sid)  # (the bound takes the statement's id)
+                self.bound_statement(signed, bound, metric, cond, line, sentence)
+                return
             if not candidates and rel.kind == "percent_change":
                 # "the dense model gets 42% slower", "+18.8% on the same kind of prompt": no rate
                 # of either side stated: a claim of the change (issue 29's corpus convention)
@@ -1154,16 +1170,21 @@ class Sides(DraftCore):
         cfields: dict = {"metric": metric, **number_fields(n)}
         self.phrase_claim(cfields, n, s0, sentence, line, f"{metric.replace('_', '-')}-l{line}")
 
+    def change_metric_at(self, text: str, n: Number, s0: int, sentence: str) -> str:
+        """The metric of the percent change ``n`` of ``text`` states (``_change_metric`` of its
+        clause): ``decode_change``, ``speed_change``, ``ttft_change``… or ``change``."""
+        lo, hi = self._clause_of(text, n.start, s0, sentence)
+        return self._once(
+            text, ("change", lo, hi, s0), lambda: _change_metric(text[lo:hi], sentence, n.start - lo)
+        )
+
     def change_claim(self, rel, text: str, s0: int, sentence: str, line: int) -> None:
         """A claim of a percent change whose sides the post does not state ("the dense model gets
         42% slower", "3.6–4.5% lower", "+18.8%"): ``decode_change`` / ``prefill_change`` where the
         words name the rate, else ``speed_change`` for faster/slower, else ``change``; the value
         signed (a range of a decrease is ``[-high, -low]``)."""
         n = rel.number
-        lo, hi = self._clause_of(text, n.start, s0, sentence)
-        metric = self._once(
-            text, ("change", lo, hi, s0), lambda: _change_metric(text[lo:hi], sentence, n.start - lo)
-        )
+        metric = self.change_metric_at(text, n, s0, sentence)
         if metric == "change" and self.lead_in:
             # "Output throughput improvement:" over "- C=1: +12% (MT-Bench)": the list's line says
             # what changed

@@ -28,10 +28,12 @@ from .draftcolumn import column_machine
 from .draftcommand import DEVICE_BACKENDS, QUANT_TYPE, drop_path, has_path, kv_cache_type, put_path
 from .draftcontext import (
     ENGINE_OWN,
+    FLAGS_ONLY,
     HEADER_EXTREME,
     MLX_APPS,
     cell_conditions,
     cell_test_metric,
+    flag_settings,
     flat_paths,
     header_settings,
     is_test_cell,
@@ -107,6 +109,15 @@ _EMPTY = re.compile(
     rf"^\s*(?:|[-—–?]+|\(?(?:{_NO_RESULT})\)?(?:[\s,/:;-]+\(?(?:{_NO_RESULT})\)?)*)[*†‡¹²³]*\s*$",
     re.IGNORECASE,
 )
+
+
+#: a column's metric -> the metric of a signed percentage beside its value in a cell (``cell_extras``)
+_CELL_CHANGE = {
+    "prefill_tps": "prefill_change",
+    "decode_tps": "decode_change",
+    "throughput": "throughput_change",
+    "ttft": "ttft_change",
+}
 
 
 def _slug(text: str, limit: int = 24) -> str:
@@ -646,15 +657,19 @@ _STAT_CELL = re.compile(r"(?i)min|max|avg|average|mean|median|std|stdev|p\d{2}(?
 
 #: a quantisation alone as a column's header ("FP8", "W4A8_AWQ", "Q4_K_M", "INT4", "4-bit", "AWQ")
 _QUANT_HEADER = re.compile(
-    rf"(?:UD-)?{QUANT_TYPE}|(?i:fp8|fp16|bf16|fp32|int8|int4|fp4|nvfp4|mxfp4|awq|gptq|exl2|"
+    rf"(?:UD-)?{QUANT_TYPE}|(?i:fp8|fp16|bf16|fp32|int8|int4|fp4|nvfp4|mxfp4|"
+    r"(?:awq|gptq)(?:[- ](?:int\d|\d-?bits?))?|exl2|"
     r"w\d{1,2}a\d{1,2}(?:[_-](?:awq|gptq|fp8|int8|smoothquant))?|\d{1,2}-?bits?)"
 )
 
 
 def column_quant(header: str) -> str | None:
     """The quantisation a value column's ``header`` is, alone or with a note in parentheses ("FP8",
-    "W4A8_AWQ", "Q4_K_M (Granite)"), as written; None for any other header."""
+    "W4A8_AWQ", "Q4_K_M (Granite)", "AWQ INT4"), as written, a ggml type without the file format
+    before it ("GGUF Q4_K_M" -> "Q4_K_M"); None for any other header."""
     text = _PAREN.sub(" ", header.strip().strip("*_`")).strip().strip("*_`")
+    # (the file format before a ggml type is packaging, no part of it: "| GGUF Q4_K_M | AWQ INT4 |")
+    text = re.sub(rf"^(?i:GGUF|MLX)\s+(?=(?:UD-)?{QUANT_TYPE}$)", "", text)
     return text if _QUANT_HEADER.fullmatch(text) else None
 
 
@@ -2537,6 +2552,7 @@ class Tables(Sides):
             cond: dict = {}
             labels = []
             row_metric = None  # a llama-bench test's row ("| pp 512 |"): its rates' metric
+            row_named = None  # a "| Metric |" column's cell ("TTFT"): what the row's cells measure
             # a row of changes ("| % Difference | 7.5 | -37.5 |", a transposed table's change column):
             # its plain numbers are changes in %, of the two rows above, never a label's condition
             changes_row = bool(row) and "%" in row[0] and _RELATING_HEADER.search(row[0]) is not None
@@ -2588,6 +2604,8 @@ class Tables(Sides):
                     continue  # "| Metric | Value |" turned: the row's "Value" is the header of its cells
                 labels.append(cell)
                 row_metric = row_metric or cell_test_metric(cell)
+                if _METRIC_CORNER.fullmatch(_unmarked(header[j])):
+                    row_named = cell.strip().strip("*_`")
                 # "c4", "pp2048 tg128 @ d4096": settings by their shape (not in a column numbering
                 # configurations from "C0": no run has zero requests, so its "C2" is a name)
                 shaped = cell_conditions(cell) if j not in numbered else {}
@@ -2972,11 +2990,25 @@ class Tables(Sides):
                 cell_ids[r, j] = self.add_claim(
                     fields, f"t{tno}-{_slug(header[j])}-r{r + 1}", None, header[j]
                 )
+            row_cond = cond
             for j, gid in groups.items():
+                cond = row_cond
                 if j >= len(row) or _EMPTY.match(row[j]):
                     continue
                 line = block.line_of(r + 1, j)
-                found = [n for n in numbers(row[j]) if n.unit or not n.unit_written]
+                said = row[j]
+                flags = [c for c in re.findall(r"`([^`]+)`", said) if FLAGS_ONLY.match(c)]
+                if flags:
+                    # "~6,630 tok/s (`-b 4096 -ub 2048`, +20%)": the flags the cell's run was given, its
+                    # settings, no numbers of its own
+                    settings = flag_settings(" ".join(flags))
+                    for setting, value in settings:
+                        cond = merged(cond, {}) if cond is row_cond else cond
+                        set_path(cond, setting, value)
+                    said = re.sub(
+                        r"`[^`]+`", lambda c: " " if FLAGS_ONLY.match(c.group(0)[1:-1]) else c.group(0), said
+                    )
+                found = [n for n in numbers(said) if n.unit or not n.unit_written]
                 if (changes_row or multiples_row) and found and found[0].unit is None:
                     found[0] = replace(found[0], unit="%" if changes_row else "x")
                 if found and (not stateable(found[0]) or targets(header[j], labels)):
@@ -3126,13 +3158,18 @@ class Tables(Sides):
                     and not _PHASE_HEADER.search(header[j])  # "| tg128 | 256 |" under "PP (tok/s)"
                 ):
                     fields["metric"] = row_metric  # "| pp 512 | 1125.99 ± 0.69 |" under "master t/s"
+                unit = n.unit or self.groups[gid].fields.get("unit")
+                named = metric_of(unit, row_named + " ") if row_named and unit else None
+                if named and named != metric_of(unit, "") and "metric" not in fields:
+                    # "| Metric |" over "TTFT" beside "2.52s": the row's measure, whatever the column's
+                    fields["metric"] = named
                 if cond:
                     fields["conditions"] = cond
                 fields.update(source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))
                 label = " ".join([header[j], *labels])
                 cell_ids[r, j] = self.add_claim(fields, f"{gid}-r{r + 1}", gid, label)
                 if len(found) > 1:
-                    self.cell_extras(row[j], found[1:], gid, cond, line, f"{header[j]}: {row[j]}", label)
+                    self.cell_extras(said, found[1:], gid, cond, line, f"{header[j]}: {row[j]}", label)
             row_labels.append(" ".join(labels))
         for j, of_cols in means.items():
             of = [cell_ids.get((r, k)) for r in range(len(body)) for k in of_cols]
@@ -3197,19 +3234,26 @@ class Tables(Sides):
         """The numbers of a value cell after the one its column reads ("17.3 t/s (weighted, 126K
         tokens)", "24.5 t/s (weighted over 23.4M tokens), bursts 28-39 t/s", h557): a count of
         tokens is a claim of its own (its metric from the words before it in the cell), a range in
-        the column's unit one of the column's metric, under the row's conditions; any other is
-        listed (issue 29: no number dropped)."""
+        the column's unit one of the column's metric, a signed percentage in a column of rates or
+        TTFTs the change of its metric (``_CELL_CHANGE``: "~6,630 tok/s (+20%)" a prefill_change),
+        under the row's conditions; any other is listed (issue 29: no number dropped)."""
         unit = self.groups[gid].fields.get("unit")
+        column_metric = self.groups[gid].fields.get("metric")
         for n in extras:
             own = family(n.unit) == "tokens" and n.unit_written
             ranged = n.range is not None and n.unit is not None and family(n.unit) == family(unit)
-            if not (own or ranged) or not stateable(n):
+            # "~6,630 tok/s (+20%)" in a column of rates: the rate's change (from what the cell does
+            # not say), signed as written
+            change = (
+                _CELL_CHANGE.get(str(column_metric))
+                if n.unit == "%" and n.range is None and re.match(r"[+\-−]", cell[n.start : n.end])
+                else None
+            )
+            if not (own or ranged or change) or not stateable(n):
                 self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
                 continue
             fields = number_fields(n)
-            fields["metric"] = (
-                metric_of(n.unit, cell[: n.start]) if own else self.groups[gid].fields.get("metric")
-            )
+            fields["metric"] = change or (metric_of(n.unit, cell[: n.start]) if own else column_metric)
             if cond:
                 fields["conditions"] = copy.deepcopy(cond)
             fields.update(source_fields(line, f"{quote} — {self.post.line(line)}"))

@@ -477,6 +477,16 @@ REQUEST_SETTINGS: list[tuple[re.Pattern, str]] = [
         re.compile(r"(?<![\w-])(?:num_|max_)?concurrency\s*[:=]\s*(?P<n>\d{1,5})(?![\d.])", re.I),
         "concurrency",
     ),
+    # a speculative run's printed settings (vLLM's offline spec_decode example: "num_spec_tokens     : 5",
+    # "batch (max_num_seqs): 8"): the tokens drafted a step, and the sequences run at once (as the
+    # command reader takes ``--num-speculative-tokens`` and ``--max-num-seqs``)
+    (
+        re.compile(
+            r"(?<![\w-])num[_ -]spec(?:ulative)?[_ -]tokens[\\\"']*\s*[:=]\s*(?P<n>\d{1,3})(?![\d.])", re.I
+        ),
+        "block_max",
+    ),
+    (re.compile(r"(?<![\w-])max_num_seqs\)?[\\\"']*\s*[:=]\s*(?P<n>\d{1,5})(?![\d.])"), "concurrency"),
     # a request body's prompt: '"prompt": "描述一下北京的秋天"' (a completion request's text, as sent)
     (re.compile(r"(?<![\w-])[\\\"']prompt[\\\"']\s*:\s*[\\\"'](?P<n>[^\"'\n\\]{1,200})[\\\"']"), "prompt"),
     # a chat request's one user message ('"messages": [{"role": "user", "content": "write a story about

@@ -885,7 +885,12 @@ def blocks_of(text: str, rules: list[int] | None = None) -> list[Block]:
         elif tok.type in ("fence", "code_block") and tok.map:
             first = tok.map[0] + 1 + (tok.type == "fence")
             lines = [(first + k, t) for k, t in enumerate(tok.content.splitlines())]
-            out.extend(_code_blocks(lines, tok.info.strip()))
+            info = tok.info.strip()
+            if tok.type == "fence" and _GLUED_INFO.match(info):
+                # text written on the fence's own line ("```commit e0c93af2a03f… (HEAD -> master)"):
+                # the block's first line, not a language's name
+                lines, info = [(first - 1, info), *lines], ""
+            out.extend(_code_blocks(lines, info))
         elif tok.type == "inline" and tok.map:
             lines = [(n, raw[n - 1]) for n in range(tok.map[0] + 1, tok.map[1] + 1) if n <= len(raw)]
             # a paragraph of "label:   value" lines (``ollama run --verbose`` pasted as text) is read
@@ -914,6 +919,11 @@ def blocks_of(text: str, rules: list[int] | None = None) -> list[Block]:
     if tabbed:
         out = sorted([*out, *tabbed], key=lambda b: b.start)  # stable: the parser's order kept
     return out
+
+
+#: a fence's info string that is text, not a language's name and attributes: two words or more, a
+#: digit among them, no attribute's "=" or braces ("```commit e0c93af2a03f5c53 (HEAD -> master)")
+_GLUED_INFO = re.compile(r"(?=[^={}]*\d)[^\s={}]+\s+[^={}]+")
 
 
 #: a list item's line: a number or bullet, then words

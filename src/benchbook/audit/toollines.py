@@ -130,7 +130,7 @@ _SETTING = re.compile(
     r"\b(?:port|seed|timeout|interval|delay|limit|budget|max[ _-]?(?:tokens?|new|len|seq|num)|"
     r"request[ _-]?rate|traffic|burstiness|ctx|context|batch|threads?|capability|version|build|"
     r"temperature|temp|top[ _-]?[kp]|penalty|id|pid|num[ _-]?prompts|concurrency|parallel|"
-    r"n[ _-]?(?:ctx|batch|ubatch|gpu|threads|predict|draft|parallel)|"
+    r"n[ _-]?(?:ctx|batch|ubatch|gpu|threads|predict|draft|parallel)|num[ _-]?spec(?:ulative)?[ _-]?tokens|"
     # the KV cache pool's fill at one moment of a server's log ("GPU KV cache usage: 1.2%"): no result
     r"kv[ _-]?cache[ _-]usage|"
     # the machine's devices ("Number of CUDA devices: 1", "GPUs: 8"): a setup, no result

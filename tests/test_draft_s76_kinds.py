@@ -1,0 +1,211 @@
+"""Kinds fixed in issue 29's session 76 (the fifty-fifth held-out set's misses, read after a
+fifty-sixth set replaced it as the clean one), each with controls."""
+
+from __future__ import annotations
+
+from benchbook.audit.draftnames import mentions
+from benchbook.audit.drafttable import column_quant
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+def _by_value(cf) -> dict:
+    return {c.value: c for c in cf.claims}
+
+
+def _named(text: str, path: str) -> list:
+    return [m.value for m in mentions(text) if m.path == path]
+
+
+def test_a_printed_spec_summary_states_its_settings(tmp_path):
+    """vLLM's offline speculative summary (h616): "num_spec_tokens : 5" is the draft size and
+    "batch (max_num_seqs): 8" the sequences run at once, conditions of the block's results, no
+    claim of 5 tokens; "gpt-oss" alone names the model."""
+    post = (
+        "# EAGLE-3\n\nRun the script for existing and new gpt-oss speculators.\n\n"
+        "```\nnum_spec_tokens     : 5\nbatch (max_num_seqs): 8\nnum_drafts          : 6590\n"
+        "mean acceptance len : 2.359\n```\n"
+    )
+    cf = _drafted(post, tmp_path)
+    assert sorted(c.value for c in cf.claims) == [2.359, 6590]
+    for c in cf.claims:
+        assert (_cond(cf, c)["block_max"], _cond(cf, c)["concurrency"], _cond(cf, c)["model"]) == (
+            5,
+            8,
+            "gpt-oss",
+        )
+    assert _named("gpt-oss-20b on vLLM", "model") == ["gpt-oss-20b"]
+    assert _named("gpt-oss models are fast", "model") == []  # a family, no one model
+
+
+def test_git_log_commit_under_name_and_version(tmp_path):
+    """An issue form's "### Name and Version" over git log's commit line, written on the fence's own
+    line ("```commit e0c93af2…", h617): the build is its first 8 hex digits; text glued to a fence
+    is the block's first line, a language's name is not."""
+    post = (
+        "# Bug\n\n### Name and Version\n\n"
+        "```commit e0c93af2a03f5c53d052dfaefd86c06ed3784646 (HEAD -> master)\n"
+        "Date:   Wed Feb 4 17:55:31 2026 +0100\n```\n\n### Problem\n\n"
+        "When using llama.cpp, token generation is 70 tokens per second\n"
+    )
+    cf = _drafted(post, tmp_path)
+    assert _cond(cf, cf.claims[0])["build"] == "e0c93af2"
+    control = "# Bug\n\n```python\nprint(1)\n```\n\nllama.cpp generates 70 tokens per second\n"
+    out = tmp_path / "control"
+    out.mkdir()
+    cf = _drafted(control, out)
+    assert "build" not in _cond(cf, cf.claims[0])
+
+
+def test_a_number_format_a_model_runs_at(tmp_path):
+    """ "running Qwen 3 Coder at FP8 on VLLM" (h617): the weights' FP8; a cache's "KV cache at FP8"
+    is no quant of the weights."""
+    assert _named("When running Qwen3-8B at FP8 on vLLM, speed is 120 tok/s.", "quant") == ["FP8"]
+    assert _named("Our first attempt, Qwen3-32B at bf16, produced 3.7 tokens/s", "quant") == ["bf16"]
+    assert _named("With the KV cache at FP8 it runs 30 tok/s.", "quant") == []
+
+
+def test_tks_is_tokens_a_second(tmp_path):
+    """ "speed on llama.cpp is over 23 TKs", "on LM studio 7 TKs" (h618): tokens a second."""
+    cf = _drafted("# Slow\n\non LM studio 7 TKs no matter what settings i use.\n", tmp_path)
+    assert [(c.value, c.unit, c.metric) for c in cf.claims] == [(7, "tok/s", "decode_tps")]
+
+
+def test_a_metric_column_names_each_rows_measure(tmp_path):
+    """ "| Mode | Metric | GGUF Q4_K_M | AWQ INT4 |" over "| nothink | TTFT | 2.52s | 0.29s |" (h619):
+    each cell is a TTFT, its column's quantisation without the file format ("Q4_K_M", "AWQ INT4");
+    a row naming no metric keeps the column's."""
+    post = (
+        "# Perf\n\n| Mode | Metric | GGUF Q4_K_M | AWQ INT4 |\n|---|---|---|---|\n"
+        "| nothink | TTFT | 2.52s | 0.29s |\n| think | Boot | 6.45s | 0.71s |\n"
+    )
+    cf = _drafted(post, tmp_path)
+    got = {c.value: (c.metric, _cond(cf, c).get("quant")) for c in cf.claims}
+    assert got[2.52] == ("ttft", "Q4_K_M")
+    assert got[0.29] == ("ttft", "AWQ INT4")
+    assert got[6.45] == ("duration", "Q4_K_M")
+    assert column_quant("GGUF Q4_K_M") == "Q4_K_M"
+    assert column_quant("GPTQ-Int4") == "GPTQ-Int4"
+    assert column_quant("GGUF files") is None
+
+
+def test_a_cells_flags_and_signed_change(tmp_path):
+    """ "| Prefill | ~6,630 tok/s (`-b 4096 -ub 2048`, +20%) |" (h620): the flags are the cell's
+    settings (no numbers of their own), "+20%" the prefill's change; the row beside keeps none of
+    them. "Q8" is the post's "Q8_0"."""
+    post = (
+        "# PR\n\nThe Q8_0 GGUF on llama.cpp.\n\n| | llamacpp Q8 | vllm bf16 |\n|---|---|---|\n"
+        "| Decode | ~166 TPS | ~110 |\n| Prefill | ~6,630 tok/s (`-b 4096 -ub 2048`, +20%) | — |\n"
+    )
+    cf = _drafted(post, tmp_path)
+    by = _by_value(cf)
+    assert (_cond(cf, by[6630])["batch"], _cond(cf, by[6630])["ubatch"]) == (4096, 2048)
+    assert "batch" not in _cond(cf, by[166])
+    assert (by[20].metric, by[20].unit) == ("prefill_change", "%")
+    assert _cond(cf, by[166])["quant"] == "Q8_0"
+    assert not any(u[1] in ("4096", "2048") for u in cf.draft.unplaced) if cf.draft else True
+
+
+def test_dual_in_chinese_counts_two_cards():
+    """ "在双 RTX 2080 Ti 上" (h621): two cards; "双精度" (double precision) names none."""
+    assert _named("公开整理 Qwen3.6-27B AWQ 在双 RTX 2080 Ti / SM75 上的优化实验记录。", "hardware") == [
+        "2x NVIDIA GeForce RTX 2080 Ti"
+    ]
+    assert _named("双精度浮点", "hardware") == []
+
+
+def test_japanese_improvement_of_a_time_is_a_decrease(tmp_path):
+    """ "MacのTTFTが30%改善" (h622): the TTFT 30% lower; "TTFT improved by 30%" the same;
+    "TTFTが30%短縮" too; throughput improved by 30% is 30% higher; "メモリバンド幅を20%向上" a
+    bandwidth's change, not a memory's."""
+    cf = _drafted(
+        "# Mac\n\nMacのTTFTが30%改善!\n\nTTFTが25%短縮されました。\n\nTTFT improved by 35%.\n\n"
+        "Throughput improved by 40%.\n\nメモリバンド幅を20%向上させた。\n",
+        tmp_path,
+    )
+    got = sorted((c.metric, c.value) for c in cf.claims)
+    assert got == [
+        ("memory_bandwidth_change", 20),
+        ("throughput_change", 40),
+        ("ttft_change", -35),
+        ("ttft_change", -30),
+        ("ttft_change", -25),
+    ]
+
+
+def test_a_change_written_as_a_bound_is_a_bound(tmp_path):
+    """ "最大30%以上の速度向上" (h622: "or more" glued after the number wins over "up to" before it),
+    "up to 40% faster", "up to 15% slower" with no rates stated: bound statements of the change
+    (signed), never claims of their values."""
+    cf = _drafted(
+        "# Speed\n\n特にMoEモデルでは、最大30%以上の速度向上が確認されました。\n\n"
+        "It is up to 40% faster than before.\n\nIt is up to 15% slower.\n",
+        tmp_path,
+    )
+    assert cf.claims == []
+    got = sorted((s.over.numerator["metric"], s.relation, float(s.value)) for s in cf.statements)
+    assert got == [
+        ("speed_change", "above", -15.0),
+        ("speed_change", "above", 30.0),
+        ("speed_change", "below", 40.0),
+    ]
+    # (a change with no bound word stays a claim)
+    out = tmp_path / "control"
+    out.mkdir()
+    cf = _drafted("# Speed\n\nIt is 20% faster than before.\n", out)
+    assert [(c.metric, c.value) for c in cf.claims] == [("speed_change", 20)]
+
+
+def test_a_mac_mini_before_its_chip_in_japanese():
+    """ "複数のMac mini M2 Proを用いた" (h622): the M2 Pro, a Japanese letter right after."""
+    assert _named("複数のMac mini M2 Proを用いた環境", "hardware") == ["Apple M2 Pro (Mac mini)"]
+    assert _named("Mac mini M4 Pro", "hardware") == ["Apple M4 Pro (Mac mini)"]
+
+
+def test_a_cards_own_bandwidth_is_its_spec(tmp_path):
+    """ "RTX 4090 с 1008 ГБ/с" (h623, Russian GB/s), "the RTX 3090 has 936 GB/s": the card's
+    bandwidth, no measurement; "будет тормозить … в 1.75 раза" a slowdown; "we measured 850 GB/s
+    on the RTX 3090" stays a claim."""
+    cf = _drafted(
+        "# GPU\n\nIntel ARC будет тормозить RTX 4090 с 1008 ГБ/с в 1.75 раза.\n\n"
+        "The RTX 3090 has 936 GB/s.\n\nOn the RTX 3090 we measured 850 GB/s.\n",
+        tmp_path,
+    )
+    got = sorted((c.metric, c.value) for c in cf.claims)
+    assert got == [("memory_bandwidth", 850), ("slowdown", 1.75)]
+
+
+def test_a_bound_over_a_short_card_name_takes_the_full_one(tmp_path):
+    """ "2000+ Tokens/Sec on RTX 6000" in the title, "on a single NVIDIA RTX 6000 Ada GPU" in the
+    text (h624): every claim and bound names the RTX 6000 Ada Generation."""
+    cf = _drafted(
+        "# GLM Achieves 2000+ Tokens/Sec on RTX 6000\n\n"
+        "It now generates over 2000 tokens per second on a single NVIDIA RTX 6000 Ada GPU.\n\n"
+        "Memory footprint sits around 3GB.\n",
+        tmp_path,
+    )
+    machines = {s.over.numerator.get("hardware") for s in cf.statements} | {
+        _cond(cf, c).get("hardware") for c in cf.claims
+    }
+    assert machines == {"NVIDIA RTX 6000 Ada Generation"}
+
+
+def test_lines_labelled_by_quantisation(tmp_path):
+    """ "fp16: 142.641 tokens/sec" / "awq: 144.663 tokens/sec" / "gptq - no act_order : 138.138
+    tokens/sec" (h625): each line's weights as written (GPTQ as the post spells it elsewhere), over a
+    quant a paragraph before named ("GPTQ: GPTQ-for-LLaMa triton"); the model of "I have tested … on
+    llama-7b, but I do not see a speedup mentioned in the paper" is the author's. One labelled line
+    alone names no quant."""
+    post = (
+        "# awq\n\nI have tested AWQ and GPTQ on llama-7b, but I do not see a speedup mentioned in the "
+        "paper.\n\n"
+        "GPTQ:  GPTQ-for-LLaMa triton\n\n"
+        "fp16: 142.641 tokens/sec\nawq: 144.663 tokens/sec\ngptq - no act_order  : 138.138 tokens/sec\n"
+    )
+    cf = _drafted(post, tmp_path)
+    got = {c.value: (_cond(cf, c).get("quant"), _cond(cf, c).get("model")) for c in cf.claims}
+    assert got == {142.641: ("fp16", "llama-7b"), 144.663: ("awq", "llama-7b"), 138.138: ("GPTQ", "llama-7b")}
+    out = tmp_path / "control"
+    out.mkdir()
+    cf = _drafted("# One\n\nRunning Qwen3-8B.\n\nfp16: 142.641 tokens/sec\n", out)
+    assert "quant" not in _cond(cf, cf.claims[0])
