@@ -1055,7 +1055,7 @@ class Sentences(Sides):
         if rows:
             bounds = Bounds(sorted(set(bounds) | set(rows)))
         named = mentions(scanned)  # not the inline commands blanked out of it (``inline_commands``)
-        ends = [at for at, _ in starts[1:]] + [len(scanned)]
+        ends = [at for at, _ in starts[1:]] + [len(scanned)] * bool(starts)
         line_texts = [(at, scanned[at:end]) for (at, _), end in zip(starts, ends, strict=True)]
         if labelled_quants := quant_labels(line_texts):  # "fp16: 142.641 tokens/sec" / "awq: 144.663 …"
             named = sorted([*named, *labelled_quants], key=lambda m: m.start)

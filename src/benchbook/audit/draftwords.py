@@ -236,6 +236,17 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "isl/osl",
     ),
+    # the pair each count before its word: "4096 prompt + 1024 completion", "512 input / 128 output
+    # tokens", "a 2048-token prompt and 256 generated tokens" (a workload; not a rate after it)
+    (
+        re.compile(
+            r"(?<![\w.-])(?P<n>\d+)(?P<k>[kK])?(?:[- ]tokens?)?\s+(?:prompt|input)(?:\s+tokens)?\s*"
+            r"(?:\+|/|,|and|with)\s*(?P<o>\d+)(?P<ok>[kK])?(?:[- ]tokens?)?\s+"
+            r"(?:completion|generation|generated|output|gen)\b(?!\s*(?:tok/s|t/s|tps|tokens?/s))",
+            re.I,
+        ),
+        "isl/osl",
+    ),
     # "input 128, output 256" (a serving run's lengths, each after its word; not a rate after it)
     (
         re.compile(
