@@ -209,3 +209,44 @@ def test_lines_labelled_by_quantisation(tmp_path):
     out.mkdir()
     cf = _drafted("# One\n\nRunning Qwen3-8B.\n\nfp16: 142.641 tokens/sec\n", out)
     assert "quant" not in _cond(cf, cf.claims[0])
+
+
+def test_a_prompt_and_output_length_pair(tmp_path):
+    """ "严格 4096 prompt + 1024 completion" (h621), "512 input / 128 output": the prompt's length and
+    the tokens each run generated; a rate after the second count ("128 output tok/s") is no length."""
+    cf = _drafted(
+        "# T\n\nWith 4096 prompt + 1024 completion tokens, decode is 26.03 tok/s.\n\n"
+        "512 input / 128 output gave 30 tok/s.\n",
+        tmp_path,
+    )
+    got = {c.value: (_cond(cf, c).get("prompt"), _cond(cf, c).get("tokens_generated")) for c in cf.claims}
+    assert got == {26.03: ("4096 tokens", 1024), 30: ("512 tokens", 128)}
+    out = tmp_path / "control"
+    out.mkdir()
+    cf = _drafted("# T\n\nIt reached 512 input / 128 output tok/s.\n", out)
+    assert all("tokens_generated" not in _cond(cf, c) for c in cf.claims)
+
+
+def test_a_column_named_by_its_models_family(tmp_path):
+    """ "| qwen | gemma |" under links to "gemma-2-27b-it-Q5_K_L.gguf" and "Qwen2.5-32B-Instruct-
+    abliterated-Q5_K_M.gguf" (p11): each column the one model of that family, with its file's quant;
+    a paragraph naming two models and no number names neither for the paragraphs after it. A
+    family the post names two models of ("| qwen |" beside Qwen3-8B and Qwen3-32B) names none."""
+    post = (
+        "# Regression\n\nI tried two models:\n\n"
+        "https://huggingface.co/bartowski/gemma-2-27b-it-GGUF/blob/main/gemma-2-27b-it-Q5_K_L.gguf\n"
+        "https://huggingface.co/t/Qwen2.5-32B-Instruct-abliterated-GGUF/blob/main/"
+        "Qwen2.5-32B-Instruct-abliterated-Q5_K_M.gguf\n\n"
+        "| build | qwen | gemma |\n|---|---|---|\n| b4363 | 31.7 t/s | 36.1 t/s |\n"
+    )
+    cf = _drafted(post, tmp_path)
+    got = {c.value: (_cond(cf, c).get("model"), _cond(cf, c).get("quant")) for c in cf.claims}
+    assert got == {
+        31.7: ("Qwen2.5-32B-Instruct-abliterated", "Q5_K_M"),
+        36.1: ("gemma-2-27b-it", "Q5_K_L"),
+    }
+    out = tmp_path / "control"
+    out.mkdir()
+    control = "# Two\n\nWe ran Qwen3-8B and Qwen3-32B.\n\n| build | qwen |\n|---|---|\n| b1 | 31.7 t/s |\n"
+    cf = _drafted(control, out)
+    assert "model" not in _cond(cf, cf.claims[0])

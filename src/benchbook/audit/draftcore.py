@@ -751,6 +751,8 @@ class DraftCore:
         #: each claim's words before its number in a sentence ("baseline" in "baseline 42.45 tok/s")
         self.labels: dict[str, str] = {}
         self.vocab: dict[str, tuple[str, object]] = {}
+        #: the post's model names -> the quant named with each (``Tables.model_by_family``), read once
+        self.post_models: dict[str, object] | None = None
         self.tables = 0
         self.in_heading = False  # reading a title or heading (``_spec_size``)
         #: claims of relating phrases drafted from a title or heading (``Sides.headline_statements``)

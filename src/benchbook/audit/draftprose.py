@@ -114,7 +114,7 @@ UNITS: dict[str, str] = {
     "RPS": "req/s",  # requests per second ("Req Tput (RPS)")
     "t/s": "t/s",
     "tps": "tok/s",
-    "tks": "tok/s",  # "speed on llama.cpp is over 23 TKs" (tokens a second, the slash dropped)
+    "TKs": "tok/s",  # "speed on llama.cpp is over 23 TKs" (tokens a second, the slash dropped)
     "토큰/초": "tok/s",
     "토큰/s": "tok/s",
     "トークン/秒": "tok/s",
@@ -509,6 +509,8 @@ _LABEL_NEXT = re.compile(r"\s+(?:size|degree|rank|parallel\w*)\b|\s*[:=]\s*\d", 
 #: units that are words of the field only in capitals: "296.96 PP", "42.91 TG" (prompt processing,
 #: text generation, llama-bench's test names, as rates); "512 pp" is no rate
 CAPITALS_ONLY = frozenset(("PP", "TG"))
+#: units that are words of the field only as written: "23 TKs" (tokens a second); "3 tks" is none
+AS_WRITTEN_ONLY = frozenset(("TKs",))
 
 
 def _unit(raw: str | None) -> str | None:
@@ -518,6 +520,8 @@ def _unit(raw: str | None) -> str | None:
     if re.fullmatch(_RATE_SPELLED, key, re.IGNORECASE):
         return "t/s" if key[:1] in "tT" and re.fullmatch(r"t\s+/\s+s", key, re.IGNORECASE) else "tok/s"
     if key.upper() in CAPITALS_ONLY and key not in CAPITALS_ONLY:
+        return None
+    if key.lower() in {u.lower() for u in AS_WRITTEN_ONLY} and key not in AS_WRITTEN_ONLY:
         return None
     return (
         UNITS.get(key) or UNITS.get(key.lower()) or (UNITS.get(key.upper()) if key.upper() in UNITS else None)

@@ -2476,6 +2476,11 @@ class Tables(Sides):
             if len(named_models) == 1 and named_models[0].start == 0:
                 # "| Tool | Gemma 4 E2B | Qwen3.6 27B |": the column's model
                 gfields.setdefault("conditions", {})["model"] = named_models[0].value
+            elif not named_models and (family_model := self.model_by_family(h)) is not None:
+                # "| qwen | gemma |" under links to "gemma-2-27b-it-Q5_K_L.gguf" and "Qwen2.5-32B-…
+                # Q5_K_M.gguf": the one model the post names of that family, with its file's quant
+                for path, value in family_model.items():
+                    gfields.setdefault("conditions", {})[path] = value
             machine = column_machine(h)
             for setting, said in cell_conditions(h).items() if j in setting_columns else ():
                 set_path(gfields.setdefault("conditions", {}), setting, said)  # "conc=8": the column's
@@ -3228,6 +3233,30 @@ class Tables(Sides):
                 header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels, piece_ids
             )
 
+    def model_by_family(self, header: str) -> dict | None:
+        """The model a column's ``header`` names by its family's word alone ("qwen", "Gemma"): the
+        one model the post names whose name starts with it (``mentions``), and the quantisation
+        named with it (a file's "…-Q5_K_L.gguf"); None where the header is no one word, or the post
+        names none or several models of it."""
+        word = _PAREN.sub("", header).strip().strip("*_`").strip()
+        if not re.fullmatch(r"[A-Za-z][A-Za-z]{2,}", word):
+            return None
+        if self.post_models is None:
+            found = mentions(self.post.text)
+            self.post_models = {}
+            for k, m in enumerate(found):
+                if m.path == "model" and isinstance(m.value, str):
+                    quant = next(
+                        (x.value for x in found[k + 1 : k + 3] if x.path == "quant" and x.start == m.start),
+                        None,
+                    )
+                    self.post_models.setdefault(m.value, quant)
+        mine = [v for v in self.post_models if v.lower().startswith(word.lower())]
+        if len({v.lower() for v in mine}) != 1:
+            return None
+        quant = self.post_models[mine[0]]
+        return {"model": mine[0], **({"quant": quant} if quant else {})}
+
     def cell_extras(
         self, cell: str, extras: list[Number], gid: str, cond: dict, line: int, quote: str, label: str
     ) -> None:
@@ -3244,9 +3273,14 @@ class Tables(Sides):
             ranged = n.range is not None and n.unit is not None and family(n.unit) == family(unit)
             # "~6,630 tok/s (+20%)" in a column of rates: the rate's change (from what the cell does
             # not say), signed as written
+            # (not one in parentheses of its own, "116.3 (+84%)": a change of the row's cells,
+            # ``named_changes``)
             change = (
                 _CELL_CHANGE.get(str(column_metric))
-                if n.unit == "%" and n.range is None and re.match(r"[+\-−]", cell[n.start : n.end])
+                if n.unit == "%"
+                and n.range is None
+                and re.match(r"[+\-−]", cell[n.start : n.end])
+                and _BARE_CHANGE.search(cell) is None
                 else None
             )
             if not (own or ranged or change) or not stateable(n):
