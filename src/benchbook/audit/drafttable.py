@@ -2479,8 +2479,8 @@ class Tables(Sides):
             elif not named_models and (family_model := self.model_by_family(h)) is not None:
                 # "| qwen | gemma |" under links to "gemma-2-27b-it-Q5_K_L.gguf" and "Qwen2.5-32B-…
                 # Q5_K_M.gguf": the one model the post names of that family, with its file's quant
-                for path, value in family_model.items():
-                    gfields.setdefault("conditions", {})[path] = value
+                for family_path, family_value in family_model.items():
+                    gfields.setdefault("conditions", {})[family_path] = family_value
             machine = column_machine(h)
             for setting, said in cell_conditions(h).items() if j in setting_columns else ():
                 set_path(gfields.setdefault("conditions", {}), setting, said)  # "conc=8": the column's
