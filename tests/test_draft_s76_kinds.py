@@ -250,3 +250,107 @@ def test_a_column_named_by_its_models_family(tmp_path):
     control = "# Two\n\nWe ran Qwen3-8B and Qwen3-32B.\n\n| build | qwen |\n|---|---|\n| b1 | 31.7 t/s |\n"
     cf = _drafted(control, out)
     assert "model" not in _cond(cf, cf.claims[0])
+
+
+def _claims_of(text: str, tmp_path, name: str) -> dict:
+    out = tmp_path / name
+    out.mkdir()
+    cf = _drafted(text, out)
+    return {c.value: (c.metric, _cond(cf, c)) for c in cf.claims}
+
+
+def test_the_breakers_cases_of_session_76(tmp_path):
+    """A breaker's inputs against this session's rules, each with its right reading: quant labels
+    hold for their own lines only, never under a KV cache's lead-in or over TFLOPS; a bound of a
+    change is the subject's ("vLLM is up to 40% faster than llama.cpp"); a throughput improved
+    beside a latency word is higher; "dequantized at FP16" is no weights' format; "I read about"
+    quotes; an older RTX 6000 (Turing) stays itself; a cell's flags of the run compared ("vs 131
+    with `-fa 0`") and a margin ("+/-5%") are neither's; a commit "introduced" is no build run; MLX's
+    "Q8" stays; "max_num_seqs=64" in a script sets no concurrency; a measured bandwidth after a card's
+    name is a claim."""
+    got = _claims_of(
+        "# awq\n\nllama-7b, Q4_K_M GGUF on llama.cpp as the reference.\n\nvLLM results:\n"
+        "fp16: 142 tokens/sec\nawq: 144 tokens/sec\n\nllama.cpp with the GGUF gives 120 tokens/sec.\n",
+        tmp_path,
+        "labels",
+    )
+    assert [got[v][1].get("quant") for v in (142, 144, 120)] == ["fp16", "awq", "Q4_K_M"]
+    got = _claims_of(
+        "# K\n\nQwen3-8B-AWQ on vLLM, H100. KV cache dtype:\n\nfp16: 2100 tok/s\nfp8: 2350 tok/s\n",
+        tmp_path,
+        "kv",
+    )
+    assert {got[v][1].get("quant") for v in (2100, 2350)} == {"AWQ"}
+    got = _claims_of(
+        "# S\n\nLlama-3-8B Q4_K_M. RTX 4090 peak compute:\n\nFP16: 165 TFLOPS\nFP8: 330 TFLOPS\n\n"
+        "Decode on the 4090 is 130 tok/s.\n",
+        tmp_path,
+        "tflops",
+    )
+    assert got[130][1]["quant"] == "Q4_K_M"
+    out = tmp_path / "subject"
+    out.mkdir()
+    cf = _drafted("# Speed\n\nvLLM is up to 40% faster than llama.cpp.\n", out)
+    assert [s.over.numerator.get("engine") for s in cf.statements] == ["vLLM"]
+    got = _claims_of(
+        "# Speed\n\nThe latency-optimised kernel gives a 30% improvement in throughput.\n\n"
+        "低レイテンシ設定でのスループットが32%改善しました。\n",
+        tmp_path,
+        "latency",
+    )
+    assert (got[30][0], got[32][0]) == ("throughput_change", "throughput_change")
+    got = _claims_of(
+        "# Bench\n\nGemma-3-27B Q4_K_M, dequantized at FP16 on the fly, runs 38 tok/s on a 3090.\n",
+        tmp_path,
+        "dequant",
+    )
+    assert got[38][1]["quant"] == "Q4_K_M"
+    got = _claims_of(
+        "# EAGLE\n\nI read about the 2.5x speedup on an A100, but according to the paper that needs batch "
+        "size 1.\n\nOn my 3090 I get 1.4x.\n",
+        tmp_path,
+        "read",
+    )
+    assert got[2.5][1]["hardware"] == "NVIDIA A100"
+    got = _claims_of(
+        "# Old vs new\n\nThe RTX 6000 Ada decodes Llama-3-8B at 90 tok/s.\n\n"
+        "My older RTX 6000 (Turing, 24GB) reaches 35 tok/s.\n",
+        tmp_path,
+        "turing",
+    )
+    assert got[35][1]["hardware"] == "NVIDIA RTX 6000"
+    got = _claims_of(
+        "# FA\n\n| Test | t/s |\n|---|---|\n| tg128 | 145 (vs 131 with `-fa 0`) |\n| tg256 | 144 (+/-5%) |\n",
+        tmp_path,
+        "cells",
+    )
+    assert "flash_attn" not in got[145][1]
+    assert not any(metric.endswith("_change") for metric, _ in got.values())
+    got = _claims_of(
+        "# Regression\n\nThe regression was introduced by this commit:\n\n```\n"
+        "commit 1111111122222222333333334444444455555555\n```\n\nBefore it, llama.cpp generated 70 t/s.\n",
+        tmp_path,
+        "commit",
+    )
+    assert "build" not in got[70][1]
+    got = _claims_of(
+        "# MLX vs GGUF\n\nQwen3-8B on an M3 Max. The GGUF is Q8_0.\n\n| | MLX Q8 | llama.cpp Q8_0 |\n"
+        "|---|---|---|\n| Decode | 62 tok/s | 55 tok/s |\n",
+        tmp_path,
+        "mlx",
+    )
+    assert (got[62][1]["quant"], got[55][1]["quant"]) == ("Q8", "Q8_0")
+    got = _claims_of(
+        '# Bench\n\n```python\nllm = LLM(model="Qwen/Qwen3-8B", max_num_seqs=64)\n```\n\n'
+        "On an H100 vLLM gives 1500 tok/s.\n",
+        tmp_path,
+        "seqs",
+    )
+    assert "concurrency" not in got[1500][1]
+    got = _claims_of(
+        "# Bandwidth test\n\nMeasured memory bandwidth with a copy kernel:\n\n- RTX 3090: 870 GB/s\n"
+        "- RTX 4090: 950 GB/s\n",
+        tmp_path,
+        "measured",
+    )
+    assert sorted(got) == [870, 950]

@@ -1077,7 +1077,7 @@ class _Drafter(Tables, Sentences):
             over = e.fields.get("over")
             for side in [over.get(k) for k in ("numerator", "denominator")] if isinstance(over, dict) else []:
                 if isinstance(side, dict) and isinstance(side.get("hardware"), str):
-                    full = same_card_fuller(side["hardware"], named)
+                    full = same_card_fuller(side["hardware"], named, self.post.text)
                     if full is not None:
                         side["hardware"] = full
 

@@ -952,13 +952,11 @@ def _koboldcpp_benchmark(text: str, out: list[tuple[str, object]]) -> None:
 
 def _builds(text: str, out: list[tuple[str, object]]) -> None:
     """Add to ``out`` each llama.cpp build ``text`` prints (``_BUILD_LINE``, ``_BUILD_PRINT``), as
-    "number (commit)" or the order printed, and each commit git log prints (``_GIT_LOG_COMMIT``)."""
+    "number (commit)" or the order printed."""
     for m in _BUILD_LINE.finditer(text):
         out.append(("build", re.sub(r"\s*\(", " (", m.group("v"))))
     for m in _BUILD_PRINT.finditer(text):
         out.append(("build", f"{m.group('n')} ({m.group('c')})"))
-    for m in _GIT_LOG_COMMIT.finditer(text):
-        out.append(("build", m.group("c")))
 
 
 def _commit_links(text: str, out: list[tuple[str, object]]) -> None:
@@ -2098,17 +2096,28 @@ _QUANT_LABEL = re.compile(
 )
 
 
-def quant_labels(lines: list[tuple[int, str]]) -> list[Mention]:
+def quant_labels(lines: list[tuple[int, str]], lead: str = "") -> list[Mention]:
     """The quantisations labelling ``lines`` (each ``(offset, text)``: "fp16: 142.641 tokens/sec",
-    "awq: 144.663 tokens/sec": ``_QUANT_LABEL`` before the first ":"), as ``Mention``s at each
-    line's offset, where they name two or more; none otherwise (one label is no list of quants)."""
+    "awq: 144.663 tokens/sec": ``_QUANT_LABEL`` before the first ":", a rate after it), as
+    ``Mention``s at each line's offset, where they name two or more; none otherwise (one label is no
+    list of quants), nor where the lines or their lead-in (``lead``) speak of the KV cache ("KV cache
+    dtype:" over "fp16: 2100 tok/s": the cache's types) or the rates are no generation's ("FP16: 165
+    TFLOPS": a card's peak)."""
+    if _CACHE_WORDS.search(lead + " " + " ".join(t for _, t in lines)):
+        return []
     found: list[Mention] = []
     for at, t in lines:
-        label = t.split(":", 1)[0] if ":" in t else ""
+        label, _, rest = t.partition(":") if ":" in t else ("", "", "")
         q = _QUANT_LABEL.fullmatch(label)
-        if q is not None:
+        if q is not None and _TOKEN_RATE.search(rest):
             found.append(Mention(at, "quant", q.group("q")))
     return found if len({m.value for m in found}) >= 2 else []
+
+
+#: the KV cache named (``quant_labels``: its labels are the cache's types)
+_CACHE_WORDS = re.compile(r"(?i)\bkv\b|\bcache|\bdtype")
+#: a rate of tokens after a label ("142.641 tokens/sec", "31.7 t/s")
+_TOKEN_RATE = re.compile(r"(?i)\d\s*(?:tok|tokens?)\b|\d\s*(?:t/s|tps)\b|tokens?\s*(?:/|per)\s*s")
 
 
 def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, str] | None = None) -> None:
@@ -2138,9 +2147,7 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]], named: dict[str, st
         labels = [named_tags.get(i, x) for i, x in enumerate(labels)]
     # a list of lines each labelled by a quantisation ("fp16: 142.641 tokens/sec", "awq: 144.663
     # tokens/sec", "gptq - no act_order  : 138.138 tokens/sec"): each line's weights
-    quants = {i: q.group("q") for i, x in enumerate(labels) if (q := _QUANT_LABEL.fullmatch(x))}
-    if len(set(quants.values())) < 2:
-        quants = {}
+    quants = {m.start: m.value for m in quant_labels(list(enumerate(t for _, t in lines)))}
     for i, (n, t) in enumerate(lines):
         if not _measures([(n, t)]):
             if i in sides:  # "Pre: prompt_tps=27330.184": a key=value line's numbers write no unit
@@ -2573,8 +2580,10 @@ class Context:
                 _add(scope.body, names)
                 if stack[-1].version and block.kind == "code":
                     # "### Name and Version" over git log's "commit e0c93af2…" in a fence: the build
-                    # the reporter ran, as the section's text would name it
-                    _add(scope.declared, [x for x in names if x[0] == "build"])
+                    # the reporter ran, as the section's text would name it (a commit printed
+                    # elsewhere, "introduced by this commit:", is no build run)
+                    logged = [("build", m.group("c")) for _, t in lines for m in _GIT_LOG_COMMIT.finditer(t)]
+                    _add(scope.declared, [x for x in names if x[0] == "build"] + logged[:1])
                 if block.kind == "text":
                     _line_scopes(scope, lines, self.named_prompts)
                 if block.kind == "text" and all(post.line(n).startswith(">") for n, _ in lines):
@@ -3163,12 +3172,23 @@ def _fuller_of(
 
 
 #: the words a card's name may add and stay that card (``_fuller_machine_of``): its memory ("80GB"),
-#: its form factor ("PCIe", "SXM5", "NVL"), the maker's and line's names ("NVIDIA", "GeForce") and
-#: the generation a workstation card's bare name leaves out ("RTX 6000" in a title, "RTX 6000 Ada
-#: Generation" in the text); never "Ti", "Super", "Max", "D" (another product)
+#: its form factor ("PCIe", "SXM5", "NVL") and the maker's and line's names ("NVIDIA", "GeForce");
+#: never "Ti", "Super", "Max", "D" (another product)
 _SAME_CARD_WORD = re.compile(
-    r"\d+(?:\.\d+)?\s?(?:gb|gib)|pcie|sxm\d?|nvl|nvidia|geforce|tesla|amd|radeon|intel|ada|generation"
+    r"\d+(?:\.\d+)?\s?(?:gb|gib)|pcie|sxm\d?|nvl|nvidia|geforce|tesla|amd|radeon|intel"
 )
+#: the generation a workstation card's bare name leaves out ("RTX 6000" in a title, "RTX 6000 Ada
+#: Generation" in the text): the same card only in a post naming no older one of that name
+#: (``_OLDER_CARD``: the Turing "Quadro RTX 6000")
+_GENERATION_WORD = re.compile(r"ada|generation")
+_OLDER_CARD = re.compile(r"(?i)\bturing\b|\bquadro\b")
+
+
+def _same_card_words(extra: set[str], text: str) -> bool:
+    """Whether the words ``extra`` a fuller name adds keep it the same card (``_SAME_CARD_WORD``, and
+    ``_GENERATION_WORD`` where ``text`` names no older card of the name)."""
+    older = _OLDER_CARD.search(text) is not None
+    return all(_SAME_CARD_WORD.fullmatch(w) or (not older and _GENERATION_WORD.fullmatch(w)) for w in extra)
 
 
 def _fuller_machine_of(named: list[object], mentioned: list[object], text: str) -> Callable[[object], object]:
@@ -3203,8 +3223,7 @@ def _fuller_machine_of(named: list[object], mentioned: list[object], text: str) 
             wider = [
                 k
                 for k in spelled
-                if mine < set(str(k).split())
-                and all(_SAME_CARD_WORD.fullmatch(w) for w in set(str(k).split()) - mine)
+                if mine < set(str(k).split()) and _same_card_words(set(str(k).split()) - mine, text)
             ]
             found[machine] = machine
             # (names said fuller and fuller, "H100 NVL×4" in the title and "H100 NVL 94GB×4" in the
@@ -3224,10 +3243,11 @@ def _fuller_machine_of(named: list[object], mentioned: list[object], text: str) 
     return fuller
 
 
-def same_card_fuller(machine: str, names: list[str]) -> str | None:
+def same_card_fuller(machine: str, names: list[str], text: str) -> str | None:
     """The one name among ``names`` that is ``machine`` said in full, its added words only memory,
-    form factor, maker and generation (``_SAME_CARD_WORD``: "NVIDIA RTX 6000" -> "NVIDIA RTX 6000
-    Ada Generation"), its count the same; None where none or several are."""
+    form factor, maker and generation (``_same_card_words``: "NVIDIA RTX 6000" -> "NVIDIA RTX 6000
+    Ada Generation" in a post, ``text``, naming no Turing card), its count the same; None where none
+    or several are."""
     count, bare = _count_apart(machine)
     mine = set(str(_key(bare)).split())
     wider = {
@@ -3235,7 +3255,7 @@ def same_card_fuller(machine: str, names: list[str]) -> str | None:
         for n in names
         if _count_apart(n)[0] == count
         and mine < set(str(_key(_count_apart(n)[1])).split())
-        and all(_SAME_CARD_WORD.fullmatch(w) for w in set(str(_key(_count_apart(n)[1])).split()) - mine)
+        and _same_card_words(set(str(_key(_count_apart(n)[1])).split()) - mine, text)
     }
     return wider.pop() if len(wider) == 1 else None
 
@@ -3254,7 +3274,7 @@ _ONE_DEVICE = re.compile(
 )
 
 
-def _fuller_quant_of(named: list[object]) -> Callable[[object], object]:
+def _fuller_quant_of(named: list[object], mlx: bool = False) -> Callable[[object], object]:
     """``fuller(quant)``: the one quantisation among ``named`` (the post's) that ``quant`` writes
     short: without Unsloth's "UD-" prefix ("Q4_K_XL" where a model row says "MTP-UD-Q4_K_XL") or
     cut before an i-quant's size suffix ("IQ3" for "UD-IQ3_XXS"): a post that names a file's
@@ -3284,8 +3304,10 @@ def _fuller_quant_of(named: list[object]) -> Callable[[object], object]:
             re.fullmatch(r"I?Q\d", mine) is not None
             and mine.startswith("I")
             or (re.fullmatch(r"UD-I?Q\d", mine) is not None)
-            # ("Q8" of a post that writes "Q8_0": ggml's one 8-bit type a file is quantised to)
+            # ("Q8" of a post that writes "Q8_0": ggml's one 8-bit type a file is quantised to; not in
+            # a post about MLX, whose "Q8" is its own 8-bit quantisation, ``mlx``)
             or mine == "Q8"
+            and not mlx
         )
         found = {
             k: v
@@ -3434,7 +3456,8 @@ def fill(post: Post, entries: list, groups: list, link: str | None = None) -> No
     }
     fuller = _fuller_of(models, in_rows, in_tables)
     fuller_quant = _fuller_quant_of(
-        [*(v for d in (root.head, root.body, root.weak, root.declared) for v in d.get("quant", []))]
+        [*(v for d in (root.head, root.body, root.weak, root.declared) for v in d.get("quant", []))],
+        mlx=re.search(r"(?i)\bmlx", post.text) is not None,
     )
     # (the machines the title, the setup and the text before the post's first rule name, and the
     # counts every mention writes: a thread's later messages name other people's machines, "my

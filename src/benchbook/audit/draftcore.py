@@ -476,6 +476,13 @@ _FIRST_PERSON = re.compile(
     r"\s*(?:but\s+|and\s+|so\s+|while\s+|whereas\s+|(?:al)?though\s+)?(?:I|I'm|I've|I'd|we|we've|my|our|me)\b",
     re.I,
 )
+#: a sentence opened by the author running something ("I have tested", "We ran", "I measured"; not
+#: "I read about", which reports someone else's)
+_FIRST_PERSON_RUN = re.compile(
+    r"\s*(?:I|we)(?:\s+(?:have|had|also))*(?:'ve)?\s+(?:tested|test|ran|run|measured|benchmarked|tried|"
+    r"got|get|used|compared|profiled)\b",
+    re.I,
+)
 #: a clause set against the one before it ("…, but I do not see a speedup mentioned in the paper")
 _CONTRAST = re.compile(r"[,;]?\s(?:but|yet|while|whereas|although|though|however)\s", re.I)
 #: a clause comparing the author's number with others' ("…, which matches what others report")
@@ -501,7 +508,7 @@ def origin_at(sentence: str, at: int) -> str | None:
     if at < m.start():
         if _AGREES.search(sentence, at, m.start()):
             return None
-        if _FIRST_PERSON.match(sentence) and _CONTRAST.search(sentence, at, m.start()):
+        if _FIRST_PERSON_RUN.match(sentence) and _CONTRAST.search(sentence, at, m.start()):
             # "I have tested AWQ and GPTQ on llama-7b, but I do not see a speedup mentioned in the
             # paper": the author's clause, set against what the other says
             return None

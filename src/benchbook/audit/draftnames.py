@@ -549,6 +549,9 @@ _BITS_QUANT = re.compile(
     # ("Phi-4-14B INT4 kernels": a kernel's, no weights')
     r"|(?<=\d[Bb]\s)(?P<i>[Ii][Nn][Tt][48])(?=\s*(?:[,;)]|$))",
 )
+#: a model's name right before "at" and a number format ("Qwen 3 Coder at FP8", "Qwen3-32B at bf16"):
+#: the family, then only parts of the name (capitalised words, versions, sizes)
+_MODEL_AT = re.compile(r"(?i:" + MODEL_FAMILIES + r")[\w.-]*(?:[\s-]+[A-Z0-9][\w.-]*)*\sat\s$")
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
 #: a run on the CPU alone named as a mode by a label that is all of it, a column's or row's ("CPU
 #: Mode", "CPU-only", "CPU only (8 threads)", "**CPU backend**"): the CPU backend (llama.cpp's
@@ -1072,6 +1075,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
             quant = re.sub(r"_[a-z]+", lambda p: p.group(0).upper(), m.group(0))
             out.append(Mention(m.start(), "quant", quant))
     for m in _BITS_QUANT.finditer(text):  # "At 4-bit quantization", "vLLM AWQ"
+        if m.group("at") and not _MODEL_AT.search(text, max(0, m.start() - 60), m.start()):
+            continue  # "dequantized at FP16", "accumulate at FP16", "peaks at FP8": no model's format
         if not any(a <= m.start() < b for a, b in spans):
             bits = m.group("z") or m.group("r")
             told = (
@@ -1249,7 +1254,8 @@ def machine_bandwidth(text: str, start: int, named: list[Mention]) -> bool:
     """Whether the bandwidth stated at ``text[start:]`` is a machine's specification, not a
     measurement: it follows the part's name, what stands between only "with"/"has" and the word
     bandwidth (``_BANDWIDTH_GAP``: "RTX 4090 с 1008 ГБ/с", "the RTX 3090 has 936 GB/s", "M2 Max
-    (400 GB/s)"); ``named``: ``mentions(text)``."""
+    (400 GB/s)"; not a label's colon, "RTX 3090: 870 GB/s", nor where the words say it was measured,
+    ``MEASURED_BANDWIDTH``, which the caller checks); ``named``: ``mentions(text)``."""
     return any(
         m.path == "hardware" and m.end <= start and _BANDWIDTH_GAP.fullmatch(text[m.end : start]) is not None
         for m in named
@@ -1258,9 +1264,14 @@ def machine_bandwidth(text: str, start: int, named: list[Mention]) -> bool:
 
 #: what stands between a part's name and its bandwidth as a specification (``machine_bandwidth``)
 _BANDWIDTH_GAP = re.compile(
-    r"[\s,(:]*(?:(?:with|w/|has|having|offers|at|с|со|mit|拥有|有)\s*)?(?:an?\s+|its\s+)?"
+    r"[\s,(]*(?:(?:with|w/|has|having|offers|с|со|mit|拥有|有)\s*)?(?:an?\s+|its\s+)?"
     r"(?:(?:memory\s+)?bandwidth\s+(?:of\s+)?|пропускной\s+способностью\s+)?",
     re.IGNORECASE,
+)
+#: words saying a bandwidth was measured, not the part's specification ("Measured memory bandwidth
+#: with a copy kernel", "820 GB/s effective")
+MEASURED_BANDWIDTH = re.compile(
+    r"(?i)measur|effective|achiev|observ|\bcopy\b|\bbench|\btest|sustain|замер|реальн|実測|实测|测得"
 )
 
 

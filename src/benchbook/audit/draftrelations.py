@@ -56,6 +56,12 @@ _LOWER_BETTER = r"ttft|tpot|itl|latency"
 _LOWER_BEFORE = re.compile(
     rf"(?i)(?<![a-z])(?:{_LOWER_BETTER}|レイテンシ|遅延|延迟|首字|지연)(?![a-z])[^.,;:!?、。，；！？]{{0,30}}$"
 )
+#: a rate named as what changed ("Throughput at the same p99 latency improved by 30%", "低レイテンシ設定
+#: でのスループットが30%改善", "… improvement in throughput"): no time improved, whatever latency is named
+_RATE_SUBJECT = re.compile(
+    r"(?i)\s*(?:in|of)?\s*(?:the\s+)?(?:throughput|speed|tokens?\s+per\s+second|tok/s|t/s|tps|rate)"
+    r"|(?i:throughput|speed|tokens?\s+per\s+second|tok/s|tps)|スループット|速度|吞吐|처리량"
+)
 #: comparison words saying better, not higher ("improvement", "gain"): of ``_LOWER_BETTER`` a decrease
 _BETTER = r"improvement|better|gain|boost|uplift|advantage|edge|speed-?up|改善|改进|개선"
 #: verbs right before a percentage that make it a change ("throughput drops 11%", "increases
@@ -376,12 +382,20 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             signed = re.match(r"[+\-−]\d", text[n.start : n.end]) is not None
             # the clause's subject before the number a lower value of is better ("MacのTTFTが30%改善",
             # "TTFT improved by 30%"): its improvement is a decrease
-            lower_before = _LOWER_BEFORE.search(before) is not None
+            clause_before = re.split(r"[.,;:!?、。，；！？]", before)[-1]
+            lower_before = _LOWER_BEFORE.search(before) is not None and not _RATE_SUBJECT.search(
+                clause_before
+            )
             if m:
                 sign = -1 if m.group("less") or text[n.start] in "-−" else 1
                 if (
                     m.group("more")
-                    and (re.fullmatch(_LOWER_BETTER, m.group("what") or "", re.IGNORECASE) or lower_before)
+                    and (
+                        re.fullmatch(_LOWER_BETTER, m.group("what") or "", re.IGNORECASE)
+                        # ("… gives a 30% improvement in throughput": the rate after it is what improved)
+                        or lower_before
+                        and not _RATE_SUBJECT.match(tail, m.end(), m.end() + 30)
+                    )
                     and re.fullmatch(_BETTER, m.group("more"), re.IGNORECASE)
                 ):
                     sign = -1  # "40% TTFT improvement": the time to first token 40% lower

@@ -49,6 +49,7 @@ from .draftnames import (
     CLAUSE_ONLY,
     CPU,
     DECODING_PHRASE,
+    MEASURED_BANDWIDTH,
     Mention,
     clause_bounds,
     from_side,
@@ -1057,7 +1058,8 @@ class Sentences(Sides):
         named = mentions(scanned)  # not the inline commands blanked out of it (``inline_commands``)
         ends = [at for at, _ in starts[1:]] + [len(scanned)] * bool(starts)
         line_texts = [(at, scanned[at:end]) for (at, _), end in zip(starts, ends, strict=True)]
-        if labelled_quants := quant_labels(line_texts):  # "fp16: 142.641 tokens/sec" / "awq: 144.663 …"
+        # "fp16: 142.641 tokens/sec" / "awq: 144.663 …": each line's quant, named before its number
+        if labelled_quants := quant_labels(line_texts, self.lead_in[-200:]):
             named = sorted([*named, *labelled_quants], key=lambda m: m.start)
         if supposed := supposed_spans(scanned):
             # "Even something like a 3060Ti would be amazing!": advice names no machine the post ran
@@ -1327,6 +1329,7 @@ class Sentences(Sides):
                 )
                 or family(n.unit) == "bandwidth"
                 and machine_bandwidth(text, n.start, named)
+                and not MEASURED_BANDWIDTH.search(sentence + " " + self.lead_in[-200:])
                 or family(n.unit) in ("size", "bandwidth")
                 and _in_spec_list(scanned, n.start, named)
                 or family(n.unit) in ("size", "bandwidth", "power")
@@ -1507,6 +1510,12 @@ class Sentences(Sides):
         rest = [m for m in named[k_named:] if m.path not in CLAUSE_ONLY and own(m.start)]
         for m in rest:
             self.named[m.path] = m.value
+        if labelled_quants:
+            # (each line's own: the paragraphs after it keep what the paragraphs before named)
+            if "quant" in carried:
+                self.named["quant"] = carried["quant"]
+            else:
+                self.named.pop("quant", None)
         if not here and not self.in_heading:
             # "I have tested AWQ and GPTQ on llama-7b" (no number of its own): a paragraph naming two
             # quants after its last number names neither for the paragraphs after it (the last named

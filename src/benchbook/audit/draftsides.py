@@ -246,7 +246,7 @@ _CHANGE_OF = [
 #: words of a percent change that say it is one of speed (``_change_metric``), in any language
 _CHANGE_SPEED = (
     r"fast|slow|speed|throughput|rate|outperform|\bbeat|performance|advantage|rápid|rapide|\blent[oa]?s?\b|"
-    r"schnell|langsam|быстр|медлен|성능|性能|速|遅|快|慢|领先|优"
+    r"schnell|langsam|быстр|медлен|성능|性能|速|遅|快|慢|领先|优|スループット|처리량"
 )
 
 
@@ -271,7 +271,7 @@ def _change_metric(clause: str, sentence: str, at: int) -> str:
         return "prefill_change"
     if re.search(r"decod|generat|\btg\b|tg\d", words):
         return "decode_change"
-    if re.search(r"throughput|吞吐", words):
+    if re.search(r"throughput|吞吐|スループット|처리량", words):
         # "~60% higher throughput", "output throughput +12%" (SOURCES.md's convention: a serving
         # benchmark's output token throughput is ``throughput``)
         return "throughput_change"
@@ -796,7 +796,8 @@ class Sides(DraftCore):
                 # side stated: a bound of the change (never a claim of its value: docs/claims.md),
                 # signed as the change is ("up to 40% slower": the change is -40% or above)
                 metric = self.change_metric_at(text, n, s0, sentence)
-                cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
+                # (the subject's names: "vLLM is up to 40% faster than llama.cpp" bounds vLLM's change)
+                cond, _ = self.phrase_conditions(n, s0, sentence, rel.other)
                 signed = n
                 if rel.sign < 0 and not n.text.startswith(("-", "−")):
                     signed = replace(n, text="-" + n.text.lstrip("+"))
@@ -1101,11 +1102,31 @@ class Sides(DraftCore):
         self, cfields: dict, n: Number, s0: int, sentence: str, line: int, base: str, other: str = ""
     ) -> str:
         """Add the claim a relating phrase states by itself (a share, a change or a multiple whose
-        sides the post does not state): the post's context and the conditions its sentence names;
-        someone else's number ("someone on the forum reported 2.5x … on a 4090", ``origin_of``)
-        gets its ``origin`` and only the conditions its own clause names (``others_conditions``);
+        sides the post does not state): its conditions and origin (``phrase_conditions``);
         ``source_line`` and ``quote`` of the sentence.  ``cfields``: metric and number fields;
         ``other``: the words naming the relation's other side, whose names are not the claim's."""
+        cond, origin = self.phrase_conditions(n, s0, sentence, other)
+        if origin:
+            cfields["origin"] = origin
+        if cond:
+            cfields["conditions"] = cond
+        cfields.update(source_fields(line, sentence))
+        cid = self.add_claim(cfields, base)
+        # "# Prompt eval is 5x slower …", "TL;DR: 2.35x the throughput": the body may state its
+        # sides later; outside a heading only digits precise enough to be one relation ("2.35x",
+        # "36%", not "2x")
+        if self.in_heading or len(re.sub(r"\D", "", n.text).lstrip("0")) >= 2:
+            self.headline_claims.append(cid)  # ``draftheadlines.headline_statements``
+        return cid
+
+    def phrase_conditions(
+        self, n: Number, s0: int, sentence: str, other: str = ""
+    ) -> tuple[dict, str | None]:
+        """The conditions of what a relating phrase states by itself (``phrase_claim``, a bound of a
+        change): the post's context and the conditions its sentence names, the subject's engine and
+        machine, not the other side's (``other``: the words naming it); someone else's number
+        ("someone on the forum reported 2.5x … on a 4090", ``origin_of``) only the conditions its
+        own clause names (``others_conditions``), and that origin (None for the author's)."""
         cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
         # of the engines and machines the sentence names, the nearest the number's (before it on a
         # tie), not one an aside after it names for its own number ("vLLM scales 3.9x (llama.cpp
@@ -1150,18 +1171,8 @@ class Sides(DraftCore):
                 del cond[m.path]
         origin = origin_at(sentence, n.start - s0)
         if origin:
-            cfields["origin"] = origin
             cond = others_conditions(cond, sentence, n.start - s0)
-        if cond:
-            cfields["conditions"] = cond
-        cfields.update(source_fields(line, sentence))
-        cid = self.add_claim(cfields, base)
-        # "# Prompt eval is 5x slower …", "TL;DR: 2.35x the throughput": the body may state its
-        # sides later; outside a heading only digits precise enough to be one relation ("2.35x",
-        # "36%", not "2x")
-        if self.in_heading or len(re.sub(r"\D", "", n.text).lstrip("0")) >= 2:
-            self.headline_claims.append(cid)  # ``draftheadlines.headline_statements``
-        return cid
+        return cond, origin
 
     def share_claim(self, n: Number, text: str, s0: int, sentence: str, line: int) -> None:
         """A claim of a percentage "N% of X" where no claim of X is drafted ("busy 95% of the

@@ -111,6 +111,9 @@ _EMPTY = re.compile(
 )
 
 
+#: words in a cell before its inline flags naming another run ("145 (vs 131 with `-fa 0`)"): the flags
+#: are that run's, not the cell's value's
+_OTHER_RUN = re.compile(r"(?i)\b(?:vs\.?|versus|than|compared|without|instead)\b|比")
 #: a column's metric -> the metric of a signed percentage beside its value in a cell (``cell_extras``)
 _CELL_CHANGE = {
     "prefill_tps": "prefill_change",
@@ -3003,6 +3006,8 @@ class Tables(Sides):
                 line = block.line_of(r + 1, j)
                 said = row[j]
                 flags = [c for c in re.findall(r"`([^`]+)`", said) if FLAGS_ONLY.match(c)]
+                if flags and _OTHER_RUN.search(said.split("`", 1)[0]):
+                    flags = []  # "145 (vs 131 with `-fa 0`)": the flags of the run compared, not this one's
                 if flags:
                     # "~6,630 tok/s (`-b 4096 -ub 2048`, +20%)": the flags the cell's run was given, its
                     # settings, no numbers of its own
@@ -3279,7 +3284,8 @@ class Tables(Sides):
                 _CELL_CHANGE.get(str(column_metric))
                 if n.unit == "%"
                 and n.range is None
-                and re.match(r"[+\-−]", cell[n.start : n.end])
+                and re.match(r"[+\-−](?![-/])", cell[n.start : n.end])
+                and not re.search(r"(?:\+/?|±)\s*$", cell[: n.start])  # "(+/-5%)": a margin, no change
                 and _BARE_CHANGE.search(cell) is None
                 else None
             )

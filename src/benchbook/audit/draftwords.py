@@ -497,7 +497,8 @@ REQUEST_SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "block_max",
     ),
-    (re.compile(r"(?<![\w-])max_num_seqs\)?[\\\"']*\s*[:=]\s*(?P<n>\d{1,5})(?![\d.])"), "concurrency"),
+    # (the printed batch only: a script's "LLM(max_num_seqs=64)" is a cap, no sequences sent)
+    (re.compile(r"(?<![\w-])batch\s*\(\s*max_num_seqs\s*\)\s*:\s*(?P<n>\d{1,5})(?![\d.])"), "concurrency"),
     # a request body's prompt: '"prompt": "描述一下北京的秋天"' (a completion request's text, as sent)
     (re.compile(r"(?<![\w-])[\\\"']prompt[\\\"']\s*:\s*[\\\"'](?P<n>[^\"'\n\\]{1,200})[\\\"']"), "prompt"),
     # a chat request's one user message ('"messages": [{"role": "user", "content": "write a story about
