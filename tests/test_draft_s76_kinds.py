@@ -354,3 +354,12 @@ def test_the_breakers_cases_of_session_76(tmp_path):
         "measured",
     )
     assert sorted(got) == [870, 950]
+
+
+def test_a_rate_after_generates_is_no_output_length(tmp_path):
+    """ "llama.cpp generates 70 tokens per second" (the breaker's): a rate, no run generating 70
+    tokens; "generating 512 tokens took 8 s" is one."""
+    got = _claims_of("# Slow\n\nllama.cpp generates 70 tokens per second on my 3090.\n", tmp_path, "rate")
+    assert got[70][0] == "decode_tps" and "tokens_generated" not in got[70][1]
+    got = _claims_of("# Run\n\nGenerating 512 tokens took 8 s.\n", tmp_path, "count")
+    assert got[8][1]["tokens_generated"] == 512

@@ -189,7 +189,10 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # "generating 512 tokens", "512 gen" (llama-bench's tg512)
             r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?P<task>(?:[^\W\d]+\s+){0,2})(?:output|generation|completion)\b(?!\s+prompt)"
             # ("Generating 1k tokens": a thousand)
-            r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)(?P<gk>[kK])?\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b(?!\s*\d)"
+            # (not a rate: "llama.cpp generates 70 tokens per second", "generating 40 tokens/s")
+            r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)(?P<gk>[kK])?\s+tokens\b"
+            r"(?!\s*/\s*s|\s+(?:per|a|an|each)\s+s(?:ec(?:ond)?)?\b)"
+            r"|(?<![\w.])(?P<b>\d+)\s+gen\b(?!\s*\d)"
             # "512 tokens generated", "256 tokens were generated", "300 tokens decoded", "500 tokens
             # returned" (the tokens a completion gave back); "128 tokens input, 256 tokens output"
             r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?(?:generated|decoded|returned)\b"
