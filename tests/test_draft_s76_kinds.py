@@ -363,3 +363,24 @@ def test_a_rate_after_generates_is_no_output_length(tmp_path):
     assert got[70][0] == "decode_tps" and "tokens_generated" not in got[70][1]
     got = _claims_of("# Run\n\nGenerating 512 tokens took 8 s.\n", tmp_path, "count")
     assert got[8][1]["tokens_generated"] == 512
+
+
+def test_an_engines_release_in_two_parts_after_its_word_and_no_ngc_tag():
+    """ "TensorRT LLM Version:   1.2" (h336), "vLLM version: 0.9": a release in two parts after the
+    word "version"; "vLLM: 0.9" (no word) and "version: 0.9 tok/s" (a rate) are none; NVIDIA's NGC
+    image tag ("nvcr.io/nvidia/vllm:26.04-py3", h217) is no vLLM release beside "vLLM 0.19.0"."""
+    from benchbook.audit.draftwords import settings_in_words
+
+    def builds(text: str) -> list:
+        out: list = []
+        settings_in_words(text, out)
+        return [v for p, v in out if p == "build"]
+
+    assert builds("TensorRT LLM Version:   1.2") == ["1.2"]
+    assert builds("vLLM version: 0.9") == ["0.9"]
+    assert builds("vLLM: 0.9") == []
+    assert builds("vLLM version: 0.9 tok/s") == []
+    assert builds(
+        "All results use vLLM 0.19.0 (NGC container nvcr.io/nvidia/vllm:26.04-py3) unless noted."
+    ) == ["0.19.0"]
+    assert builds("docker run vllm/vllm-openai:v0.6.3") == ["0.6.3"]

@@ -397,7 +397,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             # (vLLM's Ascend image too: "quay.io/ascend/vllm-ascend:v0.18.0")
-            rf"(?<![\w.-])(?:[\w.-]+/)*{_ENGINE_WORDS}(?:-openai|-ascend)?:v?(?P<v>\d+\.\d+(?:\.\d+)*(?:\.post\d+|rc\d+)?)"
+            # (not NVIDIA's NGC images, "nvcr.io/nvidia/vllm:26.04-py3": their tag is the NGC
+            # release's year and month, no release of the engine)
+            rf"(?<![\w./-])(?!nvcr\.io/)(?:[\w.-]+/)*{_ENGINE_WORDS}(?:-openai|-ascend)?:v?(?P<v>\d+\.\d+(?:\.\d+)*(?:\.post\d+|rc\d+)?)"
             r"(?![\w.]|\.\d)",
             re.I,
         ),
@@ -430,12 +432,14 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         re.compile(
             # (a bold key, its colon inside or after the emphasis: "**SGLang version:** 0.4.7",
             # "**KTransformers Version**: 0.5.2")
-            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:(?:version|ver\.?|build|release)\s*)?(?:\*\*|__)?[:：]"
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:(?P<word>version|ver\.?|build|release)\s*)?(?:\*\*|__)?[:：]"
             r"(?:\*\*|__)?\s*`?"
             # (a development build's or a release candidate's suffix, PEP 440's: "0.6.0.dev20240313+5632c61b",
-            # "0.5.0rc1"; in inline code or not)
-            r"(?P<v>v\d+\.\d+(?:\.\d+)*|\d+\.\d+\.\d+(?:\.post\d+|\.?dev\d+(?:\+[0-9a-z.]+)?|rc\d+)?)`?"
-            r"(?![A-Za-z0-9_]|\.\w)",
+            # "0.5.0rc1"; in inline code or not; in two parts after the word "version": "TensorRT LLM
+            # Version:   1.2", "vLLM version: 0.9")
+            r"(?P<v>(?(word)v?\d+\.\d+(?:\.\d+)*(?:\.post\d+|\.?dev\d+(?:\+[0-9a-z.]+)?|rc\d+)?|"
+            r"(?:v\d+\.\d+(?:\.\d+)*|\d+\.\d+\.\d+(?:\.post\d+|\.?dev\d+(?:\+[0-9a-z.]+)?|rc\d+)?)))`?"
+            r"(?![A-Za-z0-9_]|\.\w|\s*(?:tok|t/s|tps|token|ms\b|%))",
             re.I,
         ),
         "version",
