@@ -384,3 +384,23 @@ def test_an_engines_release_in_two_parts_after_its_word_and_no_ngc_tag():
         "All results use vLLM 0.19.0 (NGC container nvcr.io/nvidia/vllm:26.04-py3) unless noted."
     ) == ["0.19.0"]
     assert builds("docker run vllm/vllm-openai:v0.6.3") == ["0.6.3"]
+
+
+def test_llama_benchs_label_beside_the_file_and_a_backend_led_image(tmp_path):
+    """ "`Qwen3.8-27B-ABLITERATED-Q4_K_M.gguf` (…; `llama-bench` labels it `qwen35 27B Q4_K -
+    Medium`)" (h244): the file's model, llama.cpp's label of the architecture none beside it (alone,
+    "qwen35 27B" is the model); "| image |" over "rocm-7.14", "vulkan-radv" names each row's
+    backend."""
+    assert _named(
+        "`Qwen3.8-27B-ABLITERATED-Q4_K_M.gguf` (15.4 GiB; `llama-bench` labels it "
+        "`qwen35 27B Q4_K - Medium`).",
+        "model",
+    ) == ["Qwen3.8-27B-ABLITERATED"]
+    assert _named("| qwen35 27B Q4_K - Medium | 15.4 GiB |", "model") == ["qwen35 27B"]
+    got = _claims_of(
+        "# A/B\n\n| image | pp512 |\n|---|---:|\n| `rocm-7.14` | 298.30 |\n| `vulkan-radv` | 246.24 |\n"
+        "| `therock-nightly` | 290.73 |\n",
+        tmp_path,
+        "images",
+    )
+    assert [got[v][1].get("backend") for v in (298.3, 246.24, 290.73)] == ["ROCm", "Vulkan", None]

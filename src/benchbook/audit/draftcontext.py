@@ -164,7 +164,7 @@ _BACKEND_WORDS = re.compile(
 ASCEND_NPU = "Ascend NPU"
 #: a machine of Ascend NPUs ("Ascend 910B3", "Huawei Atlas 800I A2")
 _ASCEND_MACHINE = re.compile(r"\b(?:Ascend|Atlas)\b")
-_BACKEND_NAMES = {
+BACKEND_NAMES = {
     "cuda": "CUDA",
     "cublas": "CUDA",
     "vulkan": "Vulkan",
@@ -207,7 +207,7 @@ def _backends(text: str, out: list[tuple[str, object]]) -> None:
             or m.group("o")
             or m.group("n")
         )
-        out.append(("backend", _BACKEND_NAMES[word.lower()]))
+        out.append(("backend", BACKEND_NAMES[word.lower()]))
 
 
 #: inline code that is a list of flags without a tool: `-np 1 -fa on -ctk q8_0`
@@ -2762,7 +2762,7 @@ class Context:
             # build numbers (``draftnames.builds_engine``), so its engine
             self.root.declared["engine"] = ["llama.cpp"]
             self.root.known.clear()
-        chosen = {_BACKEND_NAMES[m.group("b").lower()] for m in _CHOSEN_BACKEND.finditer(post.text)}
+        chosen = {BACKEND_NAMES[m.group("b").lower()] for m in _CHOSEN_BACKEND.finditer(post.text)}
         if len(chosen) == 1:
             # "ROCm vs. Vulkan: Why we chose Vulkan" beside "Driver Environment: ROCm 7.2.2": the one
             # backend the post says it chose ran its numbers, whatever else its setup lists

@@ -1149,7 +1149,21 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         listed = _LISTED_QUANT_AFTER.match(text, b)
         if listed is not None and not any(a <= q <= listed.start("q") for q in typed):
             out.append(Mention(listed.start("q"), "quant", listed.group("q")))
+    if sum(x.path == "model" for x in out) > 1:
+        # "`Qwen3.8-27B-ABLITERATED-Q4_K_M.gguf` (…; `llama-bench` labels it `qwen35 27B Q4_K - Medium`)":
+        # llama.cpp's own label of the architecture, size and type names no model beside the file's
+        labels = {x.start for x in out if x.path == "model" and _ARCH_LABEL.match(text, x.start)}
+        if labels and len(labels) < sum(x.path == "model" for x in out):
+            out = [x for x in out if x.start not in labels or x.path not in ("model", "quant")]
     return tuple(sorted(out, key=lambda x: x.start))
+
+
+#: llama.cpp's label of a model (llama-bench's "model" column, ``llama_model_desc``): the architecture
+#: in lower case, the size, the type as ``llama_model_ftype_name`` writes it ("qwen35 27B Q4_K -
+#: Medium", "llama 8B IQ4_XS - 4.25 bpw")
+_ARCH_LABEL = re.compile(
+    r"[a-z][a-z0-9]*\s+\d+(?:\.\d+)?[BM]\s+I?Q\d\w*\s+-\s+(?:Small|Medium|Large|\d+(?:\.\d+)?\s*bpw)"
+)
 
 
 #: a DeepSeek model as its users abbreviate it: "DSV3", "DS-V3", "DSv2.5", "DSR1" -> DeepSeek-V3,

@@ -27,6 +27,7 @@ from .draftbyvalue import as_multiple, decimals_of, stated_interval
 from .draftcolumn import column_machine
 from .draftcommand import DEVICE_BACKENDS, QUANT_TYPE, drop_path, has_path, kv_cache_type, put_path
 from .draftcontext import (
+    BACKEND_NAMES,
     ENGINE_OWN,
     FLAGS_ONLY,
     HEADER_EXTREME,
@@ -114,6 +115,8 @@ _EMPTY = re.compile(
 #: words in a cell before its inline flags naming another run ("145 (vs 131 with `-fa 0`)"): the flags
 #: are that run's, not the cell's value's
 _OTHER_RUN = re.compile(r"(?i)\b(?:vs\.?|versus|than|compared|without|instead)\b|比")
+#: a label cell led by a backend's name and a dash ("rocm-7.14", "vulkan-radv", "cuda-12.8")
+_BACKEND_LED_CELL = re.compile(r"[`*_]*(rocm|vulkan|cuda|metal|sycl|hip)[-_]", re.IGNORECASE)
 #: a column's metric -> the metric of a signed percentage beside its value in a cell (``cell_extras``)
 _CELL_CHANGE = {
     "prefill_tps": "prefill_change",
@@ -2979,6 +2982,15 @@ class Tables(Sides):
                             set_path(cond, "backend", "MLX")
                 if value != "":
                     set_path(cond, path, value)
+                led = (
+                    _BACKEND_LED_CELL.match(value)
+                    if isinstance(value, str) and path.startswith("other.")
+                    else None
+                )
+                if led is not None and not has_path(cond, "backend"):
+                    # "| image |" over "rocm-7.14", "vulkan-radv-performance" (a container image or
+                    # build named for its backend): the row's backend, its name kept as written
+                    set_path(cond, "backend", BACKEND_NAMES[led.group(1).lower()])
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
                     self.vocab.setdefault(value.lower(), (path, value))
             sized_model(cond, names_sized)  # "| Llama | GPTQ | 7B |": the model of that size, "Llama-7B"
