@@ -404,3 +404,16 @@ def test_llama_benchs_label_beside_the_file_and_a_backend_led_image(tmp_path):
         "images",
     )
     assert [got[v][1].get("backend") for v in (298.3, 246.24, 290.73)] == ["ROCm", "Vulkan", None]
+
+
+def test_prose_indented_by_its_writer_is_prose():
+    """ "    By the way, my model is an standard llama-7B model." after a log (h568): a sentence
+    indented four spaces is prose (its model named), not a code block; indented log lines stay code."""
+    from benchbook.audit.post import blocks_of
+
+    text = (
+        "Results:\n\n    Total time: 455.54 s\n    Throughput: 2.20 requests/s\n\n"
+        "    By the way, my model is an standard llama-7B model.\n"
+    )
+    kinds = [(b.kind, b.start) for b in blocks_of(text)]
+    assert ("text", 6) in kinds and ("text", 3) not in kinds

@@ -680,11 +680,13 @@ def _headers_joined(runs: list[list[tuple[int, str]]]) -> list[list[tuple[int, s
     return out
 
 
-def _code_blocks(lines: list[tuple[int, str]], info: str) -> list[Block]:
+def _code_blocks(lines: list[tuple[int, str]], info: str, indented: bool = False) -> list[Block]:
     """The blocks of a code block's ``lines``: each run of lines between blank lines that is a
     drawn table (``drawn_rows``) or an aligned text table (``aligned_rows``, no line of it a
-    command or ``key=value`` log line: ``_looks_code``) is a table; the other runs, together, are
-    code (a command and its output table in one fence give a code block and a table)."""
+    command or ``key=value`` log line: ``_looks_code``) is a table, and, of an indented code block
+    (``indented``), one of prose (``_indented_prose``: "    By the way, my model is …") text; the
+    other runs, together, are code (a command and its output table in one fence give a code block
+    and a table)."""
     runs: list[list[tuple[int, str]]] = [[]]
     for n, t in lines:
         if t.strip():
@@ -696,6 +698,12 @@ def _code_blocks(lines: list[tuple[int, str]], info: str) -> list[Block]:
     code: list[tuple[int, str]] = []
     for run in runs:
         if not run:
+            continue
+        if indented and _indented_prose("\n".join(t for _, t in run)):
+            if code:
+                out.append(Block("code", code, info=info))
+                code = []
+            out.append(Block("text", [(n, t.strip()) for n, t in run]))
             continue
         # a table a program logs line by line ("llama_memory_breakdown_print: | - Host | 2580 = ...",
         # llama-server's "0.06.895.980 I slot print_timing: id  1 | task 0 | ...") is log output,
@@ -890,7 +898,7 @@ def blocks_of(text: str, rules: list[int] | None = None) -> list[Block]:
                 # text written on the fence's own line ("```commit e0c93af2a03f… (HEAD -> master)"):
                 # the block's first line, not a language's name
                 lines, info = [(first - 1, info), *lines], ""
-            out.extend(_code_blocks(lines, info))
+            out.extend(_code_blocks(lines, info, indented=tok.type == "code_block"))
         elif tok.type == "inline" and tok.map:
             lines = [(n, raw[n - 1]) for n in range(tok.map[0] + 1, tok.map[1] + 1) if n <= len(raw)]
             # a paragraph of "label:   value" lines (``ollama run --verbose`` pasted as text) is read
@@ -937,6 +945,25 @@ def _indented_list(content: str) -> bool:
     lines = [t for t in content.splitlines() if t.strip()]
     return bool(lines) and all(
         _LIST_ITEM.match(t) and not _looks_code(t) and not _looks_command(t) and "\t" not in t for t in lines
+    )
+
+
+#: a sentence of prose: a capital first, words, an end mark; no code's brackets, "=", pipes or paths
+_PROSE_LINE = re.compile(r"[A-Z][^=<>{}\[\]|/\\`$#]*[.!?]")
+
+
+def _indented_prose(content: str) -> bool:
+    """Whether an indented code block's ``content`` is prose indented by its writer ("    By the way,
+    my model is an standard llama-7B model." after a log): every line a sentence of four words or
+    more (``_PROSE_LINE``) holding no command, no log line and no tab."""
+    lines = [t.strip() for t in content.splitlines() if t.strip()]
+    return bool(lines) and all(
+        _PROSE_LINE.fullmatch(t)
+        and len(t.split()) >= 4
+        and not _looks_code(t)
+        and not _looks_command(t)
+        and "\t" not in t
+        for t in lines
     )
 
 
