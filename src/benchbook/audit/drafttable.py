@@ -3024,11 +3024,12 @@ class Tables(Sides):
                     # "~6,630 tok/s (`-b 4096 -ub 2048`, +20%)": the flags the cell's run was given, its
                     # settings, no numbers of its own
                     settings = flag_settings(" ".join(flags))
-                    for setting, value in settings:
-                        cond = merged(cond, {}) if cond is row_cond else cond
-                        set_path(cond, setting, value)
+                    if settings:
+                        cond = merged(row_cond, {})  # (the cell's own copy: the row's other cells keep none)
+                        for setting, value in settings:
+                            set_path(cond, setting, value)
                     said = re.sub(
-                        r"`[^`]+`", lambda c: " " if FLAGS_ONLY.match(c.group(0)[1:-1]) else c.group(0), said
+                        r"`([^`]+)`", lambda c, f=flags: " " if c.group(1) in f else c.group(0), said
                     )
                 found = [n for n in numbers(said) if n.unit or not n.unit_written]
                 if (changes_row or multiples_row) and found and found[0].unit is None:
