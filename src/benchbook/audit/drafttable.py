@@ -3028,9 +3028,8 @@ class Tables(Sides):
                         cond = merged(row_cond, {})  # (the cell's own copy: the row's other cells keep none)
                         for setting, value in settings:
                             set_path(cond, setting, value)
-                    said = re.sub(
-                        r"`([^`]+)`", lambda c, f=flags: " " if c.group(1) in f else c.group(0), said
-                    )
+                    for code in flags:
+                        said = said.replace(f"`{code}`", " ", 1)
                 found = [n for n in numbers(said) if n.unit or not n.unit_written]
                 if (changes_row or multiples_row) and found and found[0].unit is None:
                     found[0] = replace(found[0], unit="%" if changes_row else "x")
